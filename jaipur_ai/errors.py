@@ -1,0 +1,43 @@
+"""Typed errors raised by jaipur_ai.
+
+Every error is a :class:`ValueError`, so ``except ValueError`` catches bad input,
+and names *what* is wrong (``field``) and *why* (``reason``).
+"""
+from __future__ import annotations
+
+__all__ = [
+    "JaipurError",
+    "InvalidPositionError",
+    "InvalidMoveError",
+    "IllegalMoveError",
+]
+
+
+class JaipurError(ValueError):
+    """Base class of every error the library raises for bad input."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        self.field = field
+        self.reason = reason
+        super().__init__(f"{field}: {reason}")
+
+
+class InvalidPositionError(JaipurError):
+    """A position (state or view) that cannot exist in a game of Jaipur.
+
+    >>> err = InvalidPositionError("players[0].hand", "8 goods in hand, the limit is 7")
+    >>> str(err)
+    'players[0].hand: 8 goods in hand, the limit is 7'
+    """
+
+
+class InvalidMoveError(JaipurError):
+    """A move text that is not a move of Jaipur at all."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        super().__init__("move", f"{text!r}: {reason}")
+
+
+class IllegalMoveError(InvalidMoveError):
+    """A well-formed move that the rules do not allow in this position."""

@@ -1,0 +1,44 @@
+"""Build of the compiled core.
+
+Compiler directives are set here once.  ``JAIPUR_AI_DEBUG=1 pip install .``
+builds with bounds checks, wrap-around checks and C assertions back on, without
+optimisation, so that the test suite can run against a checked build.
+"""
+import os
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("JAIPUR_AI_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "embedsignature": True,
+}
+compile_args = ["-O0", "-g", "-UNDEBUG"] if DEBUG else ["-O3"]
+
+extensions = [
+    Extension(
+        f"jaipur_ai.{name}",
+        [f"src_cy/jaipur_ai/{name}.pyx"],
+        include_dirs=[np.get_include()],
+        extra_compile_args=compile_args,
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    )
+    for name in ("_core", "_search")
+    if os.path.exists(f"src_cy/jaipur_ai/{name}.pyx")
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        include_path=["src_cy"],
+        compiler_directives=directives,
+        build_dir="build/cython",
+    ),
+)

@@ -1,0 +1,851 @@
+# cython: language_level=3
+"""The compiled rules core: state, moves, end of round, scoring, playouts and the
+sampling of an information set.  See _core.pxd for the C-level interface.
+
+Nothing in the functions marked ``nogil`` touches a Python object; the two
+classes at the end are the only bridge to Python.
+"""
+from libc.string cimport memset, memcpy
+from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint32_t, uint64_t
+
+# ---------------------------------------------------------------------------
+# Figures (RULINGS.md).  Filled once at import.
+# ---------------------------------------------------------------------------
+cdef uint8_t _TOKENS[N_GOODS][MAX_TOKENS]
+cdef uint8_t _TOKEN_LEN[N_GOODS]
+cdef uint8_t _CARDS[N_TYPES]
+cdef uint8_t _BONUS[2][N_BONUS_KINDS][MAX_BONUS]
+cdef uint8_t _BONUS_LEN[2][N_BONUS_KINDS]
+
+_PY_TOKENS = ((7, 7, 5, 5, 5), (6, 6, 5, 5, 5), (5, 5, 5, 5, 5),
+              (5, 3, 3, 2, 2, 1, 1), (5, 3, 3, 2, 2, 1, 1),
+              (4, 3, 2, 1, 1, 1, 1, 1, 1))
+_PY_CARDS = (6, 6, 6, 8, 8, 10, 11)
+_PY_BONUS = (((1, 1, 2, 2, 2, 3, 3), (4, 4, 5, 5, 6, 6), (8, 8, 9, 10, 10)),
+             ((1, 1, 2, 2, 3, 3), (4, 4, 5, 5, 6, 6), (8, 8, 9, 9, 10, 10)))
+
+
+cdef void _init_figures():
+    cdef int g, i, b, k
+    memset(_TOKENS, 0, sizeof(_TOKENS))
+    for g in range(N_GOODS):
+        _TOKEN_LEN[g] = len(_PY_TOKENS[g])
+        for i in range(_TOKEN_LEN[g]):
+            _TOKENS[g][i] = _PY_TOKENS[g][i]
+    for g in range(N_TYPES):
+        _CARDS[g] = _PY_CARDS[g]
+    memset(_BONUS, 0, sizeof(_BONUS))
+    for b in range(2):
+        for k in range(N_BONUS_KINDS):
+            _BONUS_LEN[b][k] = len(_PY_BONUS[b][k])
+            for i in range(_BONUS_LEN[b][k]):
+                _BONUS[b][k][i] = _PY_BONUS[b][k][i]
+
+
+cdef int token_value(int good, int i) noexcept nogil:
+    return _TOKENS[good][i]
+
+
+cdef int token_len(int good) noexcept nogil:
+    return _TOKEN_LEN[good]
+
+
+cdef int card_total(int card) noexcept nogil:
+    return _CARDS[card]
+
+
+cdef void bonus_values(int bonus_set, int kind, uint8_t* out, uint8_t* n) noexcept nogil:
+    cdef int i
+    n[0] = _BONUS_LEN[bonus_set][kind]
+    for i in range(n[0]):
+        out[i] = _BONUS[bonus_set][kind][i]
+
+# ---------------------------------------------------------------------------
+# Action ids: ranks of count vectors (docs/notation.md, "Action ids").
+# A taken vector (6 counts) or given vector (7 counts) is keyed by its base-6
+# code, first type most significant; ascending code order is lexicographic order.
+# ---------------------------------------------------------------------------
+DEF POW6_6 = 46656
+DEF POW6_7 = 279936
+
+cdef uint16_t _RANK6[POW6_6]
+cdef uint16_t _RANK7[POW6_7]
+cdef int32_t _UNRANK6[6][252]
+cdef int32_t _UNRANK7[6][462]
+cdef int32_t _NT[6]
+cdef int32_t _NG[6]
+cdef int32_t _OFF[7]
+
+
+cdef void _init_ranks():
+    cdef int32_t code, c, s, k, i
+    cdef int32_t cnt6[6]
+    cdef int32_t cnt7[6]
+    for k in range(6):
+        cnt6[k] = 0
+        cnt7[k] = 0
+    for code in range(POW6_6):
+        s = 0
+        c = code
+        for i in range(6):
+            s += c % 6
+            c //= 6
+        _RANK6[code] = 0xFFFF
+        if 2 <= s <= 5:
+            _RANK6[code] = cnt6[s]
+            _UNRANK6[s][cnt6[s]] = code
+            cnt6[s] += 1
+    for code in range(POW6_7):
+        s = 0
+        c = code
+        for i in range(7):
+            s += c % 6
+            c //= 6
+        _RANK7[code] = 0xFFFF
+        if 2 <= s <= 5:
+            _RANK7[code] = cnt7[s]
+            _UNRANK7[s][cnt7[s]] = code
+            cnt7[s] += 1
+    _OFF[2] = 0
+    for k in range(2, 6):
+        _NT[k] = cnt6[k]
+        _NG[k] = cnt7[k]
+        _OFF[k + 1] = _OFF[k] + _NT[k] * _NG[k]
+    assert ACTION_SWAP0 + _OFF[6] == N_ACTIONS
+
+
+_init_figures()
+_init_ranks()
+
+# ---------------------------------------------------------------------------
+# Random numbers: xorshift64* seeded through splitmix64.
+# ---------------------------------------------------------------------------
+cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    cdef uint64_t z = seed + <uint64_t>0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    z = z ^ (z >> 31)
+    if z == 0:
+        z = <uint64_t>0x9E3779B97F4A7C15
+    r.s = z
+
+
+cdef inline uint64_t _next(Rng* r) noexcept nogil:
+    cdef uint64_t x = r.s
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    r.s = x
+    return x * <uint64_t>0x2545F4914F6CDD1D
+
+
+cdef uint64_t rng_next(Rng* r) noexcept nogil:
+    return _next(r)
+
+
+cdef inline uint32_t _below(Rng* r, uint32_t n) noexcept nogil:
+    # Lemire's multiply-shift; the bias for n < 2**16 is below 2**-16.
+    return <uint32_t>(((_next(r) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
+    return _below(r, n)
+
+
+cdef double rng_unit(Rng* r) noexcept nogil:
+    return (_next(r) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline void _shuffle(uint8_t* a, int n, Rng* r) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t t
+    i = n - 1
+    while i > 0:
+        j = _below(r, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i -= 1
+
+# ---------------------------------------------------------------------------
+# Set-up
+# ---------------------------------------------------------------------------
+cdef void deal_round(State* s, Rng* r, int starter) noexcept nogil:
+    """Deal a fresh round, keeping round_no, seals and bonus_set."""
+    cdef int g, i, k, p, c
+    cdef uint8_t n
+    memset(s.market, 0, sizeof(s.market))
+    memset(s.hand, 0, sizeof(s.hand))
+    memset(s.herd, 0, sizeof(s.herd))
+    memset(s.known, 0, sizeof(s.known))
+    memset(s.discard, 0, sizeof(s.discard))
+    memset(s.tok_pos, 0, sizeof(s.tok_pos))
+    memset(s.tok_owner, 0, sizeof(s.tok_owner))
+    memset(s.bonus, 0, sizeof(s.bonus))
+    memset(s.bonus_pos, 0, sizeof(s.bonus_pos))
+    memset(s.bonus_owner, 0, sizeof(s.bonus_owner))
+    s.goods_pts[0] = s.goods_pts[1] = 0
+    s.bonus_pts[0] = s.bonus_pts[1] = 0
+    s.n_goods_tok[0] = s.n_goods_tok[1] = 0
+    s.n_bonus_tok[0] = s.n_bonus_tok[1] = 0
+    # Three camels face up, the other 52 cards shuffled.
+    s.market[CAMEL] = 3
+    s.deck_len = 0
+    for c in range(N_TYPES):
+        n = _CARDS[c] - (3 if c == CAMEL else 0)
+        for i in range(n):
+            s.deck[s.deck_len] = c
+            s.deck_len += 1
+    _shuffle(s.deck, s.deck_len, r)
+    # Five cards each (camels to the herd), then two to the market.
+    for p in range(2):
+        for i in range(5):
+            s.deck_len -= 1
+            c = s.deck[s.deck_len]
+            if c == CAMEL:
+                s.herd[p] += 1
+            else:
+                s.hand[p][c] += 1
+    for i in range(2):
+        s.deck_len -= 1
+        s.market[s.deck[s.deck_len]] += 1
+    for k in range(N_BONUS_KINDS):
+        bonus_values(s.bonus_set, k, s.bonus[k], &n)
+        s.bonus_len[k] = n
+        _shuffle(s.bonus[k], n, r)
+    s.starter = starter
+    s.to_move = starter
+    s.result = RESULT_NONE
+
+
+cdef void new_match(State* s, Rng* r, int starter, int bonus_set) noexcept nogil:
+    memset(s, 0, sizeof(State))
+    s.round_no = 1
+    s.bonus_set = bonus_set
+    deal_round(s, r, starter)
+
+# ---------------------------------------------------------------------------
+# Move generation
+# ---------------------------------------------------------------------------
+cdef inline int hand_size(const State* s, int p) noexcept nogil:
+    cdef const uint8_t* h = s.hand[p]
+    return h[0] + h[1] + h[2] + h[3] + h[4] + h[5]
+
+
+cdef int _emit_gives(const uint8_t* take, int k, const uint8_t* avail,
+                     const int* suffix, uint8_t* give, int i, int left,
+                     Move* out, int n) noexcept nogil:
+    """All multisets `give` of `left` more cards from types i..6 within avail."""
+    cdef int c, hi
+    if i == CAMEL:
+        if avail[CAMEL] < left:
+            return n
+        give[CAMEL] = left
+        out[n].kind = MOVE_SWAP
+        out[n].good = 0
+        out[n].count = k
+        memcpy(out[n].take, take, N_GOODS)
+        memcpy(out[n].give, give, N_TYPES)
+        return n + 1
+    if suffix[i] < left:
+        return n
+    hi = avail[i] if avail[i] < left else left
+    for c in range(hi, -1, -1):
+        give[i] = c
+        n = _emit_gives(take, k, avail, suffix, give, i + 1, left - c, out, n)
+    give[i] = 0
+    return n
+
+
+cdef int gen_moves(const State* s, Move* out) noexcept nogil:
+    """Write every legal move of the player to move into out; return how many."""
+    cdef int n = 0, p = s.to_move, g, c, lo, hsize, k, i, camel_cap
+    cdef uint8_t take[N_GOODS]
+    cdef uint8_t give[N_TYPES]
+    cdef uint8_t avail[N_TYPES]
+    cdef int suffix[N_TYPES]
+    cdef bint more
+    if s.result != RESULT_NONE:
+        return 0
+    hsize = hand_size(s, p)
+    if hsize < HAND_LIMIT:
+        for g in range(N_GOODS):
+            if s.market[g]:
+                out[n].kind = MOVE_TAKE
+                out[n].good = g
+                out[n].count = 1
+                n += 1
+    if s.market[CAMEL]:
+        out[n].kind = MOVE_CAMELS
+        out[n].good = 0
+        out[n].count = 0
+        n += 1
+    for g in range(N_GOODS):
+        lo = 2 if g < 3 else 1
+        for c in range(lo, s.hand[p][g] + 1):
+            out[n].kind = MOVE_SELL
+            out[n].good = g
+            out[n].count = c
+            n += 1
+    # Exchanges: every sub-multiset of the market's goods of size >= 2 (odometer),
+    # then every way to give as many cards back.
+    camel_cap = HAND_LIMIT - hsize
+    if camel_cap > s.herd[p]:
+        camel_cap = s.herd[p]
+    memset(take, 0, sizeof(take))
+    while True:
+        # advance the odometer
+        more = False
+        for g in range(N_GOODS):
+            if take[g] < s.market[g]:
+                take[g] += 1
+                more = True
+                break
+            take[g] = 0
+        if not more:
+            break
+        k = take[0] + take[1] + take[2] + take[3] + take[4] + take[5]
+        if k < 2:
+            continue
+        for g in range(N_GOODS):
+            avail[g] = 0 if take[g] else s.hand[p][g]
+        avail[CAMEL] = camel_cap
+        suffix[CAMEL] = avail[CAMEL]
+        for i in range(CAMEL - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + avail[i]
+        if suffix[0] < k:
+            continue
+        memset(give, 0, sizeof(give))
+        n = _emit_gives(take, k, avail, suffix, give, 0, k, out, n)
+    return n
+
+
+cdef int32_t action_of(const Move* m) noexcept nogil:
+    cdef int32_t ct = 0, cg = 0
+    cdef int i
+    if m.kind == MOVE_TAKE:
+        return ACTION_TAKE0 + m.good
+    if m.kind == MOVE_CAMELS:
+        return ACTION_CAMELS
+    if m.kind == MOVE_SELL:
+        return ACTION_SELL0 + m.good * 7 + m.count - 1
+    for i in range(N_GOODS):
+        ct = ct * 6 + m.take[i]
+    for i in range(N_TYPES):
+        cg = cg * 6 + m.give[i]
+    return ACTION_SWAP0 + _OFF[m.count] + <int32_t>_RANK6[ct] * _NG[m.count] + _RANK7[cg]
+
+
+cdef int move_of(int32_t a, Move* m) noexcept nogil:
+    cdef int32_t k, r, rt, rg, code, i
+    memset(m, 0, sizeof(Move))
+    if a < 0 or a >= N_ACTIONS:
+        return -1
+    if a < ACTION_CAMELS:
+        m.kind = MOVE_TAKE
+        m.good = a
+        m.count = 1
+        return 0
+    if a == ACTION_CAMELS:
+        m.kind = MOVE_CAMELS
+        return 0
+    if a < ACTION_SWAP0:
+        m.kind = MOVE_SELL
+        m.good = (a - ACTION_SELL0) // 7
+        m.count = (a - ACTION_SELL0) % 7 + 1
+        return -1 if (m.good < 3 and m.count < 2) else 0
+    r = a - ACTION_SWAP0
+    k = 2
+    while r >= _OFF[k + 1]:
+        k += 1
+    r -= _OFF[k]
+    rt = r // _NG[k]
+    rg = r % _NG[k]
+    m.kind = MOVE_SWAP
+    m.count = k
+    code = _UNRANK6[k][rt]
+    for i in range(N_GOODS - 1, -1, -1):
+        m.take[i] = code % 6
+        code //= 6
+    code = _UNRANK7[k][rg]
+    for i in range(N_TYPES - 1, -1, -1):
+        m.give[i] = code % 6
+        code //= 6
+    for i in range(N_GOODS):
+        if m.take[i] and m.give[i]:
+            return -1
+    return 0
+
+
+cdef bint is_legal(const State* s, const Move* m) noexcept nogil:
+    cdef Move buf[MAX_MOVES]
+    cdef int n = gen_moves(s, buf), i
+    cdef int32_t a = action_of(m)
+    for i in range(n):
+        if action_of(&buf[i]) == a:
+            return True
+    return False
+
+
+cdef int cards_to_draw(const State* s, const Move* m) noexcept nogil:
+    if m.kind == MOVE_TAKE:
+        return 1
+    if m.kind == MOVE_CAMELS:
+        return s.market[CAMEL]
+    return 0
+
+# ---------------------------------------------------------------------------
+# Applying a move; end of round
+# ---------------------------------------------------------------------------
+cdef int tokens_left(const State* s, int good) noexcept nogil:
+    return _TOKEN_LEN[good] - s.tok_pos[good]
+
+
+cdef int empty_stacks(const State* s) noexcept nogil:
+    cdef int g, n = 0
+    for g in range(N_GOODS):
+        if s.tok_pos[g] >= _TOKEN_LEN[g]:
+            n += 1
+    return n
+
+
+cdef void round_totals(const State* s, int* totals) noexcept nogil:
+    totals[0] = s.goods_pts[0] + s.bonus_pts[0]
+    totals[1] = s.goods_pts[1] + s.bonus_pts[1]
+    if s.herd[0] > s.herd[1]:
+        totals[0] += CAMEL_TOKEN
+    elif s.herd[1] > s.herd[0]:
+        totals[1] += CAMEL_TOKEN
+
+
+cdef int round_winner(const State* s) noexcept nogil:
+    cdef int t[2]
+    round_totals(s, t)
+    if t[0] != t[1]:
+        return 0 if t[0] > t[1] else 1
+    if s.n_bonus_tok[0] != s.n_bonus_tok[1]:
+        return 0 if s.n_bonus_tok[0] > s.n_bonus_tok[1] else 1
+    if s.n_goods_tok[0] != s.n_goods_tok[1]:
+        return 0 if s.n_goods_tok[0] > s.n_goods_tok[1] else 1
+    return RESULT_DRAW
+
+
+cdef inline void _end_round(State* s) noexcept nogil:
+    cdef int w = round_winner(s)
+    s.result = w
+    if w != RESULT_DRAW:
+        s.seals[w] += 1
+
+
+cdef inline void _refill(State* s, int gaps) noexcept nogil:
+    cdef int i
+    if s.deck_len < gaps:
+        _end_round(s)
+        return
+    for i in range(gaps):
+        s.deck_len -= 1
+        s.market[s.deck[s.deck_len]] += 1
+
+
+cdef void apply_move(State* s, const Move* m) noexcept nogil:
+    """Apply a legal move of the player to move (legality is the caller's job)."""
+    cdef int p = s.to_move, g, n, i, k, v
+    cdef uint8_t kn
+    if m.kind == MOVE_TAKE:
+        g = m.good
+        s.market[g] -= 1
+        s.hand[p][g] += 1
+        s.known[p][g] += 1
+        _refill(s, 1)
+    elif m.kind == MOVE_CAMELS:
+        n = s.market[CAMEL]
+        s.herd[p] += n
+        s.market[CAMEL] = 0
+        _refill(s, n)
+    elif m.kind == MOVE_SELL:
+        g = m.good
+        n = m.count
+        s.hand[p][g] -= n
+        s.discard[g] += n
+        kn = s.known[p][g]
+        s.known[p][g] = kn - n if kn > n else 0
+        for i in range(n):
+            if s.tok_pos[g] >= _TOKEN_LEN[g]:
+                break
+            v = _TOKENS[g][s.tok_pos[g]]
+            if p:
+                s.tok_owner[g] |= <uint16_t>(1 << s.tok_pos[g])
+            s.tok_pos[g] += 1
+            s.goods_pts[p] += v
+            s.n_goods_tok[p] += 1
+        if n >= 3:
+            k = (n if n < 5 else 5) - 3
+            if s.bonus_pos[k] < s.bonus_len[k]:
+                v = s.bonus[k][s.bonus_pos[k]]
+                if p:
+                    s.bonus_owner[k] |= <uint8_t>(1 << s.bonus_pos[k])
+                s.bonus_pos[k] += 1
+                s.bonus_pts[p] += v
+                s.n_bonus_tok[p] += 1
+        if empty_stacks(s) >= 3:
+            _end_round(s)
+    else:
+        for g in range(N_GOODS):
+            s.market[g] += m.give[g]
+            s.market[g] -= m.take[g]
+            s.hand[p][g] += m.take[g]
+            s.hand[p][g] -= m.give[g]
+            kn = s.known[p][g] + m.take[g]
+            s.known[p][g] = kn - m.give[g] if kn > m.give[g] else 0
+        s.market[CAMEL] += m.give[CAMEL]
+        s.herd[p] -= m.give[CAMEL]
+    s.to_move = 1 - p
+
+
+cdef int random_playout(State* s, Rng* r, int max_plies) noexcept nogil:
+    """Uniformly random legal moves until the round ends; return plies played."""
+    cdef Move buf[MAX_MOVES]
+    cdef int plies = 0, n
+    while s.result == RESULT_NONE and plies < max_plies:
+        n = gen_moves(s, buf)
+        apply_move(s, &buf[_below(r, n)])
+        plies += 1
+    return plies
+
+# ---------------------------------------------------------------------------
+# Information sets
+# ---------------------------------------------------------------------------
+cdef void make_view(const State* s, int observer, View* v) noexcept nogil:
+    """Mask everything `observer` cannot see (RULINGS.md, ruling 8)."""
+    cdef int opp = 1 - observer, k, i, owner
+    memcpy(&v.s, s, sizeof(State))
+    v.observer = observer
+    v.opp_hand_n = hand_size(s, opp)
+    memcpy(v.s.hand[opp], s.known[opp], N_GOODS)
+    memset(v.s.deck, 0, sizeof(v.s.deck))
+    for k in range(N_BONUS_KINDS):
+        for i in range(v.s.bonus_len[k]):
+            owner = (s.bonus_owner[k] >> i) & 1
+            if i >= s.bonus_pos[k] or owner == opp:
+                v.s.bonus[k][i] = 0
+    v.s.bonus_pts[opp] = 0
+
+
+cdef int sample_view(const View* v, State* out, Rng* r) noexcept nogil:
+    """A full state drawn uniformly among those consistent with the view.
+
+    Unseen cards: the unknown slots of the opponent's hand take a uniform subset
+    of the unseen goods, the deck the rest (camels included) in uniform order.
+    Unseen bonus values fill the opponent's bonus tokens and the stacks.
+    Returns -1 (and leaves out undefined) when the view is inconsistent.
+    """
+    cdef int obs = v.observer, opp = 1 - v.observer
+    cdef int pool[N_TYPES]
+    cdef uint8_t goods[N_CARDS]
+    cdef uint8_t vals[MAX_BONUS]
+    cdef uint8_t full[MAX_BONUS]
+    cdef uint8_t nfull
+    cdef int g, i, j, n_goods = 0, unknown, nvals, k, owner, need
+    memcpy(out, &v.s, sizeof(State))
+    for g in range(N_TYPES):
+        pool[g] = _CARDS[g] - v.s.market[g]
+    for g in range(N_GOODS):
+        pool[g] -= v.s.hand[0][g] + v.s.hand[1][g] + v.s.discard[g]
+    pool[CAMEL] -= v.s.herd[0] + v.s.herd[1]
+    for g in range(N_TYPES):
+        if pool[g] < 0:
+            return -1
+    unknown = v.opp_hand_n - hand_size(&v.s, opp)
+    if unknown < 0:
+        return -1
+    for g in range(N_GOODS):
+        for i in range(pool[g]):
+            goods[n_goods] = g
+            n_goods += 1
+    if n_goods < unknown or n_goods - unknown + pool[CAMEL] != v.s.deck_len:
+        return -1
+    # A partial Fisher-Yates picks the hand cards uniformly ...
+    for i in range(unknown):
+        j = i + _below(r, n_goods - i)
+        g = goods[i]
+        goods[i] = goods[j]
+        goods[j] = g
+        out.hand[opp][goods[i]] += 1
+    # ... and the deck is the rest, camels included, in uniform order.
+    j = 0
+    for i in range(unknown, n_goods):
+        out.deck[j] = goods[i]
+        j += 1
+    for i in range(pool[CAMEL]):
+        out.deck[j] = CAMEL
+        j += 1
+    _shuffle(out.deck, j, r)
+    # Bonus values: the full set less those the observer holds.
+    out.bonus_pts[opp] = 0
+    for k in range(N_BONUS_KINDS):
+        bonus_values(v.s.bonus_set, k, full, &nfull)
+        nvals = 0
+        for i in range(nfull):
+            vals[i] = full[i]
+        nvals = nfull
+        for i in range(v.s.bonus_pos[k]):
+            owner = (v.s.bonus_owner[k] >> i) & 1
+            if owner == obs:
+                for j in range(nvals):
+                    if vals[j] == v.s.bonus[k][i]:
+                        vals[j] = vals[nvals - 1]
+                        nvals -= 1
+                        break
+                else:
+                    return -1
+        _shuffle(vals, nvals, r)
+        j = 0
+        for i in range(v.s.bonus_len[k]):
+            owner = (v.s.bonus_owner[k] >> i) & 1
+            if i >= v.s.bonus_pos[k] or owner == opp:
+                if j >= nvals:
+                    return -1
+                out.bonus[k][i] = vals[j]
+                j += 1
+                if i < v.s.bonus_pos[k]:
+                    out.bonus_pts[opp] += vals[j - 1]
+    return 0
+
+# ---------------------------------------------------------------------------
+# Python bridge.  Raw fields are plain dicts/lists; validation and the public
+# notation live in the Python package (jaipur_ai.state, jaipur_ai.view).
+# ---------------------------------------------------------------------------
+N_ACTIONS_PY = N_ACTIONS
+
+
+cdef dict _raw_of(const State* s):
+    """The struct as a dict of ints and lists (deck only up to deck_len)."""
+    return {
+        "market": [s.market[i] for i in range(N_TYPES)],
+        "hand": [[s.hand[p][i] for i in range(N_GOODS)] for p in range(2)],
+        "herd": [s.herd[0], s.herd[1]],
+        "known": [[s.known[p][i] for i in range(N_GOODS)] for p in range(2)],
+        "discard": [s.discard[i] for i in range(N_GOODS)],
+        "deck": [s.deck[i] for i in range(s.deck_len)],
+        "tok_pos": [s.tok_pos[i] for i in range(N_GOODS)],
+        "tok_owner": [s.tok_owner[i] for i in range(N_GOODS)],
+        "bonus": [[s.bonus[k][i] for i in range(s.bonus_len[k])] for k in range(N_BONUS_KINDS)],
+        "bonus_pos": [s.bonus_pos[k] for k in range(N_BONUS_KINDS)],
+        "bonus_owner": [s.bonus_owner[k] for k in range(N_BONUS_KINDS)],
+        "to_move": s.to_move,
+        "starter": s.starter,
+        "round_no": s.round_no,
+        "seals": [s.seals[0], s.seals[1]],
+        "bonus_set": s.bonus_set,
+        "result": s.result,
+    }
+
+
+cdef void _set_raw(State* s, dict raw) except *:
+    """Fill the struct from raw fields; derived scores are recomputed."""
+    cdef int p, i, k, g, owner, v
+    memset(s, 0, sizeof(State))
+    for i in range(N_TYPES):
+        s.market[i] = raw["market"][i]
+    for p in range(2):
+        s.herd[p] = raw["herd"][p]
+        s.seals[p] = raw["seals"][p]
+        for i in range(N_GOODS):
+            s.hand[p][i] = raw["hand"][p][i]
+            s.known[p][i] = raw["known"][p][i]
+    for i in range(N_GOODS):
+        s.discard[i] = raw["discard"][i]
+        s.tok_pos[i] = raw["tok_pos"][i]
+        s.tok_owner[i] = raw["tok_owner"][i]
+    deck = raw["deck"]
+    if len(deck) > N_CARDS:
+        raise ValueError("deck too long")
+    s.deck_len = len(deck)
+    for i in range(s.deck_len):
+        s.deck[i] = deck[i]
+    for k in range(N_BONUS_KINDS):
+        stack = raw["bonus"][k]
+        if len(stack) > MAX_BONUS:
+            raise ValueError("bonus stack too long")
+        s.bonus_len[k] = len(stack)
+        s.bonus_pos[k] = raw["bonus_pos"][k]
+        s.bonus_owner[k] = raw["bonus_owner"][k]
+        for i in range(s.bonus_len[k]):
+            s.bonus[k][i] = stack[i]
+    s.to_move = raw["to_move"]
+    s.starter = raw["starter"]
+    s.round_no = raw["round_no"]
+    s.bonus_set = raw["bonus_set"]
+    s.result = raw["result"]
+    # Scores are derived from who took which token.
+    for g in range(N_GOODS):
+        for i in range(s.tok_pos[g]):
+            owner = (s.tok_owner[g] >> i) & 1
+            s.goods_pts[owner] += _TOKENS[g][i]
+            s.n_goods_tok[owner] += 1
+    for k in range(N_BONUS_KINDS):
+        for i in range(s.bonus_pos[k]):
+            owner = (s.bonus_owner[k] >> i) & 1
+            s.bonus_pts[owner] += s.bonus[k][i]
+            s.n_bonus_tok[owner] += 1
+
+
+
+def move_to_action(int kind, int good, int count, take, give):
+    """Action id of a move given by its fields (no legality check)."""
+    cdef Move m
+    cdef int i
+    memset(&m, 0, sizeof(Move))
+    m.kind = kind
+    m.good = good
+    m.count = count
+    if kind == MOVE_SWAP:
+        for i in range(N_GOODS):
+            m.take[i] = take[i]
+        for i in range(N_TYPES):
+            m.give[i] = give[i]
+    return action_of(&m)
+
+
+def action_to_move(int32_t action):
+    """(kind, good, count, take, give) of an action id, or None if it is no move."""
+    cdef Move m
+    if move_of(action, &m) != 0:
+        return None
+    return (m.kind, m.good, m.count, tuple(m.take[i] for i in range(N_GOODS)),
+            tuple(m.give[i] for i in range(N_TYPES)))
+
+
+cdef class CoreState:
+    """A full game state held as one C struct (see _core.pxd)."""
+
+    @staticmethod
+    def new(uint64_t seed, int starter, int bonus_set=BONUS_STANDARD):
+        cdef CoreState c = CoreState.__new__(CoreState)
+        cdef Rng r
+        rng_seed(&r, seed)
+        new_match(&c.s, &r, starter, bonus_set)
+        return c
+
+    @staticmethod
+    def from_raw(dict raw):
+        cdef CoreState c = CoreState.__new__(CoreState)
+        _set_raw(&c.s, raw)
+        return c
+
+    def raw(self):
+        """The struct as a dict of ints and lists (deck only up to deck_len)."""
+        return _raw_of(&self.s)
+
+    def copy(self):
+        cdef CoreState c = CoreState.__new__(CoreState)
+        c.s = self.s
+        return c
+
+    def __reduce__(self):
+        return (CoreState.from_raw, (self.raw(),))
+
+    def legal_actions(self):
+        """Action ids of the legal moves, ascending."""
+        cdef Move buf[MAX_MOVES]
+        cdef int n = gen_moves(&self.s, buf), i
+        return sorted([action_of(&buf[i]) for i in range(n)])
+
+    def is_legal_action(self, int32_t action):
+        cdef Move m
+        if move_of(action, &m) != 0:
+            return False
+        return is_legal(&self.s, &m)
+
+    def apply_action(self, int32_t action):
+        """Apply a move in place; ValueError (and no change) if it is illegal."""
+        cdef Move m
+        if move_of(action, &m) != 0 or not is_legal(&self.s, &m):
+            raise ValueError(f"action {action} is not legal here")
+        apply_move(&self.s, &m)
+
+    def next_round(self, uint64_t seed):
+        """Deal the next round in place: the loser of the last round starts,
+        after a drawn round the player who did not start it."""
+        cdef Rng r
+        if self.s.result == RESULT_NONE:
+            raise ValueError("the round is still running")
+        rng_seed(&r, seed)
+        starter = (1 - self.s.starter) if self.s.result == RESULT_DRAW else (1 - self.s.result)
+        self.s.round_no += 1
+        deal_round(&self.s, &r, starter)
+
+    def totals(self):
+        cdef int t[2]
+        round_totals(&self.s, t)
+        return (t[0], t[1])
+
+    def winner(self):
+        """0, 1 or 2 (draw) as if the round ended now."""
+        return round_winner(&self.s)
+
+    def random_playout(self, uint64_t seed, int max_plies=10000):
+        cdef Rng r
+        rng_seed(&r, seed)
+        with nogil:
+            n = random_playout(&self.s, &r, max_plies)
+        return n
+
+    def view(self, int observer):
+        cdef CoreView v = CoreView.__new__(CoreView)
+        make_view(&self.s, observer, &v.v)
+        return v
+
+
+cdef class CoreView:
+    """A player's information set: a masked State plus the opponent's hand size."""
+
+    @staticmethod
+    def from_raw(dict raw, int observer, int opp_hand_n):
+        cdef CoreView c = CoreView.__new__(CoreView)
+        _set_raw(&c.v.s, raw)
+        c.v.observer = observer
+        c.v.opp_hand_n = opp_hand_n
+        return c
+
+    def raw(self):
+        return _raw_of(&self.v.s)
+
+    @property
+    def observer(self):
+        return self.v.observer
+
+    @property
+    def opp_hand_n(self):
+        return self.v.opp_hand_n
+
+    def __reduce__(self):
+        return (CoreView.from_raw, (self.raw(), self.v.observer, self.v.opp_hand_n))
+
+    def sample(self, uint64_t seed):
+        """A full CoreState drawn uniformly among the worlds consistent with the view."""
+        cdef CoreState c = CoreState.__new__(CoreState)
+        cdef Rng r
+        rng_seed(&r, seed)
+        if sample_view(&self.v, &c.s, &r) != 0:
+            raise ValueError("the view is inconsistent: no full state matches it")
+        return c
+
+
+def bench_random_rounds(int n_rounds, uint64_t seed):
+    """Deal and play n random rounds in C; return (plies, legal moves seen)."""
+    cdef State s
+    cdef Rng r
+    cdef Move buf[MAX_MOVES]
+    cdef long plies = 0, moves = 0
+    cdef int i, n
+    rng_seed(&r, seed)
+    with nogil:
+        for i in range(n_rounds):
+            new_match(&s, &r, i & 1, BONUS_STANDARD)
+            while s.result == RESULT_NONE:
+                n = gen_moves(&s, buf)
+                moves += n
+                apply_move(&s, &buf[_below(&r, n)])
+                plies += 1
+    return plies, moves
