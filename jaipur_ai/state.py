@@ -1,0 +1,534 @@
+"""Full game states: what the table holds, hidden cards included.
+
+A :class:`GameState` is an immutable value over the compiled core's C struct.
+``apply`` returns a new state; the old one is left as it was.
+
+>>> import jaipur_ai as jp
+>>> state = jp.GameState.new(seed=7, starter=0)
+>>> state.market
+'GSMMM'
+>>> state = state.apply("camels")
+>>> state.players[0].herd
+3
+>>> jp.GameState.from_text(state.to_text()) == state
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional, Union
+
+from . import _fields as F
+from ._cards import (BONUS_KINDS, BONUS_SET_IDS, BONUS_SETS, CAMEL, GOODS, HAND_LIMIT,
+                     LETTERS, MARKET_SIZE, SEALS_TO_WIN, TOKENS)
+from ._core import CoreState
+from .errors import IllegalMoveError, InvalidPositionError
+from .move import Move
+
+__all__ = ["GameState", "PlayerState"]
+
+STATE_FORMAT = "jaipur-state/1"
+_RESULT_CORE = {None: -1, 0: 0, 1: 1, "draw": 2}
+_CORE_RESULT = {v: k for k, v in _RESULT_CORE.items()}
+_BONUS_SET_NAMES = {v: k for k, v in BONUS_SET_IDS.items()}
+
+MoveLike = Union[Move, str, int]
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """One player's side of the table, as read from a full state."""
+
+    hand: str                            #: goods in hand, canonical letters
+    herd: int                            #: camels
+    known: str                           #: cards of the hand the opponent saw taken
+    tokens: dict[str, tuple[int, ...]]   #: goods-token values taken, by good letter
+    bonus: dict[str, tuple[int, ...]]    #: bonus-token values taken, by kind "3"/"4"/"5"
+
+    @property
+    def goods_points(self) -> int:
+        return sum(sum(v) for v in self.tokens.values())
+
+    @property
+    def bonus_points(self) -> int:
+        return sum(sum(v) for v in self.bonus.values())
+
+
+def _as_move(move: MoveLike) -> Move:
+    if isinstance(move, Move):
+        return move
+    if isinstance(move, int) and not isinstance(move, bool):
+        return Move.from_action_id(move)
+    return Move.parse(move)
+
+
+def _entropy_seed() -> int:
+    return int.from_bytes(os.urandom(8), "little")
+
+
+class GameState:
+    """A full position of a round of Jaipur, within a match to two seals.
+
+    Build one with :meth:`new` (a dealt first round), :meth:`from_dict`,
+    :meth:`from_json` or :meth:`from_text`.  Player numbers are 0 and 1.
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(self, core: CoreState) -> None:
+        self._core = core
+
+    # ------------------------------------------------------------------ set-up
+    @classmethod
+    def new(cls, seed: Optional[int] = None, starter: Optional[int] = None,
+            bonus_set: str = "standard") -> "GameState":
+        """Deal the first round of a match.
+
+        ``seed`` fixes the deal (``None``: from OS entropy); ``starter`` is the
+        player who moves first (``None``: drawn from the seed).
+
+        >>> GameState.new(seed=1, starter=1).to_move
+        1
+        """
+        if seed is None:
+            seed = _entropy_seed()
+        seed = F.as_int(seed, "seed", 0, 2**64 - 1)
+        if starter is None:
+            starter = (seed * 0x9E3779B97F4A7C15 >> 17) & 1
+        starter = F.as_int(starter, "starter", 0, 1)
+        F.bonus_set_name(bonus_set)
+        return cls(CoreState.new(seed, starter, BONUS_SET_IDS[bonus_set]))
+
+    def next_round(self, seed: Optional[int] = None) -> "GameState":
+        """Deal the next round of the match (seals are kept).
+
+        The loser of the finished round starts; after a drawn round, the player
+        who did not start it."""
+        if not self.is_round_over:
+            raise InvalidPositionError("result", "the round is still running")
+        if self.is_match_over:
+            raise InvalidPositionError("seals", "the match is over")
+        core = self._core.copy()
+        core.next_round(_entropy_seed() if seed is None else F.as_int(seed, "seed", 0, 2**64 - 1))
+        return GameState(core)
+
+    # ------------------------------------------------------------- properties
+    @property
+    def _raw(self) -> dict:
+        return self._core.raw()
+
+    @property
+    def to_move(self) -> int:
+        return self._raw["to_move"]
+
+    @property
+    def round(self) -> int:
+        return self._raw["round_no"]
+
+    @property
+    def starter(self) -> int:
+        return self._raw["starter"]
+
+    @property
+    def seals(self) -> tuple[int, int]:
+        return tuple(self._raw["seals"])  # type: ignore[return-value]
+
+    @property
+    def bonus_set(self) -> str:
+        return _BONUS_SET_NAMES[self._raw["bonus_set"]]
+
+    @property
+    def result(self) -> Union[None, int, str]:
+        """``None`` while the round runs, then 0 or 1 (who won the seal) or ``"draw"``."""
+        return _CORE_RESULT[self._raw["result"]]
+
+    @property
+    def is_round_over(self) -> bool:
+        return self._raw["result"] != -1
+
+    @property
+    def is_match_over(self) -> bool:
+        return max(self._raw["seals"]) >= SEALS_TO_WIN
+
+    @property
+    def match_winner(self) -> Optional[int]:
+        seals = self._raw["seals"]
+        for p in range(2):
+            if seals[p] >= SEALS_TO_WIN:
+                return p
+        return None
+
+    @property
+    def market(self) -> str:
+        return F.letters(self._raw["market"])
+
+    @property
+    def deck(self) -> str:
+        """The draw pile, top card first."""
+        return "".join(LETTERS[c] for c in reversed(self._raw["deck"]))
+
+    @property
+    def discard(self) -> str:
+        return F.letters(self._raw["discard"])
+
+    @property
+    def tokens(self) -> dict[str, tuple[int, ...]]:
+        """What is left of each goods-token stack, top first."""
+        raw = self._raw
+        return {LETTERS[g]: TOKENS[g][raw["tok_pos"][g]:] for g in range(GOODS)}
+
+    @property
+    def bonus(self) -> dict[str, tuple[int, ...]]:
+        """What is left of each bonus stack, next token first (hidden in play)."""
+        raw = self._raw
+        return {BONUS_KINDS[k]: tuple(raw["bonus"][k][raw["bonus_pos"][k]:]) for k in range(3)}
+
+    @property
+    def players(self) -> tuple[PlayerState, PlayerState]:
+        raw = self._raw
+        held = F.owners_to_held(raw["tok_pos"], raw["tok_owner"])
+        bonus: list[dict[str, list[int]]] = [{k: [] for k in BONUS_KINDS} for _ in range(2)]
+        for k in range(3):
+            for i in range(raw["bonus_pos"][k]):
+                bonus[(raw["bonus_owner"][k] >> i) & 1][BONUS_KINDS[k]].append(raw["bonus"][k][i])
+        return tuple(  # type: ignore[return-value]
+            PlayerState(
+                hand=F.letters(raw["hand"][p]),
+                herd=raw["herd"][p],
+                known=F.letters(raw["known"][p]),
+                tokens={g: tuple(v) for g, v in held[p].items()},
+                bonus={k: tuple(v) for k, v in bonus[p].items()},
+            )
+            for p in range(2)
+        )
+
+    # ------------------------------------------------------------------ rules
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to move, sorted by action id
+        (empty once the round is over)."""
+        return [Move.from_action_id(a) for a in self._core.legal_actions()]
+
+    def legal_action_ids(self) -> list[int]:
+        return self._core.legal_actions()
+
+    def is_legal(self, move: MoveLike) -> bool:
+        try:
+            m = _as_move(move)
+        except ValueError:
+            return False
+        return self._core.is_legal_action(m.action_id)
+
+    def apply(self, move: MoveLike) -> "GameState":
+        """The state after the player to move plays ``move`` (a Move, its text or
+        its action id).  Raises :class:`IllegalMoveError` if the rules forbid it;
+        ``self`` is never changed."""
+        m = _as_move(move)
+        if self.is_round_over:
+            raise IllegalMoveError(str(m), "the round is over")
+        if not self._core.is_legal_action(m.action_id):
+            raise IllegalMoveError(str(m), self._why_illegal(m))
+        core = self._core.copy()
+        core.apply_action(m.action_id)
+        return GameState(core)
+
+    def _why_illegal(self, m: Move) -> str:
+        raw = self._raw
+        p = raw["to_move"]
+        hand, market, herd = raw["hand"][p], raw["market"], raw["herd"][p]
+        if m.kind == "take":
+            if not market[m.good]:
+                return f"there is no {LETTERS[m.good]} in the market"
+            return f"the hand already holds {HAND_LIMIT} goods"
+        if m.kind == "camels":
+            return "there is no camel in the market"
+        if m.kind == "sell":
+            return f"the hand holds {hand[m.good]} {LETTERS[m.good]}, not {m.count}"
+        for g in range(GOODS):
+            if m.take[g] > market[g]:
+                return f"the market does not hold {F.letters(m.take)}"
+            if m.give[g] > hand[g]:
+                return f"the hand does not hold {F.letters(m.give[:GOODS])}"
+        if m.give[CAMEL] > herd:
+            return f"the herd holds {herd} camels, not {m.give[CAMEL]}"
+        return f"the hand would hold more than {HAND_LIMIT} goods"
+
+    def round_totals(self) -> tuple[int, int]:
+        """Each player's points: goods tokens + bonus tokens + the camel token
+        (to the bigger herd) as if the round ended now."""
+        return self._core.totals()
+
+    def round_winner(self) -> Union[int, str]:
+        """0, 1 or ``"draw"`` by the seal's tie-breaks, as if the round ended now."""
+        w = self._core.winner()
+        return "draw" if w == 2 else w
+
+    def view(self, player: int) -> "View":
+        """What ``player`` knows: their information set (RULINGS.md, ruling 8)."""
+        from .view import View
+        F.as_int(player, "player", 0, 1)
+        return View(self._core.view(player))
+
+    # ----------------------------------------------------------- dict / JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (docs/notation.md) as a dict."""
+        raw = self._raw
+        players = self.players
+        return {
+            "format": STATE_FORMAT,
+            "bonus_set": self.bonus_set,
+            "round": raw["round_no"],
+            "starter": raw["starter"],
+            "to_move": raw["to_move"],
+            "seals": list(raw["seals"]),
+            "result": self.result,
+            "market": self.market,
+            "deck": self.deck,
+            "discard": self.discard,
+            "tokens": {g: list(v) for g, v in self.tokens.items()},
+            "bonus": {k: list(v) for k, v in self.bonus.items()},
+            "players": [
+                {
+                    "hand": pl.hand,
+                    "herd": pl.herd,
+                    "known": pl.known,
+                    "tokens": {g: list(v) for g, v in pl.tokens.items()},
+                    "bonus": {k: list(v) for k, v in pl.bonus.items()},
+                }
+                for pl in players
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "GameState":
+        """Read and validate the JSON form.  Raises InvalidPositionError naming
+        the field and the reason for anything that cannot occur in a game."""
+        fmt = F.get(d, "format", "")
+        if fmt != STATE_FORMAT:
+            raise F.fail("format", f"expected {STATE_FORMAT!r}, got {fmt!r}")
+        bonus_set = F.bonus_set_name(F.get(d, "bonus_set", ""))
+        players_in = F.get(d, "players", "")
+        if not isinstance(players_in, list) or len(players_in) != 2:
+            raise F.fail("players", "expected a list of two players")
+        hands, herds, knowns, held_tok, held_bonus = [], [], [], [], []
+        for p, pl in enumerate(players_in):
+            f = f"players[{p}]"
+            hand = F.cards(F.get(pl, "hand", f), f"{f}.hand", allow_camels=False)
+            F.check_hand(hand, f"{f}.hand")
+            known = F.cards(F.get(pl, "known", f), f"{f}.known", allow_camels=False)
+            F.check_known(known, hand, f"{f}.known")
+            hands.append(hand)
+            knowns.append(known)
+            herds.append(F.as_int(F.get(pl, "herd", f), f"{f}.herd", 0, 11))
+            held_tok.append(F.held_tokens(F.get(pl, "tokens", f), f"{f}.tokens"))
+            bmap = F.kind_map(F.get(pl, "bonus", f), f"{f}.bonus")
+            held_bonus.append([F.int_list(bmap[k], f"{f}.bonus.{BONUS_KINDS[k]}", 10)
+                               for k in range(3)])
+        market = F.cards(F.get(d, "market", ""), "market")
+        deck = F.card_list(F.get(d, "deck", ""), "deck")
+        discard = F.cards(F.get(d, "discard", ""), "discard", allow_camels=False)
+        total = [market[t] + discard[t] + hands[0][t] + hands[1][t] for t in range(7)]
+        for c in deck:
+            total[c] += 1
+        total[CAMEL] += herds[0] + herds[1]
+        F.check_card_totals(total, "cards", exact=True)
+        taken = F.remaining_tokens(F.get(d, "tokens", ""), "tokens")
+        owners = F.token_owners(taken, held_tok, "players[*].tokens")
+        bmap = F.kind_map(F.get(d, "bonus", ""), "bonus")
+        bonus_stacks, bonus_pos, bonus_owner = [], [], []
+        for k in range(3):
+            rest = F.int_list(bmap[k], f"bonus.{BONUS_KINDS[k]}", 10)
+            stack = held_bonus[0][k] + held_bonus[1][k] + rest
+            F.check_bonus_multiset(bonus_set, k, stack, f"bonus.{BONUS_KINDS[k]}", exact=True)
+            bonus_stacks.append(stack)
+            n0, n1 = len(held_bonus[0][k]), len(held_bonus[1][k])
+            bonus_pos.append(n0 + n1)
+            bonus_owner.append(((1 << n1) - 1) << n0)
+        result = F.result_value(F.get(d, "result", ""))
+        raw = {
+            "market": market,
+            "hand": [h[:GOODS] for h in hands],
+            "herd": herds,
+            "known": [k[:GOODS] for k in knowns],
+            "discard": discard[:GOODS],
+            "deck": list(reversed(deck)),
+            "tok_pos": taken,
+            "tok_owner": owners,
+            "bonus": bonus_stacks,
+            "bonus_pos": bonus_pos,
+            "bonus_owner": bonus_owner,
+            "to_move": F.as_int(F.get(d, "to_move", ""), "to_move", 0, 1),
+            "starter": F.as_int(F.get(d, "starter", ""), "starter", 0, 1),
+            "round_no": F.as_int(F.get(d, "round", ""), "round", 1, 255),
+            "seals": [F.as_int(s, f"seals[{i}]", 0, SEALS_TO_WIN)
+                      for i, s in enumerate(_pair(F.get(d, "seals", ""), "seals"))],
+            "bonus_set": BONUS_SET_IDS[bonus_set],
+            "result": _RESULT_CORE[result],
+        }
+        state = cls(CoreState.from_raw(raw))
+        _check_round(state, raw, result)
+        return state
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str) -> "GameState":
+        try:
+            d = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise InvalidPositionError("json", f"not valid JSON: {e}") from None
+        return cls.from_dict(d)
+
+    # -------------------------------------------------------------- one line
+    def to_text(self) -> str:
+        """The one-line text form (docs/notation.md, like chess's FEN)."""
+        d = self.to_dict()
+        head = _text_head(d)
+        stacks = "".join(str(len(d["tokens"][g])) for g in LETTERS[:GOODS])
+        bonus = ".".join(F.digits(d["bonus"][k]) for k in BONUS_KINDS)
+        players = [
+            "/".join([F.dash(pl["hand"]), str(pl["herd"]), F.dash(pl["known"]),
+                      ".".join(F.digits(pl["tokens"][g]) for g in LETTERS[:GOODS]),
+                      ".".join(F.digits(pl["bonus"][k]) for k in BONUS_KINDS)])
+            for pl in d["players"]
+        ]
+        parts = ["S", head, F.dash(d["market"]), F.dash(d["deck"]), F.dash(d["discard"]),
+                 stacks, bonus, *players]
+        if d["bonus_set"] != "standard":
+            parts.append(d["bonus_set"])
+        return " ".join(parts)
+
+    @classmethod
+    def from_text(cls, text: str) -> "GameState":
+        if not isinstance(text, str):
+            raise F.fail("text", f"expected a string, got {type(text).__name__}")
+        parts = text.split()
+        if not parts or parts[0] != "S":
+            raise F.fail("text", "a state's text form starts with 'S' (a view's with 'V')")
+        if len(parts) not in (9, 10):
+            raise F.fail("text", f"expected 9 or 10 space-separated fields, got {len(parts)}")
+        d: dict[str, Any] = {"format": STATE_FORMAT,
+                             "bonus_set": parts[9] if len(parts) == 10 else "standard"}
+        _parse_text_head(parts[1], d)
+        d["market"], d["deck"], d["discard"] = parts[2], parts[3], parts[4]
+        d["tokens"] = _parse_stacks(parts[5])
+        groups = F.split(parts[6], ".", 3, "bonus")
+        d["bonus"] = {k: F.parse_digits(groups[i], f"bonus.{k}") for i, k in enumerate(BONUS_KINDS)}
+        d["players"] = []
+        for p in range(2):
+            f = f"players[{p}]"
+            hand, herd, known, toks, bonus = F.split(parts[7 + p], "/", 5, f)
+            d["players"].append({
+                "hand": hand, "known": known,
+                "herd": F.parse_int(herd, f"{f}.herd", 0, 11),
+                "tokens": _parse_held_tokens(toks, f"{f}.tokens"),
+                "bonus": _parse_held_bonus(bonus, f"{f}.bonus"),
+            })
+        return cls.from_dict(d)
+
+    # -------------------------------------------------------------- python
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.to_text() == other.to_text()
+
+    def __hash__(self) -> int:
+        return hash(self.to_text())
+
+    def __repr__(self) -> str:
+        return f"GameState.from_text({self.to_text()!r})"
+
+    def __str__(self) -> str:
+        from ._board import draw_state
+        return draw_state(self)
+
+    def __getstate__(self) -> dict:
+        return {"text": self.to_text()}
+
+    def __setstate__(self, st: dict) -> None:
+        self._core = GameState.from_text(st["text"])._core
+
+    def play_random(self, seed: int) -> Iterator["GameState"]:  # pragma: no cover - debug aid
+        """Uniformly random moves to the end of the round (for experiments)."""
+        import random
+        rng = random.Random(seed)
+        s = self
+        while not s.is_round_over:
+            s = s.apply(rng.choice(s.legal_moves()))
+            yield s
+
+
+def _pair(x: Any, field: str) -> list:
+    if not isinstance(x, (list, tuple)) or len(x) != 2:
+        raise F.fail(field, f"expected a pair, got {x!r}")
+    return list(x)
+
+
+def _check_round(state: "GameState", raw: dict, result: Any) -> None:
+    """Consistency of the round's status with the table."""
+    empty = sum(1 for g in range(GOODS) if raw["tok_pos"][g] == len(TOKENS[g]))
+    seals = raw["seals"]
+    if result is None:
+        if sum(raw["market"]) != MARKET_SIZE:
+            raise F.fail("market", f"{sum(raw['market'])} cards, the market holds "
+                                   f"{MARKET_SIZE} while the round runs")
+        if empty >= 3:
+            raise F.fail("tokens", f"{empty} goods-token stacks are empty, so the round "
+                                   f"is over, but result is null")
+        if max(seals) >= SEALS_TO_WIN:
+            raise F.fail("seals", "a player already has two seals: the match is over")
+    else:
+        actual = state.round_winner()
+        if actual != result:
+            raise F.fail("result", f"says {result!r} but the totals "
+                                   f"{state.round_totals()} and tie-breaks give {actual!r}")
+        if result != "draw" and seals[result] < 1:
+            raise F.fail("seals", f"player {result} won the round but holds no seal")
+    if sum(seals) > raw["round_no"]:
+        raise F.fail("seals", f"{sum(seals)} seals after {raw['round_no']} rounds")
+
+
+def _text_head(d: dict) -> str:
+    return (f"{d['round']}.{d['starter']}.{d['to_move']}.{d['seals'][0]}{d['seals'][1]}"
+            f".{F.RESULT_TEXT[d['result']]}")
+
+
+def _parse_text_head(text: str, d: dict) -> None:
+    rnd, starter, to_move, seals, result = F.split(text, ".", 5, "round.starter.to_move.seals.result")
+    d["round"] = F.parse_int(rnd, "round", 1, 255)
+    d["starter"] = F.parse_int(starter, "starter", 0, 1)
+    d["to_move"] = F.parse_int(to_move, "to_move", 0, 1)
+    if len(seals) != 2 or not seals.isdigit():
+        raise F.fail("seals", f"expected two digits, got {seals!r}")
+    d["seals"] = [int(seals[0]), int(seals[1])]
+    if result not in F.TEXT_RESULT:
+        raise F.fail("result", f"expected '-', '0', '1' or '=', got {result!r}")
+    d["result"] = F.TEXT_RESULT[result]
+
+
+def _parse_stacks(text: str) -> dict[str, list[int]]:
+    if len(text) != GOODS or not text.isdigit():
+        raise F.fail("tokens", f"expected six digits (tokens left in each stack), got {text!r}")
+    out = {}
+    for g in range(GOODS):
+        n = int(text[g])
+        if n > len(TOKENS[g]):
+            raise F.fail(f"tokens.{LETTERS[g]}", f"{n} tokens left, the stack has {len(TOKENS[g])}")
+        out[LETTERS[g]] = list(TOKENS[g][len(TOKENS[g]) - n:])
+    return out
+
+
+def _parse_held_tokens(text: str, field: str) -> dict[str, list[int]]:
+    groups = F.split(text, ".", GOODS, field)
+    return {LETTERS[g]: F.parse_digits(groups[g], f"{field}.{LETTERS[g]}") for g in range(GOODS)}
+
+
+def _parse_held_bonus(text: str, field: str) -> dict[str, list[int]]:
+    groups = F.split(text, ".", 3, field)
+    return {k: F.parse_digits(groups[i], f"{field}.{k}") for i, k in enumerate(BONUS_KINDS)}
+
+
+# Imported late: view.py imports this module.
+from .view import View  # noqa: E402
