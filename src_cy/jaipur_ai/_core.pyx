@@ -232,38 +232,54 @@ cdef inline int hand_size(const State* s, int p) noexcept nogil:
     return h[0] + h[1] + h[2] + h[3] + h[4] + h[5]
 
 
-cdef int _emit_gives(const uint8_t* take, int k, const uint8_t* avail,
-                     const int* suffix, uint8_t* give, int i, int left,
-                     Move* out, int n) noexcept nogil:
-    """All multisets `give` of `left` more cards from types i..6 within avail."""
-    cdef int c, hi
-    if i == CAMEL:
-        if avail[CAMEL] < left:
+cdef int _emit_gives(const Move* proto, const uint8_t* act, const uint8_t* cap,
+                     const int* suffix, int na, uint8_t camel_cap, uint8_t* give,
+                     int i, int left, Move* out, int n) noexcept nogil:
+    """Every way to give `left` more cards from the active goods act[i:], then camels.
+
+    Only goods that can be given (in hand, not taken) are visited, so the depth of
+    the recursion is the number of such goods, not the number of types."""
+    cdef int c, hi, lo, g
+    if i == na:
+        # only reached when no good can be given: all camels
+        if left > camel_cap:
             return n
-        give[CAMEL] = left
-        out[n].kind = MOVE_SWAP
-        out[n].good = 0
-        out[n].count = k
-        memcpy(out[n].take, take, N_GOODS)
-        memcpy(out[n].give, give, N_TYPES)
+        out[n] = proto[0]
+        memcpy(out[n].give, give, N_GOODS)
+        out[n].give[CAMEL] = left
         return n + 1
-    if suffix[i] < left:
+    g = act[i]
+    hi = cap[i] if cap[i] < left else left
+    lo = left - suffix[i + 1]          # what the later types cannot absorb
+    if lo < 0:
+        lo = 0
+    if i == na - 1:
+        # last good: the camels take the rest, emit directly
+        for c in range(hi, lo - 1, -1):
+            out[n] = proto[0]
+            memcpy(out[n].give, give, N_GOODS)
+            out[n].give[g] = c
+            out[n].give[CAMEL] = left - c
+            n += 1
         return n
-    hi = avail[i] if avail[i] < left else left
-    for c in range(hi, -1, -1):
-        give[i] = c
-        n = _emit_gives(take, k, avail, suffix, give, i + 1, left - c, out, n)
-    give[i] = 0
+    for c in range(hi, lo - 1, -1):
+        give[g] = c
+        n = _emit_gives(proto, act, cap, suffix, na, camel_cap, give, i + 1, left - c, out, n)
+    give[g] = 0
     return n
 
 
 cdef int gen_moves(const State* s, Move* out) noexcept nogil:
     """Write every legal move of the player to move into out; return how many."""
-    cdef int n = 0, p = s.to_move, g, c, lo, hsize, k, i, camel_cap
-    cdef uint8_t take[N_GOODS]
+    cdef int n = 0, p = s.to_move, g, c, lo, hsize, k, i, na, nm
+    cdef uint8_t camel_cap
+    cdef Move proto
     cdef uint8_t give[N_TYPES]
-    cdef uint8_t avail[N_TYPES]
-    cdef int suffix[N_TYPES]
+    cdef uint8_t mt[N_GOODS]
+    cdef uint8_t act[N_GOODS]
+    cdef uint8_t cap[N_GOODS]
+    cdef int suffix[N_GOODS + 1]
+    cdef const uint8_t* hand = s.hand[p]
     cdef bint more
     if s.result != RESULT_NONE:
         return 0
@@ -282,41 +298,51 @@ cdef int gen_moves(const State* s, Move* out) noexcept nogil:
         n += 1
     for g in range(N_GOODS):
         lo = 2 if g < 3 else 1
-        for c in range(lo, s.hand[p][g] + 1):
+        for c in range(lo, hand[g] + 1):
             out[n].kind = MOVE_SELL
             out[n].good = g
             out[n].count = c
             n += 1
-    # Exchanges: every sub-multiset of the market's goods of size >= 2 (odometer),
-    # then every way to give as many cards back.
+    # Exchanges: every sub-multiset of the market's goods of size >= 2 (an
+    # odometer over the goods present), then every way to give as many back.
     camel_cap = HAND_LIMIT - hsize
     if camel_cap > s.herd[p]:
         camel_cap = s.herd[p]
-    memset(take, 0, sizeof(take))
+    nm = 0
+    for g in range(N_GOODS):
+        if s.market[g]:
+            mt[nm] = g
+            nm += 1
+    memset(&proto, 0, sizeof(Move))
+    memset(give, 0, sizeof(give))
+    proto.kind = MOVE_SWAP
     while True:
-        # advance the odometer
         more = False
-        for g in range(N_GOODS):
-            if take[g] < s.market[g]:
-                take[g] += 1
+        for i in range(nm):
+            g = mt[i]
+            if proto.take[g] < s.market[g]:
+                proto.take[g] += 1
                 more = True
                 break
-            take[g] = 0
+            proto.take[g] = 0
         if not more:
             break
-        k = take[0] + take[1] + take[2] + take[3] + take[4] + take[5]
+        k = proto.take[0] + proto.take[1] + proto.take[2] + proto.take[3] + proto.take[4] + proto.take[5]
         if k < 2:
             continue
+        proto.count = k
+        na = 0
         for g in range(N_GOODS):
-            avail[g] = 0 if take[g] else s.hand[p][g]
-        avail[CAMEL] = camel_cap
-        suffix[CAMEL] = avail[CAMEL]
-        for i in range(CAMEL - 1, -1, -1):
-            suffix[i] = suffix[i + 1] + avail[i]
+            if hand[g] and not proto.take[g]:
+                act[na] = g
+                cap[na] = hand[g]
+                na += 1
+        suffix[na] = camel_cap
+        for i in range(na - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + cap[i]
         if suffix[0] < k:
             continue
-        memset(give, 0, sizeof(give))
-        n = _emit_gives(take, k, avail, suffix, give, 0, k, out, n)
+        n = _emit_gives(&proto, act, cap, suffix, na, camel_cap, give, 0, k, out, n)
     return n
 
 
