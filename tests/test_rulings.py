@@ -216,7 +216,8 @@ def test_figure_bonus_by_cards_sold(impl, n, kind):
     bonus = {"3": [3, 1, 1, 2, 2, 2, 3], "4": [6, 4, 4, 5, 5, 6], "5": [9, 8, 8, 10, 10]}
     d = make_state(hands=("L" * n, ""), market="DGSCP", bonus=bonus)
     after = impl.apply(d, f"sell {n}L")
-    assert after["players"][0]["bonus"] == {k: ([bonus[k][0]] if k == kind else []) for k in BONUS_KINDS}
+    expected = {k: ([bonus[k][0]] if k == kind else []) for k in BONUS_KINDS}
+    assert after["players"][0]["bonus"] == expected
     assert after["bonus"][kind] == bonus[kind][1:]
     for other in BONUS_KINDS:
         if other != kind:
@@ -348,8 +349,8 @@ def test_r2_sale_gets_fewer_tokens_bonus_by_cards_sold(impl):
 
 
 def test_r2_short_sale_emptying_third_stack_ends_round(impl):
-    d = make_state(market="PLLMM", hands=("", "GG"), taken={"D": "00000", "S": "11111", "G": "0000"},
-                   to_move=1)
+    d = make_state(market="PLLMM", hands=("", "GG"), to_move=1,
+                   taken={"D": "00000", "S": "11111", "G": "0000"})
     assert d["tokens"]["G"] == [5]
     after = impl.apply(d, "sell 2G")
     assert after["players"][1]["tokens"]["G"] == [5]
@@ -362,8 +363,8 @@ def test_r2_short_sale_emptying_third_stack_ends_round(impl):
 
 def test_r2_short_sale_with_bonus_emptying_third_stack_ends_round(impl):
     bonus = {"3": [2, 1, 1, 2, 2, 3, 3], "4": [4, 4, 5, 5, 6, 6], "5": [8, 8, 9, 10, 10]}
-    d = make_state(market="PLLMM", hands=("", "CCC"), taken={"D": "00000", "S": "00000", "C": "00000"},
-                   bonus=bonus, to_move=1)
+    d = make_state(market="PLLMM", hands=("", "CCC"), bonus=bonus, to_move=1,
+                   taken={"D": "00000", "S": "00000", "C": "00000"})
     after = impl.apply(d, "sell 3C")
     assert after["players"][1]["tokens"]["C"] == [1, 1]
     assert after["players"][1]["bonus"]["3"] == [2]

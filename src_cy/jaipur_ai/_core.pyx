@@ -859,15 +859,18 @@ cdef class CoreView:
 
 
 def bench_random_rounds(int n_rounds, uint64_t seed):
-    """Deal and play n random rounds in C; return (plies, legal moves seen)."""
+    """Deal and play n uniformly random rounds in C; return (plies, legal moves seen).
+
+    Round i is dealt exactly as ``GameState.new(seed + i, starter=i % 2)``; its
+    moves are then drawn from the same random stream."""
     cdef State s
     cdef Rng r
     cdef Move buf[MAX_MOVES]
     cdef long plies = 0, moves = 0
     cdef int i, n
-    rng_seed(&r, seed)
     with nogil:
         for i in range(n_rounds):
+            rng_seed(&r, seed + <uint64_t>i)
             new_match(&s, &r, i & 1, BONUS_STANDARD)
             while s.result == RESULT_NONE:
                 n = gen_moves(&s, buf)

@@ -1,0 +1,1002 @@
+# cython: language_level=3
+"""The compiled search: ISMCTS, expectimax, greedy and random move choice.
+
+Everything that loops runs without the GIL on the plain C structs of the rules core
+(``_core.pxd``); Python objects only appear at the edges (constructors, ``run``
+returning a count, ``summary`` building plain dicts).  The search knows no card
+names: it uses the core's figures (``token_value``, ``bonus_values``), its move
+generator and its action ids.  docs/search.md explains the algorithms.
+
+Values are rewards in [0, 1] from the point of view of the player who made the
+move into a node (1 win, 0.5 draw, 0 loss, see ``Params``); margins are in points
+from the same point of view.
+"""
+cimport cython
+from libc.string cimport memcpy, memset
+from libc.math cimport sqrt, log, exp
+from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+import threading
+
+import numpy as np
+
+from jaipur_ai._core cimport *
+
+__all__ = ["IsmctsSearcher", "ExpectimaxSearcher", "greedy_scores", "random_action",
+           "rank_children", "NO_NODE_PY", "derive_seed"]
+
+NO_NODE_PY = NO_NODE
+
+# ---------------------------------------------------------------------------
+# Tables taken from the core at import (no card names here).
+# ---------------------------------------------------------------------------
+cdef enum:
+    TOKPAD = 32                # token table padded with zeros past each stack
+
+cdef double _TOK[N_GOODS][TOKPAD]       # _TOK[g][i]: i-th token from the top (0 past the end)
+cdef int _TOKLEN[N_GOODS]
+cdef int _MINSALE[N_GOODS]              # smallest sale the core generates
+cdef double _BONUS_MEAN[2][N_BONUS_KINDS]
+cdef double _BONUS_MAX
+cdef double _BONUS_MEAN_OF[2][TOKPAD]   # expected bonus of a sale of n cards (stack not empty)
+
+
+cdef void _init_tables():
+    cdef int g, i, b, k
+    cdef uint8_t vals[MAX_BONUS]
+    cdef uint8_t nv
+    cdef Move m
+    cdef double tot
+    global _BONUS_MAX
+    memset(_TOK, 0, sizeof(_TOK))
+    for g in range(N_GOODS):
+        _TOKLEN[g] = token_len(g)
+        for i in range(_TOKLEN[g]):
+            _TOK[g][i] = token_value(g, i)
+        # a sale of one card exists in the action space only where the rules allow it
+        _MINSALE[g] = 1 if move_of(ACTION_SELL0 + g * 7, &m) == 0 else 2
+    _BONUS_MAX = 0
+    for b in range(2):
+        for k in range(N_BONUS_KINDS):
+            bonus_values(b, k, vals, &nv)
+            tot = 0
+            for i in range(nv):
+                tot += vals[i]
+                if vals[i] > _BONUS_MAX:
+                    _BONUS_MAX = vals[i]
+            _BONUS_MEAN[b][k] = tot / nv if nv else 0.0
+        for i in range(TOKPAD):
+            if i < 3:
+                _BONUS_MEAN_OF[b][i] = 0.0
+            elif i < 5:
+                _BONUS_MEAN_OF[b][i] = _BONUS_MEAN[b][i - 3]
+            else:
+                _BONUS_MEAN_OF[b][i] = _BONUS_MEAN[b][2]
+
+
+_init_tables()
+
+# ---------------------------------------------------------------------------
+# Heuristic weights (docs/search.md, "Move score").  One global struct so that
+# the informed playouts, greedy, move ordering and the leaf evaluation agree.
+# ---------------------------------------------------------------------------
+ctypedef struct Heur:
+    double hold            # a card in hand is worth this share of what it would sell for now
+    double small_sale      # factor on a sale that is neither urgent nor a set of 3+
+    double camel           # value of one camel taken
+    double camel_major     # extra for taking the camel majority (token of 5)
+    double reveal          # cost per market card revealed to the opponent
+    double gift            # cost per point of goods handed to the market in an exchange
+    double swap_cost       # fixed cost of an exchange (tempo)
+    double near_full       # cost of reaching 7 goods by a take
+    double eval_hold       # leaf evaluation: share of a hand's sale value counted
+    double eval_camel      # leaf evaluation: value of a camel in the herd (beyond the token)
+    double eval_scale      # leaf evaluation: points for which the win chance moves by ~23%
+
+cdef Heur H
+H.hold = 0.6
+H.small_sale = 0.4
+H.camel = 0.6
+H.camel_major = 2.5
+H.reveal = 0.25
+H.gift = 0.15
+H.swap_cost = 0.5
+H.near_full = 0.5
+H.eval_hold = 0.5
+H.eval_camel = 0.3
+H.eval_scale = 8.0
+
+_HEUR_FIELDS = ("hold", "small_sale", "camel", "camel_major", "reveal", "gift",
+                "swap_cost", "near_full", "eval_hold", "eval_camel", "eval_scale")
+
+
+def heuristic_weights():
+    """The heuristic weights as a dict (docs/search.md)."""
+    return {k: (<object>H)[k] for k in _HEUR_FIELDS}
+
+
+def set_heuristic_weights(**kw):
+    """Change heuristic weights process-wide (for tuning experiments only)."""
+    cdef Heur h = H
+    d = <object>h
+    for k, val in kw.items():
+        if k not in _HEUR_FIELDS:
+            raise KeyError(k)
+        d[k] = float(val)
+    h = d
+    H.hold = h.hold
+    H.small_sale = h.small_sale
+    H.camel = h.camel
+    H.camel_major = h.camel_major
+    H.reveal = h.reveal
+    H.gift = h.gift
+    H.swap_cost = h.swap_cost
+    H.near_full = h.near_full
+    H.eval_hold = h.eval_hold
+    H.eval_camel = h.eval_camel
+    H.eval_scale = h.eval_scale
+
+# ---------------------------------------------------------------------------
+# Small helpers on the state
+# ---------------------------------------------------------------------------
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
+
+
+cdef inline int _hsize(const State* s, int p) noexcept nogil:
+    cdef const uint8_t* h = s.hand[p]
+    return h[0] + h[1] + h[2] + h[3] + h[4] + h[5]
+
+
+cdef inline int _empty(const State* s) noexcept nogil:
+    cdef int g, n = 0
+    for g in range(N_GOODS):
+        if s.tok_pos[g] >= _TOKLEN[g]:
+            n += 1
+    return n
+
+
+cdef inline double _hold(const State* s, int g, int n) noexcept nogil:
+    """What n cards of good g would sell for now: next n tokens and the mean bonus."""
+    cdef int i, k, t = s.tok_pos[g]
+    cdef double v = 0.0
+    for i in range(n):
+        v += _TOK[g][t + i]
+    if n >= 3:
+        k = (n if n < 5 else 5) - 3
+        if s.bonus_pos[k] < s.bonus_len[k]:
+            v += _BONUS_MEAN_OF[s.bonus_set][n]
+    return v
+
+
+cdef inline bint _ends_round(const State* s, const Move* m) noexcept nogil:
+    """Does the move end the round at once?  Uses public facts only."""
+    cdef int g
+    if m.kind == MOVE_TAKE:
+        return s.deck_len < 1
+    if m.kind == MOVE_CAMELS:
+        return s.deck_len < s.market[CAMEL]
+    if m.kind == MOVE_SELL:
+        g = m.good
+        return (s.tok_pos[g] < _TOKLEN[g] and s.tok_pos[g] + m.count >= _TOKLEN[g]
+                and _empty(s) == 2)
+    return False
+
+
+cdef inline bint _any_end_possible(const State* s) noexcept nogil:
+    return s.deck_len < 5 or _empty(s) >= 2
+
+
+cdef inline double _outcome(const State* s, int p, double* margin) noexcept nogil:
+    """1 / 0.5 / 0 for player p, with the totals' margin (round scored as it stands)."""
+    cdef int t[2]
+    cdef int w
+    w = s.result if s.result != RESULT_NONE else round_winner(s)
+    round_totals(s, t)
+    margin[0] = t[p] - t[1 - p]
+    if w == p:
+        return 1.0
+    if w == RESULT_DRAW:
+        return 0.5
+    return 0.0
+
+
+cdef inline double _reward(const Params* P, double win, double margin) noexcept nogil:
+    cdef double x = margin / P.margin_scale
+    if x > 1.0:
+        x = 1.0
+    elif x < -1.0:
+        x = -1.0
+    if P.reward == REWARD_MARGIN:
+        return 0.5 + 0.5 * x
+    return (1.0 - P.margin_weight) * win + P.margin_weight * (0.5 + 0.5 * x)
+
+# ---------------------------------------------------------------------------
+# Move score (greedy, informed playouts, move ordering).  Points-like units.
+# ---------------------------------------------------------------------------
+cdef double score_move(const State* s, const Move* m) noexcept nogil:
+    """Heuristic gain of a move for the player to move, ignoring the end of the round."""
+    cdef int p = s.to_move, o = 1 - s.to_move, g, n, k, hs
+    cdef const uint8_t* h = s.hand[p]
+    cdef double v, pts
+    cdef bint urgent
+    if m.kind == MOVE_TAKE:
+        g = m.good
+        v = H.hold * (_hold(s, g, h[g] + 1) - _hold(s, g, h[g])) - H.reveal
+        if _hsize(s, p) + 1 >= HAND_LIMIT:
+            v -= H.near_full
+        return v
+    if m.kind == MOVE_CAMELS:
+        k = s.market[CAMEL]
+        v = (H.camel - H.reveal) * k
+        if s.herd[p] <= s.herd[o] and s.herd[p] + k > s.herd[o]:
+            v += H.camel_major
+        return v
+    if m.kind == MOVE_SELL:
+        g = m.good
+        n = m.count
+        pts = _hold(s, g, n)
+        hs = _hsize(s, p)
+        urgent = (n >= 3 or _MINSALE[g] >= 2 or hs >= HAND_LIMIT - 1
+                  or _TOKLEN[g] - s.tok_pos[g] <= n + 1 or s.hand[o][g] >= 2)
+        if not urgent:
+            pts *= H.small_sale
+        # selling part of a holding leaves the rest for later: count it as held
+        if n < h[g]:
+            pts -= H.hold * (_hold(s, g, h[g]) - _hold(s, g, n)) * 0.5
+        return pts
+    # exchange
+    v = -H.swap_cost
+    for g in range(N_GOODS):
+        if m.take[g]:
+            v += H.hold * (_hold(s, g, h[g] + m.take[g]) - _hold(s, g, h[g]))
+        elif m.give[g]:
+            v -= H.hold * (_hold(s, g, h[g]) - _hold(s, g, h[g] - m.give[g]))
+            v -= H.gift * _TOK[g][s.tok_pos[g]] * m.give[g]
+    k = m.give[CAMEL]
+    if k:
+        v -= H.camel * k
+        if s.herd[p] > s.herd[o] and s.herd[p] - k <= s.herd[o]:
+            v -= H.camel_major
+    return v
+
+
+cdef inline double _end_score(const State* s, const Move* m) noexcept nogil:
+    """Exact value of a round-ending move in a full state: +1000 win, -1000 loss, 0 draw."""
+    cdef State t
+    cdef double mg
+    cdef double w
+    memcpy(&t, s, sizeof(State))
+    apply_move(&t, m)
+    w = _outcome(&t, s.to_move, &mg)
+    return (w - 0.5) * 2000.0 + mg
+
+
+# ---------------------------------------------------------------------------
+# Informed playout policy: a few constructed candidates, scored, epsilon-greedy.
+# ---------------------------------------------------------------------------
+cdef inline double _last_card_value(const State* s, int g, int n) noexcept nogil:
+    """What giving away one of n held cards of g costs (token and bonus step)."""
+    return _hold(s, g, n) - _hold(s, g, n - 1)
+
+
+cdef int _give_for(const State* s, const uint8_t* take, int k, bint camels_first,
+                   Move* out) noexcept nogil:
+    """Fill an exchange taking `take` (k cards): camels and/or the cheapest goods.
+
+    Returns 1 when a legal exchange was built, else 0."""
+    cdef int p = s.to_move, g, best, left = k, c, cap
+    cdef uint8_t hh[N_GOODS]
+    cdef double bv, v
+    memset(out, 0, sizeof(Move))
+    out.kind = MOVE_SWAP
+    out.count = k
+    for g in range(N_GOODS):
+        out.take[g] = take[g]
+        hh[g] = s.hand[p][g]
+    cap = HAND_LIMIT - _hsize(s, p)
+    if cap > s.herd[p]:
+        cap = s.herd[p]
+    if camels_first:
+        c = cap if cap < left else left
+        out.give[CAMEL] = c
+        left -= c
+    while left > 0:
+        best = -1
+        bv = 1e300
+        for g in range(N_GOODS):
+            if take[g] == 0 and hh[g] > 0:
+                v = _last_card_value(s, g, hh[g])
+                if v < bv:
+                    bv = v
+                    best = g
+        if best < 0:
+            break
+        hh[best] -= 1
+        out.give[best] += 1
+        left -= 1
+    if left > 0 and not camels_first:
+        c = cap if cap < left else left
+        out.give[CAMEL] = c
+        left -= c
+    return 1 if left == 0 else 0
+
+
+cdef int _candidates(const State* s, Move* cand) noexcept nogil:
+    cdef int p = s.to_move, g, n = 0, hs, k, i, j, bi
+    cdef const uint8_t* h = s.hand[p]
+    cdef uint8_t take[N_GOODS]
+    cdef double bv, v, bv2
+    cdef int b1, b2
+    hs = _hsize(s, p)
+    if hs < HAND_LIMIT:
+        for g in range(N_GOODS):
+            if s.market[g]:
+                memset(&cand[n], 0, sizeof(Move))
+                cand[n].kind = MOVE_TAKE
+                cand[n].good = g
+                cand[n].count = 1
+                n += 1
+    if s.market[CAMEL]:
+        memset(&cand[n], 0, sizeof(Move))
+        cand[n].kind = MOVE_CAMELS
+        n += 1
+    for g in range(N_GOODS):
+        if h[g] >= _MINSALE[g]:
+            memset(&cand[n], 0, sizeof(Move))
+            cand[n].kind = MOVE_SELL
+            cand[n].good = g
+            cand[n].count = h[g]
+            n += 1
+    # exchanges: all of one good from the market, for camels first or goods first
+    for g in range(N_GOODS):
+        k = s.market[g]
+        if k >= 2:
+            memset(take, 0, sizeof(take))
+            take[g] = k
+            if _give_for(s, take, k, True, &cand[n]):
+                n += 1
+            if _give_for(s, take, k, False, &cand[n]):
+                if n == 0 or memcmp16(&cand[n], &cand[n - 1]) != 0:
+                    n += 1
+    # the two most valuable market goods of different types
+    b1 = -1
+    b2 = -1
+    bv = -1.0
+    bv2 = -1.0
+    for g in range(N_GOODS):
+        if s.market[g]:
+            v = _hold(s, g, h[g] + 1) - _hold(s, g, h[g])
+            if v > bv:
+                bv2 = bv
+                b2 = b1
+                bv = v
+                b1 = g
+            elif v > bv2:
+                bv2 = v
+                b2 = g
+    if b2 >= 0:
+        memset(take, 0, sizeof(take))
+        take[b1] = 1
+        take[b2] = 1
+        if _give_for(s, take, 2, True, &cand[n]):
+            n += 1
+    return n
+
+
+cdef inline int memcmp16(const Move* a, const Move* b) noexcept nogil:
+    cdef const uint8_t* x = <const uint8_t*>a
+    cdef const uint8_t* y = <const uint8_t*>b
+    cdef int i
+    for i in range(sizeof(Move)):
+        if x[i] != y[i]:
+            return 1
+    return 0
+
+
+cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcept nogil:
+    """Choose a move by the informed policy; returns 0, or -1 when there is none."""
+    cdef Move cand[MAX_CAND]
+    cdef double sc[MAX_CAND]
+    cdef Move buf[MAX_MOVES]
+    cdef int n, i, best, ok, pick, nok
+    cdef bint endp
+    cdef double bv
+    n = _candidates(s, cand)
+    if n == 0:
+        n = gen_moves(s, buf)
+        if n == 0:
+            return -1
+        out[0] = buf[rng_below(r, n)]
+        return 0
+    endp = _any_end_possible(s)
+    nok = 0
+    for i in range(n):
+        if endp and _ends_round(s, &cand[i]):
+            sc[i] = _end_score(s, &cand[i])
+        else:
+            sc[i] = score_move(s, &cand[i])
+        if sc[i] > -500.0:
+            nok += 1
+    if P.epsilon > 0.0 and nok > 0 and rng_unit(r) < P.epsilon:
+        pick = rng_below(r, nok)
+        for i in range(n):
+            if sc[i] > -500.0:
+                if pick == 0:
+                    out[0] = cand[i]
+                    return 0
+                pick -= 1
+    best = 0
+    bv = -1e300
+    for i in range(n):
+        if P.noise > 0.0:
+            sc[i] += P.noise * rng_unit(r)
+        if sc[i] > bv:
+            bv = sc[i]
+            best = i
+    out[0] = cand[best]
+    return 0
+
+
+cdef double playout(State* s, Rng* r, const Params* P) noexcept nogil:
+    """Play the round out by the chosen policy; returns plies played."""
+    cdef Move m
+    cdef int plies = 0
+    if P.playout == PLAYOUT_RANDOM:
+        return random_playout(s, r, P.max_playout)
+    while s.result == RESULT_NONE and plies < P.max_playout:
+        if policy_move(s, r, P, &m) != 0:
+            break
+        apply_move(s, &m)
+        plies += 1
+    return plies
+
+
+def check_policy(CoreState st, uint64_t seed, int rounds=10, double epsilon=0.1,
+                 double noise=1.0):
+    """Play `rounds` informed playouts from copies of st and check every move the
+    policy picks against the rules core (for tests); returns plies checked."""
+    cdef State s
+    cdef Rng r
+    cdef Move m
+    cdef Params P
+    cdef int i, plies = 0
+    P.epsilon = epsilon
+    P.noise = noise
+    rng_seed(&r, seed)
+    for i in range(rounds):
+        s = st.s
+        while s.result == RESULT_NONE and plies < 1000000:
+            if policy_move(&s, &r, &P, &m) != 0:
+                raise AssertionError("the policy found no move")
+            if not is_legal(&s, &m):
+                raise AssertionError(f"illegal policy move {action_of(&m)}")
+            apply_move(&s, &m)
+            plies += 1
+    return plies
+
+
+# ---------------------------------------------------------------------------
+# Seeds
+# ---------------------------------------------------------------------------
+cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
+    z = z + <uint64_t>0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+def derive_seed(uint64_t seed, uint64_t index):
+    """Seed of the index-th sub-search (thread) of a search seeded with `seed`."""
+    return _mix(seed ^ _mix(index + <uint64_t>0xD1B54A32D192ED03))
+
+# ---------------------------------------------------------------------------
+# The node pool (parallel arrays, like mctx)
+# ---------------------------------------------------------------------------
+cdef class NodePool:
+    """Preallocated parallel arrays of tree nodes; grows by doubling up to max_nodes."""
+
+    def __cinit__(self, int capacity=65536, int max_nodes=4000000):
+        if capacity < 1:
+            capacity = 1
+        if max_nodes < capacity:
+            max_nodes = capacity
+        self.max_nodes = max_nodes
+        self.size = 0
+        self.capacity = 0
+        self._alloc(capacity)
+
+    def _alloc(self, int cap):
+        cdef int n = self.size
+        old = self._arrays
+        new = {
+            "visits": np.zeros(cap, np.int32),
+            "avail": np.zeros(cap, np.int32),
+            "value_sum": np.zeros(cap, np.float64),
+            "win_sum": np.zeros(cap, np.float64),
+            "margin_sum": np.zeros(cap, np.float64),
+            "action": np.zeros(cap, np.int32),
+            "player": np.zeros(cap, np.int8),
+            "first_child": np.full(cap, NO_NODE, np.int32),
+            "next_sibling": np.full(cap, NO_NODE, np.int32),
+            "parent": np.full(cap, NO_NODE, np.int32),
+        }
+        if old is not None:
+            for k, a in new.items():
+                a[:n] = old[k][:n]
+        self._arrays = new
+        self.visits = new["visits"]
+        self.avail = new["avail"]
+        self.value_sum = new["value_sum"]
+        self.win_sum = new["win_sum"]
+        self.margin_sum = new["margin_sum"]
+        self.action = new["action"]
+        self.player = new["player"]
+        self.first_child = new["first_child"]
+        self.next_sibling = new["next_sibling"]
+        self.parent = new["parent"]
+        self.capacity = cap
+
+    @property
+    def arrays(self):
+        """The arrays (views of the first `size` nodes), for inspection."""
+        return {k: a[:self.size] for k, a in self._arrays.items()}
+
+    def clear(self):
+        self.size = 0
+        self.first_child[:] = NO_NODE
+        self.next_sibling[:] = NO_NODE
+        self.parent[:] = NO_NODE
+
+    cdef int _grow(self) noexcept nogil:
+        cdef int cap
+        if self.capacity >= self.max_nodes:
+            return -1
+        cap = self.capacity * 2
+        if cap > self.max_nodes:
+            cap = self.max_nodes
+        with gil:
+            try:
+                self._alloc(cap)
+            except MemoryError:
+                self.max_nodes = self.capacity
+                return -1
+        return 0
+
+    cdef int new_node(self, int parent, int32_t action, int player) noexcept nogil:
+        """A fresh node, linked first among parent's children; NO_NODE when full."""
+        cdef int i
+        if self.size >= self.capacity and self._grow() != 0:
+            return NO_NODE
+        i = self.size
+        self.size += 1
+        self.visits[i] = 0
+        self.avail[i] = 1
+        self.value_sum[i] = 0.0
+        self.win_sum[i] = 0.0
+        self.margin_sum[i] = 0.0
+        self.action[i] = action
+        self.player[i] = player
+        self.first_child[i] = NO_NODE
+        self.parent[i] = parent
+        if parent != NO_NODE:
+            self.next_sibling[i] = self.first_child[parent]
+            self.first_child[parent] = i
+        else:
+            self.next_sibling[i] = NO_NODE
+        return i
+
+# ---------------------------------------------------------------------------
+# Round-ending root moves (decisive-move check)
+# ---------------------------------------------------------------------------
+cdef int _root_position(object pos, View* v, State* truth, bint* cheat) except -1:
+    """Fill v (and truth when a full state is searched with perfect information)."""
+    cdef CoreView cv
+    cdef CoreState cs
+    if isinstance(pos, CoreView):
+        cv = pos
+        v[0] = cv.v
+        cheat[0] = False
+        memcpy(truth, &v.s, sizeof(State))
+    elif isinstance(pos, CoreState):
+        cs = pos
+        truth[0] = cs.s
+        make_view(&cs.s, cs.s.to_move, v)
+        cheat[0] = True
+    else:
+        raise TypeError(f"expected CoreView or CoreState, got {type(pos).__name__}")
+    if v.s.result != RESULT_NONE:
+        raise ValueError("the round is over: there is no move to search")
+    if v.s.to_move != v.observer:
+        raise ValueError("it is not the observer's turn")
+    return 0
+
+
+cdef inline int _sample(const View* v, const State* truth, bint cheat, State* out,
+                        Rng* r) noexcept nogil:
+    if cheat:
+        memcpy(out, truth, sizeof(State))
+        return 0
+    return sample_view(v, out, r)
+
+
+cdef dict _decisive_table(const View* v, const State* truth, bint cheat, int samples,
+                          uint64_t seed):
+    """For each root move that ends the round: [samples, wins, draws, losses, margin sum]
+    over `samples` determinizations (one, the truth, with perfect information)."""
+    cdef Move buf[MAX_MOVES]
+    cdef int ends[MAX_MOVES]
+    cdef int stats[MAX_MOVES][4]
+    cdef double msum[MAX_MOVES]
+    cdef int n, i, j, any_end = 0, obs = v.observer, bad = 0
+    cdef State d, t
+    cdef Rng r
+    cdef double w, mg
+    n = gen_moves(&v.s, buf)
+    for i in range(n):
+        ends[i] = _ends_round(&v.s, &buf[i])
+        any_end |= ends[i]
+        stats[i][0] = stats[i][1] = stats[i][2] = stats[i][3] = 0
+        msum[i] = 0.0
+    if not any_end:
+        return {}
+    if cheat:
+        samples = 1
+    rng_seed(&r, _mix(seed ^ <uint64_t>0x5DEECE66D))
+    with nogil:
+        for j in range(samples):
+            if _sample(v, truth, cheat, &d, &r) != 0:
+                bad = 1
+                break
+            for i in range(n):
+                if ends[i]:
+                    memcpy(&t, &d, sizeof(State))
+                    apply_move(&t, &buf[i])
+                    w = _outcome(&t, obs, &mg)
+                    stats[i][0] += 1
+                    if w == 1.0:
+                        stats[i][1] += 1
+                    elif w == 0.5:
+                        stats[i][2] += 1
+                    else:
+                        stats[i][3] += 1
+                    msum[i] += mg
+    if bad:
+        raise ValueError("the view is inconsistent: no full state matches it")
+    return {action_of(&buf[i]): [stats[i][0], stats[i][1], stats[i][2], stats[i][3], msum[i]]
+            for i in range(n) if ends[i]}
+
+
+def _decisive_kind(st):
+    """'win' when a round-ending move won in every sample, 'loss' when it lost in every one."""
+    if st is None or st[0] == 0:
+        return None
+    if st[1] == st[0]:
+        return "win"
+    if st[3] == st[0]:
+        return "loss"
+    return "mixed"
+
+
+def rank_children(children):
+    """Sort root-child dicts best first (in place and returned).
+
+    Order: round-ending moves that won in every sampled world first, round-ending
+    moves that lost in every one last (unless nothing else is legal); otherwise by
+    visits, then mean value, then lowest action id."""
+    def key(c):
+        d = c.get("decisive")
+        cls = 0 if d == "win" else (2 if d == "loss" else 1)
+        return (cls, -c["visits"], -c["value"], c["action"])
+    children.sort(key=key)
+    return children
+
+# ---------------------------------------------------------------------------
+# ISMCTS (single observer)
+# ---------------------------------------------------------------------------
+cdef class IsmctsSearcher:
+    """SO-ISMCTS on one tree, continuable: ``run`` several times, then ``summary``."""
+    cdef View view
+    cdef State truth
+    cdef bint cheat
+    cdef int observer
+    cdef Params P
+    cdef Rng rng
+    cdef readonly uint64_t seed
+    cdef readonly NodePool pool
+    cdef uint32_t[::1] stamp
+    cdef uint16_t[::1] slot
+    cdef uint32_t gen
+    cdef readonly long long iterations
+    cdef readonly long long determinizations
+    cdef readonly double elapsed
+    cdef readonly long long playout_plies
+    cdef readonly int max_depth
+    cdef volatile int stop_flag
+    cdef object _lock
+    cdef dict decisive
+    cdef int decisive_samples
+    cdef int n_root_moves
+
+    def __init__(self, pos, *, uint64_t seed=0, double exploration=0.7,
+                 playout="informed", reward="win", double margin_weight=0.0,
+                 double margin_scale=40.0, double epsilon=0.1, double noise=1.0,
+                 int max_playout=400, int max_nodes=4000000, int initial_nodes=65536,
+                 int decisive_samples=64):
+        cdef State probe
+        cdef Rng r
+        cdef Move buf[MAX_MOVES]
+        _root_position(pos, &self.view, &self.truth, &self.cheat)
+        self.observer = self.view.observer
+        if playout not in ("informed", "random"):
+            raise ValueError(f"playout must be 'informed' or 'random', not {playout!r}")
+        if reward not in ("win", "margin"):
+            raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+        if not (exploration >= 0.0):
+            raise ValueError("exploration must be >= 0")
+        if margin_scale <= 0:
+            raise ValueError("margin_scale must be > 0")
+        self.P.c_uct = exploration
+        self.P.playout = PLAYOUT_INFORMED if playout == "informed" else PLAYOUT_RANDOM
+        self.P.reward = REWARD_WIN if reward == "win" else REWARD_MARGIN
+        self.P.margin_weight = margin_weight
+        self.P.margin_scale = margin_scale
+        self.P.epsilon = epsilon
+        self.P.noise = noise
+        self.P.max_playout = max_playout
+        self.seed = seed
+        rng_seed(&self.rng, seed)
+        # the view must have at least one consistent world
+        rng_seed(&r, seed)
+        if _sample(&self.view, &self.truth, self.cheat, &probe, &r) != 0:
+            raise ValueError("the view is inconsistent: no full state matches it")
+        self.n_root_moves = gen_moves(&self.view.s, buf)
+        self.pool = NodePool(initial_nodes, max_nodes)
+        self.pool.new_node(NO_NODE, -1, 1 - self.observer)
+        self.stamp = np.zeros(N_ACTIONS, np.uint32)
+        self.slot = np.zeros(N_ACTIONS, np.uint16)
+        self.gen = 0
+        self.iterations = 0
+        self.determinizations = 0
+        self.elapsed = 0.0
+        self.playout_plies = 0
+        self.max_depth = 0
+        self.stop_flag = 0
+        self._lock = threading.Lock()
+        self.decisive_samples = decisive_samples
+        self.decisive = _decisive_table(&self.view, &self.truth, self.cheat,
+                                        decisive_samples, seed)
+
+    # -- control ---------------------------------------------------------
+    def stop(self):
+        """Ask a running search to return (thread-safe; the flag stays set)."""
+        self.stop_flag = 1
+
+    def clear_stop(self):
+        self.stop_flag = 0
+
+    @property
+    def stopped(self):
+        return bool(self.stop_flag)
+
+    @property
+    def decisive_win(self):
+        """Action id of a round-ending move that won in every sampled world, or None."""
+        best = None
+        for a, st in sorted(self.decisive.items()):
+            if _decisive_kind(st) == "win":
+                if best is None or st[4] > self.decisive[best][4]:
+                    best = a
+        return best
+
+    def run(self, iterations=None, seconds=None):
+        """Run until `iterations` more iterations, `seconds` more seconds, or the stop
+        flag (whichever comes first); returns the iterations done by this call."""
+        cdef long long limit = -1
+        cdef double budget = -1.0
+        cdef long long done
+        if iterations is None and seconds is None:
+            raise ValueError("give iterations, seconds or both")
+        if iterations is not None:
+            limit = int(iterations)
+            if limit < 0:
+                raise ValueError("iterations must be >= 0")
+        if seconds is not None:
+            budget = float(seconds)
+            if budget < 0:
+                raise ValueError("seconds must be >= 0")
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("this searcher is already running")
+        try:
+            with nogil:
+                done = self._run(limit, budget)
+        finally:
+            self._lock.release()
+        return done
+
+    cdef long long _run(self, long long limit, double budget) noexcept nogil:
+        cdef double t0 = _now(), deadline = t0 + budget, t
+        cdef long long done = 0
+        while limit < 0 or done < limit:
+            if self.stop_flag:
+                break
+            if budget >= 0.0 and (done & 7) == 0:
+                if _now() >= deadline:
+                    break
+            self._iterate()
+            done += 1
+        t = _now()
+        self.elapsed += t - t0
+        self.iterations += done
+        return done
+
+    cdef inline uint32_t _next_gen(self) noexcept nogil:
+        if self.gen >= <uint32_t>0xFFFFFFF0:
+            self.stamp[:] = 0
+            self.gen = 0
+        self.gen += 2
+        return self.gen
+
+    cdef void _iterate(self) noexcept nogil:
+        cdef State s
+        cdef Move buf[MAX_MOVES]
+        cdef int32_t acts[MAX_MOVES]
+        cdef int path[MAX_TREE_DEPTH]
+        cdef int depth = 0, node = 0, n, i, c, best, nlegal, untried, k, pick
+        cdef int32_t a
+        cdef uint32_t g
+        cdef double u, bu, lv, win, mg, r0
+        cdef NodePool pool = self.pool
+        cdef bint endp
+        if _sample(&self.view, &self.truth, self.cheat, &s, &self.rng) != 0:
+            return
+        self.determinizations += 1
+        path[0] = 0
+        while s.result == RESULT_NONE and depth < MAX_TREE_DEPTH - 1:
+            n = gen_moves(&s, buf)
+            g = self._next_gen()
+            for i in range(n):
+                a = action_of(&buf[i])
+                acts[i] = a
+                self.stamp[a] = g
+                self.slot[a] = i
+            nlegal = 0
+            best = NO_NODE
+            bu = -1e300
+            c = pool.first_child[node]
+            while c != NO_NODE:
+                a = pool.action[c]
+                if self.stamp[a] == g:
+                    self.stamp[a] = g + 1
+                    pool.avail[c] += 1
+                    nlegal += 1
+                    u = (pool.value_sum[c] / pool.visits[c]
+                         + self.P.c_uct * sqrt(log(<double>pool.avail[c]) / pool.visits[c]))
+                    if u > bu:
+                        bu = u
+                        best = c
+                c = pool.next_sibling[c]
+            untried = n - nlegal
+            if untried > 0:
+                pick = -1
+                # a round-ending move that wins for the mover in this world comes first
+                if _any_end_possible(&s):
+                    for i in range(n):
+                        if self.stamp[acts[i]] == g and _ends_round(&s, &buf[i]):
+                            if _end_score(&s, &buf[i]) > 500.0:
+                                pick = i
+                                break
+                if pick < 0:
+                    k = rng_below(&self.rng, untried)
+                    for i in range(n):
+                        if self.stamp[acts[i]] == g:
+                            if k == 0:
+                                pick = i
+                                break
+                            k -= 1
+                c = pool.new_node(node, acts[pick], s.to_move)
+                apply_move(&s, &buf[pick])
+                if c != NO_NODE:
+                    depth += 1
+                    path[depth] = c
+                break
+            node = best
+            apply_move(&s, &buf[self.slot[pool.action[node]]])
+            depth += 1
+            path[depth] = node
+        if depth > self.max_depth:
+            self.max_depth = depth
+        if s.result == RESULT_NONE:
+            self.playout_plies += <long long>playout(&s, &self.rng, &self.P)
+        win = _outcome(&s, 0, &mg)
+        r0 = _reward(&self.P, win, mg)
+        for i in range(depth + 1):
+            c = path[i]
+            pool.visits[c] += 1
+            if pool.player[c] == 0:
+                pool.value_sum[c] += r0
+                pool.win_sum[c] += win
+                pool.margin_sum[c] += mg
+            else:
+                pool.value_sum[c] += 1.0 - r0
+                pool.win_sum[c] += 1.0 - win
+                pool.margin_sum[c] -= mg
+
+    # -- results -----------------------------------------------------------
+    cdef int _best_child(self, int node):
+        cdef NodePool pool = self.pool
+        cdef int c = pool.first_child[node], best = NO_NODE
+        cdef double bv = 0.0, v
+        while c != NO_NODE:
+            v = pool.value_sum[c] / pool.visits[c] if pool.visits[c] else 0.0
+            if (best == NO_NODE or pool.visits[c] > pool.visits[best]
+                    or (pool.visits[c] == pool.visits[best]
+                        and (v > bv or (v == bv and pool.action[c] < pool.action[best])))):
+                best = c
+                bv = v
+            c = pool.next_sibling[c]
+        return best
+
+    def _pv(self, int node, int max_len=12):
+        pv = []
+        while node != NO_NODE and len(pv) < max_len:
+            pv.append(int(self.pool.action[node]))
+            node = self._best_child(node)
+            if node != NO_NODE and self.pool.visits[node] < 2:
+                break
+        return pv
+
+    def summary(self, int pv_len=12):
+        """Root statistics as plain Python data (values from the mover's view)."""
+        cdef NodePool pool = self.pool
+        cdef int c = pool.first_child[0]
+        children = []
+        seen = set()
+        while c != NO_NODE:
+            v = pool.visits[c]
+            a = int(pool.action[c])
+            seen.add(a)
+            st = self.decisive.get(a)
+            children.append({
+                "action": a,
+                "visits": int(v),
+                "avail": int(pool.avail[c]),
+                "value": pool.value_sum[c] / v if v else 0.0,
+                "win": pool.win_sum[c] / v if v else 0.0,
+                "margin": pool.margin_sum[c] / v if v else 0.0,
+                "pv": self._pv(c, pv_len),
+                "decisive": _decisive_kind(st),
+                "decisive_stats": st,
+            })
+            c = pool.next_sibling[c]
+        # round-ending moves never expanded still carry their decisive statistics
+        for a, st in self.decisive.items():
+            if a not in seen:
+                w = (st[1] + 0.5 * st[2]) / st[0] if st[0] else 0.0
+                children.append({"action": a, "visits": 0, "avail": 0, "value": w,
+                                 "win": w, "margin": st[4] / st[0] if st[0] else 0.0,
+                                 "pv": [a], "decisive": _decisive_kind(st),
+                                 "decisive_stats": st})
+        rank_children(children)
+        return {
+            "algorithm": "ismcts",
+            "children": children,
+            "iterations": int(self.iterations),
+            "determinizations": int(self.determinizations) + (
+                0 if self.cheat or not self.decisive else self.decisive_samples),
+            "elapsed": self.elapsed,
+            "nodes": pool.size,
+            "max_depth": self.max_depth,
+            "playout_plies": int(self.playout_plies),
+            "root_moves": self.n_root_moves,
+            "seed": int(self.seed),
+            "perfect_information": bool(self.cheat),
+            "stopped": bool(self.stop_flag),
+        }
+
+    def best_action(self):
+        ch = self.summary(pv_len=1)["children"]
+        return ch[0]["action"] if ch else None
