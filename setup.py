@@ -20,7 +20,10 @@ directives = {
     "cdivision": not DEBUG,
     "embedsignature": True,
 }
-compile_args = ["-O0", "-g", "-UNDEBUG"] if DEBUG else ["-O3"]
+# In the debug build the C arrays of the core (fixed-size arrays in the State
+# struct, move buffers) are bounds-checked too: an index out of range traps.
+compile_args = (["-O1", "-g", "-UNDEBUG", "-fsanitize=bounds", "-fsanitize-undefined-trap-on-error"]
+                if DEBUG else ["-O3"])
 
 extensions = [
     Extension(
