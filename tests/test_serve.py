@@ -1,0 +1,535 @@
+"""``jaipur-ai serve``: the JSON-lines engine protocol (docs/protocol.md).
+
+Most tests talk to a real server process over pipes, as a frontend would; a few
+drive :class:`jaipur_ai.serve.Server` in-process with StringIO where that is
+simpler.  Limits are small and nothing asserts on clocks: a search that "ended
+early" is one whose iteration count is far below what was asked.
+"""
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import jaipur_ai as jp
+from jaipur_ai import serve
+from jaipur_ai.serve import Server
+
+HAVE_ENGINE = importlib.util.find_spec("jaipur_ai.engine") is not None
+needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="jaipur_ai.engine not built yet")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if importlib.util.find_spec("jaipur_ai.__main__") is not None:
+    SERVE_CMD = [sys.executable, "-m", "jaipur_ai", "serve"]
+else:  # pragma: no cover - only while the CLI is being built
+    SERVE_CMD = [sys.executable, "-c",
+                 "import sys; from jaipur_ai.serve import main; sys.exit(main())"]
+
+TIMEOUT = 30.0   # a guard against a hung server, never a timing assertion
+
+STATE = jp.GameState.new(seed=7, starter=0)
+TEXT = STATE.to_text()
+BIG = 10**9      # iterations no test ever waits for
+
+
+def finished_state() -> jp.GameState:
+    s = STATE
+    for s in STATE.play_random(3):
+        pass
+    assert s.is_round_over
+    return s
+
+
+class ServerProcess:
+    """A server process and a reader thread that parses what it writes."""
+
+    def __init__(self, *args: str) -> None:
+        env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        self.proc = subprocess.Popen(SERVE_CMD + list(args), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     cwd=ROOT, env=env)
+        self.lines: queue.Queue = queue.Queue()
+        self.raw: list[bytes] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.raw.append(line)
+            self.lines.put(json.loads(line))   # every line is one JSON object
+        self.lines.put(None)
+
+    def send(self, obj) -> None:
+        data = obj if isinstance(obj, bytes) else (
+            obj if isinstance(obj, str) else json.dumps(obj)).encode()
+        self.proc.stdin.write(data.rstrip(b"\n") + b"\n")
+        self.proc.stdin.flush()
+
+    def recv(self) -> dict:
+        msg = self.lines.get(timeout=TIMEOUT)
+        assert msg is not None, "the server closed its output"
+        return msg
+
+    def ask(self, obj) -> dict:
+        """A request that needs no search: its answer is the next line."""
+        self.send(obj)
+        return self.recv()
+
+    def final(self, rid) -> tuple[dict, list[dict]]:
+        """Read until the final answer (or error) of ``rid``; returns it and the
+        partial answers of ``rid`` before it (other ids' lines are dropped)."""
+        partials = []
+        while True:
+            msg = self.recv()
+            if msg.get("id") != rid or msg.get("action") == "terminate":
+                continue
+            if "error" in msg or msg.get("final") is True:
+                return msg, partials
+            assert msg["final"] is False
+            partials.append(msg)
+
+    def close(self) -> int:
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+        try:
+            rc = self.proc.wait(timeout=TIMEOUT)
+        finally:
+            if self.proc.poll() is None:  # pragma: no cover - a hung server
+                self.proc.kill()
+                self.proc.wait()
+        self._reader.join(TIMEOUT)
+        err = self.proc.stderr.read().decode(errors="replace")
+        assert "Traceback" not in err, err
+        return rc
+
+
+@pytest.fixture(scope="module")
+def server():
+    e = ServerProcess()
+    yield e
+    assert e.close() == 0
+
+
+def candidates(msg: dict) -> list:
+    return [(c["move"], c["visits"]) for c in msg["candidates"]]
+
+
+# --------------------------------------------------------------------------- no search
+def test_version_and_help(server):
+    v = server.ask({"id": "v1", "action": "version"})
+    assert v["id"] == "v1" and v["action"] == "version"
+    assert v["version"] == jp.__version__ and v["protocol"] == serve.PROTOCOL_VERSION
+    assert "jaipur-state/1" in v["formats"] and "ismcts" in v["algorithms"]
+    for name in ("help", "actions"):
+        h = server.ask({"id": 2, "action": name})
+        assert h["id"] == 2 and h["action"] == name
+        assert set(h["actions"]) >= {"analyse", "legal_moves", "apply", "view", "result",
+                                     "terminate", "quit", "version", "help"}
+
+
+def test_legal_moves_text_object_and_view(server):
+    want = [str(m) for m in STATE.legal_moves()]
+    ids = [m.action_id for m in STATE.legal_moves()]
+    for pos in (TEXT, STATE.to_dict(), STATE.to_json()):
+        r = server.ask({"id": 3, "action": "legal_moves", "position": pos})
+        assert r["id"] == 3 and r["moves"] == want and r["action_ids"] == ids
+        assert r["to_move"] == 0
+    r = server.ask({"id": 4, "action": "legal_moves", "position": STATE.view(0).to_text()})
+    assert r["moves"] == want
+    r = server.ask({"id": 5, "action": "legal_moves", "position": STATE.view(1).to_dict()})
+    assert r["error"]["type"] == "InvalidPositionError"
+    assert r["error"]["field"] == "position.to_move"
+
+
+def test_apply_keeps_the_form(server):
+    after = STATE.apply("take G")
+    r = server.ask({"id": "t", "action": "apply", "position": TEXT, "move": "Take gold"})
+    assert r["position"] == after.to_text() and r["move"] == "take G" and r["action_id"] == 1
+    assert r["to_move"] == 1 and r["result"] is None and r["round_over"] is False
+    r = server.ask({"id": "o", "action": "apply", "position": STATE.to_dict(), "move": 1})
+    assert r["position"] == after.to_dict()
+    r = server.ask({"id": "j", "action": "apply", "position": STATE.to_json(), "move": "take G"})
+    assert isinstance(r["position"], str) and jp.GameState.from_json(r["position"]) == after
+
+
+def test_apply_the_last_move_of_a_round(server):
+    s = STATE
+    for s in STATE.play_random(3):
+        if not s.is_round_over:
+            before = s
+    last = next(m for m in before.legal_moves() if before.apply(m) == s)
+    r = server.ask({"id": 1, "action": "apply", "position": before.to_text(), "move": str(last)})
+    assert r["round_over"] is True and r["result"] == s.result
+    assert r["seals"] == list(s.seals) and r["position"] == s.to_text()
+
+
+def test_view(server):
+    for player in (0, 1):
+        r = server.ask({"id": player, "action": "view", "position": TEXT, "player": player})
+        assert r["position"] == STATE.view(player).to_text() and r["player"] == player
+    r = server.ask({"action": "view", "position": STATE.to_dict(), "player": 1})
+    assert r["id"] is None and r["position"] == STATE.view(1).to_dict()
+
+
+def test_result(server):
+    end = finished_state()
+    r = server.ask({"id": "r", "action": "result", "position": end.to_text()})
+    assert r["round_over"] is True and r["result"] == end.result == r["winner"]
+    assert r["totals"] == list(end.round_totals()) and r["seals"] == list(end.seals)
+    assert r["match_over"] is False and r["match_winner"] is None
+    r = server.ask({"id": "r2", "action": "result", "position": TEXT})
+    assert r["round_over"] is False and r["result"] is None and r["winner"] is None
+
+
+def test_unknown_fields_are_ignored(server):
+    r = server.ask({"id": 9, "action": "legal_moves", "position": TEXT, "colour": "blue",
+                    "options": {"x": 1}, "protocol": 99})
+    assert "error" not in r and r["moves"] == [str(m) for m in STATE.legal_moves()]
+
+
+def test_ids_are_echoed_as_given(server):
+    for rid in ("abc", 0, -3, 2.5, True, None, "ü"):
+        assert server.ask({"id": rid, "action": "version"})["id"] == rid
+
+
+# --------------------------------------------------------------------------- bad input
+_IMPOSSIBLE = STATE.to_dict()
+_IMPOSSIBLE["players"][0]["hand"] = "DDDDDDDD"
+
+BAD = [
+    # (request line, expected id, error type, error field)
+    (b'{"id": 7, "action": "version"', 7, "InvalidRequestError", None),
+    (b"hello", None, "InvalidRequestError", None),
+    (b"[1, 2]", None, "InvalidRequestError", None),
+    (b"null", None, "InvalidRequestError", None),
+    (b'{"id": "x", "time": NaN, "position": "' + TEXT.encode() + b'"}',
+     "x", "InvalidRequestError", None),
+    (b'\xff\xfe{"id": 1}', None, "InvalidRequestError", None),
+    ({"id": [1], "action": "version"}, None, "InvalidRequestError", "id"),
+    ({"id": 1, "action": "fly"}, 1, "InvalidRequestError", "action"),
+    ({"id": 1, "action": 5}, 1, "InvalidRequestError", "action"),
+    ({"id": 2, "action": "legal_moves"}, 2, "InvalidRequestError", "position"),
+    ({"id": 3, "action": "apply", "position": TEXT}, 3, "InvalidRequestError", "move"),
+    ({"id": 4, "action": "view", "position": TEXT}, 4, "InvalidRequestError", "player"),
+    ({"id": 5, "action": "view", "position": TEXT, "player": 2}, 5, "InvalidRequestError",
+     "player"),
+    ({"id": 6, "action": "legal_moves", "position": "S nonsense"}, 6,
+     "InvalidPositionError", "position"),
+    ({"id": 7, "action": "legal_moves", "position": 42}, 7, "InvalidRequestError", "position"),
+    ({"id": 8, "action": "legal_moves", "position": _IMPOSSIBLE}, 8,
+     "InvalidPositionError", "position.players[0].hand"),
+    ({"id": 9, "action": "legal_moves", "position": {"format": "chess"}}, 9,
+     "InvalidPositionError", "position.format"),
+    ({"id": 10, "action": "apply", "position": TEXT, "move": "sell 3D"}, 10,
+     "IllegalMoveError", "move"),
+    ({"id": 11, "action": "apply", "position": TEXT, "move": "dance"}, 11,
+     "InvalidMoveError", "move"),
+    ({"id": 12, "action": "apply", "position": TEXT, "move": 10**7}, 12,
+     "InvalidMoveError", "move"),
+    ({"id": 13, "action": "apply", "position": STATE.view(0).to_text(), "move": "take G"}, 13,
+     "InvalidPositionError", "position"),
+    ({"id": 14, "action": "result", "position": STATE.view(0).to_dict()}, 14,
+     "InvalidPositionError", "position"),
+    ({"id": 15, "action": "analyse", "position": finished_state().to_text(), "iterations": 10},
+     15, "InvalidPositionError", "position.result"),
+    ({"id": 16, "position": TEXT, "time": -1}, 16, "InvalidRequestError", "time"),
+    ({"id": 17, "position": TEXT, "time": "fast"}, 17, "InvalidRequestError", "time"),
+    ({"id": 18, "position": TEXT, "iterations": 0}, 18, "InvalidRequestError", "iterations"),
+    ({"id": 19, "position": TEXT, "iterations": 2.5}, 19, "InvalidRequestError", "iterations"),
+    ({"id": 20, "position": TEXT, "iterations": 10, "top": 0}, 20, "InvalidRequestError", "top"),
+    ({"id": 21, "position": TEXT, "iterations": 10, "seed": -1}, 21,
+     "InvalidRequestError", "seed"),
+    ({"id": 22, "position": TEXT, "time": 1, "report_every": 0}, 22,
+     "InvalidRequestError", "report_every"),
+    ({"id": 23, "position": TEXT, "iterations": True}, 23, "InvalidRequestError", "iterations"),
+    ({"id": 24, "position": STATE.view(1).to_text(), "iterations": 10}, 24,
+     "InvalidPositionError", "position.to_move"),
+]
+
+
+@pytest.mark.parametrize("line,rid,etype,field", BAD, ids=[str(i) for i in range(len(BAD))])
+def test_bad_input_then_a_good_request(server, line, rid, etype, field):
+    r = server.ask(line)
+    assert r["id"] == rid, r
+    assert r["error"]["type"] == etype, r
+    assert r["error"]["field"] == field, r
+    assert isinstance(r["error"]["message"], str) and r["error"]["message"]
+    good = server.ask({"id": "ok", "action": "legal_moves", "position": TEXT})
+    assert good["id"] == "ok" and "error" not in good
+
+
+@needs_engine
+def test_bad_engine_options(server):
+    r = server.ask({"id": 1, "position": TEXT, "iterations": 10, "algorithm": "oracle"})
+    assert r["id"] == 1 and "error" in r
+    r = server.ask({"id": 2, "position": TEXT, "iterations": 10, "algorithm": 3})
+    assert r["error"]["field"] == "algorithm"
+    r = server.ask({"id": 3, "position": TEXT, "iterations": 10, "threads": 0})
+    assert r["error"]["field"] == "threads"
+    msg, _ = server_final(server, {"id": 4, "position": TEXT, "iterations": 50})
+    assert msg["final"] is True
+
+
+def server_final(server, req):
+    server.send(req)
+    return server.final(req.get("id"))
+
+
+def test_blank_lines_are_skipped(server):
+    server.send(b"   ")
+    assert server.ask({"id": "after-blank", "action": "version"})["id"] == "after-blank"
+
+
+# --------------------------------------------------------------------------- searches
+@needs_engine
+def test_analyse_is_deterministic_with_a_seed(server):
+    req = {"id": "d", "position": TEXT, "iterations": 300, "seed": 11, "top": 3}
+    first, partials = server_final(server, req)
+    assert partials == []
+    assert first["action"] == "analyse" and first["final"] is True
+    assert first["iterations"] == 300 and first["seed"] == 11
+    assert 1 <= len(first["candidates"]) <= 3
+    legal = {str(m) for m in STATE.legal_moves()}
+    assert all(c["move"] in legal for c in first["candidates"])
+    second, _ = server_final(server, req)
+    assert candidates(second) == candidates(first)
+    assert [c["win_probability"] for c in second["candidates"]] == \
+        [c["win_probability"] for c in first["candidates"]]
+
+
+@needs_engine
+def test_analyse_a_view_and_other_algorithms(server):
+    view = STATE.view(0)
+    for algo in ("ismcts", "expectimax", "greedy", "random"):
+        msg, _ = server_final(server, {"id": algo, "action": "analyze", "position": view.to_dict(),
+                                       "iterations": 100, "seed": 1, "algorithm": algo})
+        assert msg["final"] is True and msg["candidates"], msg
+        assert msg["algorithm"] == algo
+
+
+@needs_engine
+def test_engine_options_reach_the_engine(server):
+    msg, _ = server_final(server, {"id": "o", "position": TEXT, "iterations": 100, "seed": 2,
+                                   "algorithm": "expectimax", "depth": 1, "samples": 2})
+    assert msg["final"] is True and msg["options"]["depth"] == 1
+    assert msg["options"]["samples"] == 2
+    msg, _ = server_final(server, {"id": "e", "position": TEXT, "iterations": 100, "seed": 2,
+                                   "exploration": 1.5, "threads": 2})
+    assert msg["options"]["exploration"] == 1.5 and msg["threads"] == 2
+    for key, value in (("playout", "psychic"), ("exploration", "high"), ("depth", 0),
+                       ("depth", 1.5), ("perfect_information", "yes")):
+        r = server.ask({"id": "bad", "position": TEXT, "iterations": 10, key: value})
+        assert r["error"]["type"] == "InvalidRequestError" and r["error"]["field"] == key, r
+
+
+@needs_engine
+def test_partial_reports(server):
+    msg, partials = server_final(server, {"id": "p", "position": TEXT, "time": 1.0,
+                                          "report_every": 0.05, "seed": 3})
+    assert msg["final"] is True
+    assert len(partials) >= 1
+    assert all(p["final"] is False and p["id"] == "p" and "candidates" in p for p in partials)
+    assert partials[-1]["iterations"] <= msg["iterations"]
+
+
+@needs_engine
+def test_two_searches_in_flight(server):
+    server.send({"id": "slow", "position": TEXT, "time": 0.5, "seed": 1})
+    server.send({"id": "fast", "position": TEXT, "iterations": 100, "seed": 1})
+    finals = {}
+    while len(finals) < 2:
+        msg = server.recv()
+        assert "error" not in msg, msg
+        if msg.get("final"):
+            finals[msg["id"]] = msg
+    assert set(finals) == {"slow", "fast"}
+    assert finals["fast"]["iterations"] == 100
+
+
+@needs_engine
+def test_terminate_ends_a_search_early(server):
+    server.send({"id": "long", "position": TEXT, "iterations": BIG, "report_every": 0.05})
+    first = server.recv()
+    assert first["id"] == "long" and first["final"] is False  # it is running
+    server.send({"id": "long", "action": "terminate"})
+    ack = server.recv()
+    assert ack == {"id": "long", "action": "terminate", "terminated": 1}
+    msg, _ = server.final("long")
+    assert msg["final"] is True and msg["terminated"] is True
+    assert msg["iterations"] < BIG // 1000 and msg["candidates"]
+    # nothing is left to terminate now
+    assert server.ask({"id": "long", "action": "terminate"})["terminated"] == 0
+
+
+@needs_engine
+def test_terminate_at_once(server):
+    # the terminate may land before the search did its first iteration
+    server.send(json.dumps({"id": "now", "position": TEXT, "iterations": BIG}) + "\n" +
+                json.dumps({"id": "now", "action": "terminate"}))
+    msg, _ = server.final("now")
+    assert msg["final"] is True and msg["terminated"] is True
+    assert msg["iterations"] < BIG // 1000
+    assert (msg["best"] is None) == (msg["candidates"] == [])
+
+
+@needs_engine
+def test_an_analysis_without_candidates_is_answered():
+    from jaipur_ai.engine import Engine as RealEngine
+    stop = threading.Event()
+    stop.set()
+    report = RealEngine("ismcts").analyse(STATE, iterations=100, seed=1, stop_event=stop)
+    d = serve._analysis_dict(report)
+    assert d["best"] is None and d["candidates"] == [] and d["iterations"] == 0
+    assert json.loads(json.dumps(d)) == d
+
+
+def test_terminate_without_a_search(server):
+    assert server.ask({"id": "nothing", "action": "terminate"}) == \
+        {"id": "nothing", "action": "terminate", "terminated": 0}
+
+
+@needs_engine
+def test_quit_answers_searches_in_flight():
+    e = ServerProcess()
+    e.send({"id": 1, "position": TEXT, "iterations": BIG, "report_every": 0.05})
+    assert e.recv()["final"] is False
+    e.send({"id": "bye", "action": "quit"})
+    msg, _ = e.final(1)
+    assert msg["final"] is True and msg["iterations"] < BIG // 1000
+    assert e.recv() == {"id": "bye", "action": "quit"}
+    assert e.proc.wait(timeout=TIMEOUT) == 0
+    assert e.close() == 0
+
+
+def test_quit_without_searches():
+    e = ServerProcess()
+    assert e.ask({"action": "quit"}) == {"id": None, "action": "quit"}
+    assert e.close() == 0
+    assert e.lines.get(timeout=TIMEOUT) is None     # nothing after the quit answer
+
+
+@needs_engine
+def test_end_of_input_finishes_searches_first():
+    e = ServerProcess("--threads", "1", "--algorithm", "ismcts")
+    e.send({"id": "eof", "position": TEXT, "iterations": 200, "seed": 5})
+    e.proc.stdin.close()
+    msg, _ = e.final("eof")
+    assert msg["final"] is True and msg["iterations"] == 200
+    assert e.close() == 0
+
+
+def test_bad_command_line():
+    r = subprocess.run(SERVE_CMD + ["--threads", "0"], input=b"", capture_output=True,
+                       cwd=ROOT, timeout=TIMEOUT)
+    assert r.returncode == 2 and r.stdout == b""
+
+
+# --------------------------------------------------------------------------- in-process
+def run_lines(*requests, **kw) -> list[dict]:
+    text = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in requests)
+    out = io.StringIO()
+    assert Server(io.StringIO(text), out, **kw).run() == 0
+    lines = out.getvalue().splitlines()
+    return [json.loads(x) for x in lines]
+
+
+def test_in_process_eof_and_quit():
+    out = run_lines({"id": 1, "action": "version"}, {"action": "quit"},
+                    {"id": 2, "action": "version"})
+    assert [m["id"] for m in out] == [1, None]       # nothing is read after quit
+
+
+def test_in_process_binary_streams():
+    out = io.BytesIO()
+    inp = io.BytesIO(b'{"id": 1, "action": "version"}\n{"id": 2, "action": "help"}\n')
+    assert Server(inp, out).run() == 0
+    assert [json.loads(x)["id"] for x in out.getvalue().splitlines()] == [1, 2]
+
+
+def test_internal_errors_become_answers(monkeypatch, capsys):
+    def boom(self, req):
+        raise RuntimeError("kaboom")
+    monkeypatch.setattr(Server, "_do_version", boom)
+    out = run_lines({"id": "x", "action": "version"}, {"id": "y", "action": "help"})
+    assert out[0]["id"] == "x" and out[0]["error"]["type"] == "InternalError"
+    assert "kaboom" in out[0]["error"]["message"]
+    assert out[1]["id"] == "y" and "actions" in out[1]
+    assert "kaboom" in capsys.readouterr().err       # the traceback goes to stderr
+
+
+class _StubAnalysis:
+    def __init__(self, d):
+        self._d = d
+
+    def to_dict(self):
+        return dict(self._d)
+
+
+class _StubEngine:
+    """Stands in for jaipur_ai.engine.Engine to test the server's side alone."""
+
+    def __init__(self, algorithm="ismcts", threads=1, exploration=0.7):
+        if algorithm not in ("ismcts", "boom"):
+            raise ValueError(f"unknown algorithm {algorithm!r}")
+        self.algorithm = algorithm
+        self.exploration = exploration
+
+    def analyse(self, pos, time=None, iterations=None, top=5, seed=None, stop_event=None,
+                on_progress=None, report_every=None):
+        if self.algorithm == "boom":
+            raise RuntimeError("search exploded")
+        n = 0
+        while iterations is None or n < iterations:
+            if stop_event is not None and stop_event.is_set():
+                break
+            n += 1
+            if on_progress is not None and n % 10 == 0:
+                on_progress(_StubAnalysis({"iterations": n, "candidates": []}))
+            if stop_event is not None and iterations is None:
+                stop_event.wait(0.001)
+        return _StubAnalysis({"iterations": n, "candidates": [],
+                              "exploration": self.exploration, "nan": float("nan")})
+
+
+@pytest.fixture
+def stub_engine(monkeypatch):
+    class Module:
+        Engine = _StubEngine
+    monkeypatch.setattr(serve, "_engine_module", lambda: Module)
+
+
+def test_stub_engine_options_partials_and_errors(stub_engine, capsys):
+    out = run_lines(
+        {"id": 1, "position": TEXT, "iterations": 25, "report_every": 0.5, "exploration": 2.0,
+         "unknown": 1},
+        {"id": 2, "position": TEXT, "iterations": 5, "algorithm": "boom"},
+        {"id": 3, "position": TEXT, "iterations": 5, "algorithm": "nope"},
+    )
+    by_id: dict = {}
+    for m in out:
+        by_id.setdefault(m["id"], []).append(m)
+    one = by_id[1]
+    assert [m["final"] for m in one] == [False, False, True]
+    assert one[-1]["exploration"] == 2.0 and one[-1]["nan"] is None   # NaN is not JSON
+    assert by_id[2][0]["error"]["type"] == "InternalError"
+    assert "search exploded" in capsys.readouterr().err
+    assert by_id[3][0]["error"]["type"] == "InvalidRequestError"
+    assert "unknown algorithm" in by_id[3][0]["error"]["message"]
+
+
+def test_stub_engine_terminate_in_process(stub_engine):
+    # the terminate line is read while the search runs (it has no iteration limit)
+    out = run_lines({"id": "t", "position": TEXT, "time": 60},
+                    {"id": "t", "action": "terminate"})
+    assert out[0] == {"id": "t", "action": "terminate", "terminated": 1}
+    assert out[1]["id"] == "t" and out[1]["final"] is True and out[1]["terminated"] is True
