@@ -24,7 +24,7 @@ def fail(field: str, reason: str) -> InvalidPositionError:
 
 def get(d: Any, key: str, field: str) -> Any:
     if not isinstance(d, dict):
-        raise fail(field, f"expected an object, got {type(d).__name__}")
+        raise fail(field or "position", f"expected an object, got {type(d).__name__}")
     if key not in d:
         raise fail(f"{field}.{key}" if field else key, "missing")
     return d[key]
@@ -83,7 +83,7 @@ def good_map(x: Any, field: str) -> dict[int, Any]:
         raise fail(field, f"expected an object keyed by good letter, got {x!r}")
     out = {}
     for key in x:
-        if not isinstance(key, str) or key.upper() not in LETTERS[:GOODS]:
+        if not isinstance(key, str) or key not in tuple(LETTERS[:GOODS]):
             raise fail(field, f"unknown good {key!r} (goods are {LETTERS[:GOODS]})")
     for g in range(GOODS):
         letter = LETTERS[g]
@@ -164,7 +164,7 @@ def owners_to_held(taken: list[int], masks: list[int]) -> list[dict[str, list[in
 
 
 def bonus_set_name(x: Any, field: str = "bonus_set") -> str:
-    if x not in BONUS_SETS:
+    if not isinstance(x, str) or x not in BONUS_SETS:
         raise fail(field, f"unknown bonus set {x!r} (known: {', '.join(BONUS_SETS)})")
     return x
 
@@ -203,7 +203,7 @@ def check_known(known: list[int], hand: list[int], field: str) -> None:
 
 
 def result_value(x: Any, field: str = "result") -> Any:
-    if x is None or x == "draw" or (x in (0, 1) and not isinstance(x, bool)):
+    if x is None or x == "draw" or (type(x) is int and x in (0, 1)):
         return x
     raise fail(field, f"expected null, 0, 1 or \"draw\", got {x!r}")
 
@@ -220,7 +220,7 @@ def parse_digits(text: str, field: str) -> list[int]:
     for ch in text:
         if ch.upper() == "T":
             out.append(10)
-        elif ch.isdigit():
+        elif is_digits(ch):
             out.append(int(ch))
         else:
             raise fail(field, f"unexpected {ch!r} in token values {text!r}")
@@ -235,6 +235,53 @@ def split(text: str, sep: str, n: int, field: str) -> list[str]:
 
 
 def parse_int(text: str, field: str, lo: int, hi: int) -> int:
-    if not text.isdigit():
+    if not is_digits(text) or len(text) > 3:
         raise fail(field, f"expected a number, got {text!r}")
     return as_int(int(text), field, lo, hi)
+
+
+def is_digits(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also accepts "²" and other scripts)."""
+    return bool(text) and text.isascii() and text.isdigit()
+
+
+def check_seals(seals: list[int], round_no: int, result: Any, field: str = "seals") -> None:
+    """Seals that a match can reach: before this round nobody had two seals and at
+    most one seal was given per finished round; a won round adds one to its winner."""
+    before = list(seals)
+    if result in (0, 1):
+        if seals[result] < 1:
+            raise fail(field, f"player {result} won the round but holds no seal")
+        before[result] -= 1
+    if max(before) >= 2:
+        raise fail(field, f"{seals} is not reachable: the match ended at two seals "
+                          f"before this round")
+    if sum(before) > round_no - 1:
+        raise fail(field, f"{sum(before)} seals from {round_no - 1} finished rounds before "
+                          f"round {round_no}")
+
+
+def check_round_end(result: Any, market: list[int], deck_size: int, empty_stacks: int) -> None:
+    """A round is over exactly when three stacks are empty or a refill failed."""
+    size = sum(market)
+    ended_by_deck = size < 5 and deck_size < 5 - size
+    if result is None:
+        if size != 5:
+            raise fail("market", f"{size} cards, the market holds 5 while the round runs")
+        if empty_stacks >= 3:
+            raise fail("tokens", f"{empty_stacks} goods-token stacks are empty, so the round "
+                                 f"is over, but result is null")
+    elif empty_stacks < 3 and not ended_by_deck:
+        raise fail("result", f"the round cannot be over: {empty_stacks} stacks are empty and "
+                             f"the market ({size} cards) could still be refilled from a deck "
+                             f"of {deck_size}")
+
+
+def load_json(text: Any) -> Any:
+    """json.loads with every failure (syntax, nesting too deep, wrong type) as
+    InvalidPositionError."""
+    import json
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise fail("json", f"not valid JSON: {e}") from None

@@ -375,11 +375,7 @@ class GameState:
 
     @classmethod
     def from_json(cls, text: str) -> "GameState":
-        try:
-            d = json.loads(text)
-        except (TypeError, ValueError) as e:
-            raise InvalidPositionError("json", f"not valid JSON: {e}") from None
-        return cls.from_dict(d)
+        return cls.from_dict(F.load_json(text))
 
     # -------------------------------------------------------------- one line
     def to_text(self) -> str:
@@ -467,27 +463,15 @@ def _pair(x: Any, field: str) -> list:
 
 
 def _check_round(state: "GameState", raw: dict, result: Any) -> None:
-    """Consistency of the round's status with the table."""
+    """Consistency of the round's status and the seals with the table."""
     empty = sum(1 for g in range(GOODS) if raw["tok_pos"][g] == len(TOKENS[g]))
-    seals = raw["seals"]
-    if result is None:
-        if sum(raw["market"]) != MARKET_SIZE:
-            raise F.fail("market", f"{sum(raw['market'])} cards, the market holds "
-                                   f"{MARKET_SIZE} while the round runs")
-        if empty >= 3:
-            raise F.fail("tokens", f"{empty} goods-token stacks are empty, so the round "
-                                   f"is over, but result is null")
-        if max(seals) >= SEALS_TO_WIN:
-            raise F.fail("seals", "a player already has two seals: the match is over")
-    else:
+    F.check_round_end(result, raw["market"], len(raw["deck"]), empty)
+    if result is not None:
         actual = state.round_winner()
         if actual != result:
             raise F.fail("result", f"says {result!r} but the totals "
                                    f"{state.round_totals()} and tie-breaks give {actual!r}")
-        if result != "draw" and seals[result] < 1:
-            raise F.fail("seals", f"player {result} won the round but holds no seal")
-    if sum(seals) > raw["round_no"]:
-        raise F.fail("seals", f"{sum(seals)} seals after {raw['round_no']} rounds")
+    F.check_seals(raw["seals"], raw["round_no"], result)
 
 
 def _text_head(d: dict) -> str:
@@ -500,7 +484,7 @@ def _parse_text_head(text: str, d: dict) -> None:
     d["round"] = F.parse_int(rnd, "round", 1, 255)
     d["starter"] = F.parse_int(starter, "starter", 0, 1)
     d["to_move"] = F.parse_int(to_move, "to_move", 0, 1)
-    if len(seals) != 2 or not seals.isdigit():
+    if len(seals) != 2 or not F.is_digits(seals):
         raise F.fail("seals", f"expected two digits, got {seals!r}")
     d["seals"] = [int(seals[0]), int(seals[1])]
     if result not in F.TEXT_RESULT:
@@ -509,7 +493,7 @@ def _parse_text_head(text: str, d: dict) -> None:
 
 
 def _parse_stacks(text: str) -> dict[str, list[int]]:
-    if len(text) != GOODS or not text.isdigit():
+    if len(text) != GOODS or not F.is_digits(text):
         raise F.fail("tokens", f"expected six digits (tokens left in each stack), got {text!r}")
     out = {}
     for g in range(GOODS):

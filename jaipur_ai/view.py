@@ -37,6 +37,7 @@ VIEW_FORMAT = "jaipur-view/1"
 _RESULT_CORE = {None: -1, 0: 0, 1: 1, "draw": 2}
 _CORE_RESULT = {v: k for k, v in _RESULT_CORE.items()}
 _BONUS_SET_NAMES = {v: k for k, v in BONUS_SET_IDS.items()}
+_MAX_REJECTIONS = 1000
 
 
 class View:
@@ -150,7 +151,17 @@ class View:
         the deck (in random order), the unseen bonus values between the
         opponent's bonus tokens and the stacks."""
         from .state import GameState
-        return GameState(self._core.sample(F.as_int(seed, "seed", 0, 2**64 - 1)))
+        seed = F.as_int(seed, "seed", 0, 2**64 - 1)
+        if not self.is_round_over:
+            return GameState(self._core.sample(seed))
+        # A finished round's result is public: keep only the hidden bonus values
+        # that agree with it (rejection sampling, deterministic in the seed).
+        for attempt in range(_MAX_REJECTIONS):
+            world = GameState(self._core.sample((seed + attempt * 0x9E3779B97F4A7C15) % 2**64))
+            if world.round_winner() == self.result:
+                return world
+        raise InvalidPositionError("result", "no values of the hidden bonus tokens agree "
+                                             "with the result of the round")
 
     # ------------------------------------------------------------------ dict
     def to_dict(self) -> dict[str, Any]:
@@ -290,13 +301,8 @@ class View:
             "result": _RESULT_CORE[result],
         }
         empty = sum(1 for g in range(GOODS) if taken[g] == len(TOKENS[g]))
-        if result is None:
-            if sum(market) != MARKET_SIZE:
-                raise F.fail("market", f"{sum(market)} cards, the market holds {MARKET_SIZE} "
-                                       f"while the round runs")
-            if empty >= 3:
-                raise F.fail("tokens", f"{empty} goods-token stacks are empty, so the round is "
-                                       f"over, but result is null")
+        F.check_round_end(result, market, deck_size, empty)
+        F.check_seals(raw["seals"], raw["round_no"], result)
         return cls(CoreView.from_raw(raw, obs, opp_n))
 
     def to_json(self, indent: Optional[int] = None) -> str:
@@ -304,11 +310,7 @@ class View:
 
     @classmethod
     def from_json(cls, text: str) -> "View":
-        try:
-            d = json.loads(text)
-        except (TypeError, ValueError) as e:
-            raise InvalidPositionError("json", f"not valid JSON: {e}") from None
-        return cls.from_dict(d)
+        return cls.from_dict(F.load_json(text))
 
     # -------------------------------------------------------------- one line
     def to_text(self) -> str:
@@ -353,7 +355,7 @@ class View:
         d["deck_size"] = F.parse_int(parts[4], "deck_size", 0, 55)
         d["discard"] = parts[5]
         d["tokens"] = _parse_stacks(parts[6])
-        if len(parts[7]) != 3 or not parts[7].isdigit():
+        if len(parts[7]) != 3 or not F.is_digits(parts[7]):
             raise F.fail("bonus_left", f"expected three digits, got {parts[7]!r}")
         d["bonus_left"] = {k: int(parts[7][i]) for i, k in enumerate(BONUS_KINDS)}
         d["players"] = []
@@ -401,10 +403,7 @@ def read_position(text: str) -> Union["GameState", View]:
     from .state import GameState
     s = text.strip() if isinstance(text, str) else text
     if isinstance(s, str) and s.startswith("{"):
-        try:
-            d = json.loads(s)
-        except ValueError as e:
-            raise InvalidPositionError("json", f"not valid JSON: {e}") from None
+        d = F.load_json(s)
         fmt = d.get("format") if isinstance(d, dict) else None
         if fmt == VIEW_FORMAT:
             return View.from_dict(d)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from jaipur_ai._cards import CAMEL, GOODS, TYPES
 from jaipur_ai.move import Move
 
-__all__ = ["moves"]
+__all__ = ["moves", "play_randomly", "states", "running_states", "views"]
 
 
 # ---------------------------------------------------------------------------
@@ -48,3 +48,45 @@ def moves(kinds=("take", "camels", "sell", "swap")) -> st.SearchStrategy[Move]:
         "swap": _swaps(),
     }
     return st.one_of(*(options[k] for k in kinds))
+
+
+# ---------------------------------------------------------------------------
+# States and views (jaipur_ai.state, jaipur_ai.view)
+
+def play_randomly(state, rng, plies: int):
+    """``state`` after up to ``plies`` uniformly random legal moves drawn with
+    ``rng`` (a random.Random); a finished round is followed by ``next_round``
+    (one ply) unless the match is over, where play stops."""
+    for _ in range(plies):
+        if state.is_round_over:
+            if state.is_match_over:
+                break
+            state = state.next_round(seed=rng.getrandbits(32))
+        else:
+            state = state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+@st.composite
+def states(draw, max_plies: int = 300, bonus_sets=("standard", "pairs")):
+    """A GameState reached by random legal play from a seeded deal, possibly across round ends."""
+    import random
+
+    from jaipur_ai import GameState
+
+    seed = draw(st.integers(0, 2**32 - 1))
+    starter = draw(st.sampled_from([None, 0, 1]))
+    bonus_set = draw(st.sampled_from(bonus_sets))
+    plies = draw(st.integers(0, max_plies))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    return play_randomly(GameState.new(seed, starter=starter, bonus_set=bonus_set), rng, plies)
+
+
+def running_states(max_plies: int = 300) -> st.SearchStrategy:
+    """A GameState whose round is still running, reached by random legal play."""
+    return states(max_plies).filter(lambda s: not s.is_round_over)
+
+
+def views(max_plies: int = 300) -> st.SearchStrategy:
+    """A View of a random state (``states()``) by a random observer."""
+    return st.tuples(states(max_plies), st.integers(0, 1)).map(lambda t: t[0].view(t[1]))
