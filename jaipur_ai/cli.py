@@ -1,0 +1,1008 @@
+"""The ``jaipur-ai`` command line: analyse, play, match, bench, serve, version.
+
+``main(argv)`` returns the exit status: 0 done, 2 bad input (one line on stderr,
+``jaipur-ai: error: <field>: <reason>``, never a traceback), 130 interrupted by
+Ctrl-C (what was finished is reported first), 1 anything else that failed (also
+one line; ``JAIPUR_AI_DEBUG=1`` shows the traceback).
+docs/cli.md shows every command with real output.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence, Union
+
+from . import __version__
+from .errors import IllegalMoveError, InvalidMoveError, JaipurError
+from .match import LEVELS, EngineSpec, derive_seed, format_result, run_match
+from .move import Move
+from .state import GameState
+from .view import View, read_position
+
+__all__ = ["main", "build_parser", "load_position", "CliError"]
+
+PROG = "jaipur-ai"
+SAMPLE_PATH = Path(__file__).resolve().parent / "data" / "sample.txt"
+ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
+DEFAULT_ANALYSE_TIME = 1.0
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+Position = Union[GameState, View]
+
+
+class CliError(Exception):
+    """A failure to report as ``jaipur-ai: error: <field>: <reason>``."""
+
+    def __init__(self, field: str, reason: str, code: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(f"{field}: {reason}" if field else reason)
+        self.field = field
+        self.reason = reason
+        self.code = code
+
+
+# --------------------------------------------------------------------- argparse
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (raised, reported by main)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        m = re.match(r"argument ([^:]+): (.*)", message, re.S)
+        hint = f" (see '{self.prog} --help')"
+        if m:
+            raise CliError(m.group(1).split("/")[-1], m.group(2) + hint)
+        m = re.match(r"the following arguments are required: (.*)", message)
+        if m:
+            raise CliError(m.group(1), "required" + hint)
+        raise CliError("", message + hint)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}")
+    return v
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
+    return v
+
+
+def _seed(text: str) -> int:
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 0 <= v < 2**64:
+        raise argparse.ArgumentTypeError(f"must be in 0 .. 2**64-1, got {text!r}")
+    return v
+
+
+def _engine_spec(text: str) -> EngineSpec:
+    try:
+        return EngineSpec.parse(text)
+    except JaipurError as e:
+        raise argparse.ArgumentTypeError(e.reason) from None
+
+
+def _option(text: str) -> tuple[str, Any]:
+    key, eq, val = text.partition("=")
+    if not eq or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    from .match import _value
+    return key.strip().replace("-", "_"), _value(val.strip())
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32)
+
+
+# ------------------------------------------------------------------- positions
+def load_position(arg: Union[str, Sequence[str]], stdin: Any = None) -> Position:
+    """A state or a view from the POSITION argument: one-line text (``S ...`` or
+    ``V ...``, its words may come as separate arguments), JSON text, a path to a
+    JSON or text file, ``-`` for stdin, or ``sample``."""
+    text = arg if isinstance(arg, str) else " ".join(arg)
+    text = text.strip()
+    if text == "-":
+        text = (stdin or sys.stdin).read()
+        where = "stdin"
+    elif text.lower() == "sample":
+        text = SAMPLE_PATH.read_text()
+        where = str(SAMPLE_PATH)
+    elif text.startswith("{") or re.match(r"[SV]\s", text):
+        where = ""
+    elif os.path.isfile(text):
+        path = text
+        try:
+            text = Path(path).read_text()
+        except (OSError, UnicodeDecodeError) as e:
+            raise CliError("position", f"cannot read {path!r}: {e}") from None
+        where = path
+    elif os.path.isdir(text):
+        raise CliError("position", f"{text!r} is a directory, not a position file")
+    else:
+        if "/" in text or os.sep in text or re.search(r"\.(json|txt)$", text, re.I):
+            raise CliError("position", f"no such file: {text!r}")
+        raise CliError("position", f"{text!r} is neither a file nor a position (give the one-line "
+                                   f"'S ...' or 'V ...' text, JSON, a file, '-' for stdin, "
+                                   f"or 'sample')")
+    body = text.strip()
+    if not body.startswith("{"):
+        lines = [ln.strip() for ln in body.splitlines()
+                 if ln.strip() and not ln.lstrip().startswith("#")]
+        if not lines:
+            raise CliError("position", f"{where or 'the input'} holds no position")
+        body = lines[0]
+    try:
+        return read_position(body)
+    except JaipurError as e:
+        raise CliError("position" if e.field in ("text", "json") else e.field,
+                       e.reason) from None
+
+
+# ---------------------------------------------------------------- the engine
+def _engine_class() -> Any:
+    try:
+        from .engine import Engine
+    except ImportError as e:  # pragma: no cover - only while the search is missing
+        raise CliError("engine", f"the search engine is not available ({e})", 1) from None
+    return Engine
+
+
+def _make_engine(algorithm: str, threads: Optional[int] = None, perfect: bool = False,
+                 options: Sequence[tuple[str, Any]] = ()) -> Any:
+    kwargs: dict[str, Any] = dict(options)
+    if threads is not None:
+        kwargs["threads"] = threads
+    if perfect:
+        kwargs["perfect_information"] = True
+    try:
+        return _engine_class()(algorithm=algorithm, **kwargs)
+    except TypeError as e:
+        m = re.search(r"unexpected keyword argument '(\w+)'", str(e))
+        if m:
+            raise CliError("--option", f"{m.group(1)!r} is not an engine option") from None
+        raise CliError("engine", str(e)) from None
+    except JaipurError as e:
+        raise CliError(e.field, e.reason) from None
+    except ValueError as e:
+        raise CliError("engine", str(e)) from None
+
+
+def _run_interruptibly(fn: Callable[[Any], Any]) -> tuple[Any, bool]:
+    """Run ``fn(stop_event)`` in a thread; Ctrl-C sets the event (the search
+    returns what it has) instead of killing it.  Returns (value, interrupted)."""
+    stop = threading.Event()
+    finished = threading.Event()
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn(stop)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller
+            box["error"] = e
+        finally:
+            finished.set()
+
+    # (Event.wait, not Thread.join: a join cut short by Ctrl-C can leave the
+    # thread looking finished while it still runs.)
+    t = threading.Thread(target=target, name="jaipur-ai-search", daemon=True)
+    t.start()
+    interrupted = False
+    while not finished.is_set():
+        try:
+            finished.wait(0.05)
+        except KeyboardInterrupt:
+            if interrupted:  # a second Ctrl-C: give up waiting
+                raise
+            interrupted = True
+            stop.set()
+    if "error" in box:
+        raise box["error"]
+    return box.get("value"), interrupted
+
+
+def _fmt_float(x: Any, fmt: str, none: str = "-") -> str:
+    if x is None:
+        return none
+    try:
+        return format(float(x), fmt)
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def _pv_text(pv: Any, limit: int = 8) -> str:
+    if not pv:
+        return "-"
+    items = [str(m) for m in pv]
+    more = len(items) > limit
+    return ", ".join(items[:limit]) + (", ..." if more else "")
+
+
+def format_analysis(report: Any, top: Optional[int] = None) -> str:
+    """The table of candidates and the totals line printed by ``analyse``:
+    move, win probability, expected margin, visits and principal variation (the
+    line of play expected after the move, starting with it), best first."""
+    cands = list(getattr(report, "candidates", []) or [])
+    if top is not None:
+        cands = cands[:top]
+    algo = getattr(report, "algorithm", "?")
+    counts = algo in ("ismcts", "expectimax")
+    scores = any(getattr(c, "score", None) is not None for c in cands)
+    head = ["#", "move", "win", "margin", "visits" if algo != "expectimax" else "worlds"]
+    if scores:
+        head.append("score")
+    head.append("principal variation")
+    rows = []
+    for i, c in enumerate(cands, 1):
+        win = getattr(c, "win_probability", None)
+        visits = getattr(c, "visits", None)
+        row = [str(i), str(getattr(c, "move", "?")),
+               "-" if win is None else f"{100 * float(win):.1f}%",
+               _fmt_float(getattr(c, "expected_margin", None), "+.2f"),
+               f"{int(visits):,}" if counts and visits is not None else "-"]
+        if scores:
+            row.append(_fmt_float(getattr(c, "score", None), ".2f"))
+        pv = _pv_text(getattr(c, "pv", None))
+        decisive = getattr(c, "decisive", None)
+        if decisive:
+            pv = f"[ends the round: {decisive}] {pv}"
+        row.append(pv)
+        rows.append(row)
+    ncol = len(head) - 1
+    widths = [max([len(head[k])] + [len(r[k]) for r in rows]) for k in range(ncol)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [c.ljust(widths[k]) if k == 1 else c.rjust(widths[k])
+                 for k, c in enumerate(cells[:ncol])]
+        return ("  ".join(parts) + "  " + cells[ncol]).rstrip()
+
+    out = [line(head)] + [line(r) for r in rows]
+    if not rows:
+        out.append("(no candidate moves)")
+    it = getattr(report, "iterations", None)
+    el = getattr(report, "elapsed", None)
+    ips = getattr(report, "iterations_per_second", None)
+    det = getattr(report, "determinizations", None)
+    unit = "nodes" if algo == "expectimax" else "iterations"
+    tot = [f"algorithm {algo}"]
+    if counts and it is not None:
+        tot.append(f"{int(it):,} {unit}")
+        if ips:
+            tot.append(f"{float(ips):,.0f} {unit}/s")
+    if counts and det:
+        tot.append(f"{int(det):,} sampled worlds")
+    if getattr(report, "depth", None) is not None:
+        tot.append(f"depth {report.depth}")
+    threads = getattr(report, "threads", 1)
+    if threads and threads > 1:
+        tot.append(f"{threads} threads")
+    if el is not None:
+        tot.append(f"elapsed {float(el):.2f} s")
+    seed = getattr(report, "seed", None)
+    if seed is not None:
+        tot.append(f"seed {seed}")
+    if getattr(report, "stopped", False):
+        tot.append("stopped early")
+    out.append("")
+    out.append(", ".join(tot))
+    return "\n".join(out)
+
+
+def _report_dict(report: Any) -> dict:
+    if hasattr(report, "to_dict"):
+        return report.to_dict()
+    return json.loads(report.to_json())  # pragma: no cover - defensive
+
+
+# ------------------------------------------------------------------- analyse
+def cmd_analyse(args: argparse.Namespace) -> int:
+    pos = load_position(args.position)
+    perfect = args.perfect_information
+    if perfect and not isinstance(pos, GameState):
+        raise CliError("--perfect-information",
+                       "needs a full state (hidden cards included), not a player's view")
+    if pos.is_round_over:
+        raise CliError("position", f"the round is over ({_result_text(pos.result)}): "
+                                   f"no move to analyse")
+    notes = []
+    if isinstance(pos, View):
+        if pos.to_move != pos.observer:
+            raise CliError("position", f"it is player {pos.to_move}'s turn but this is player "
+                                       f"{pos.observer}'s view: only the player to move has "
+                                       f"moves to analyse")
+        target: Position = pos
+        shown = pos
+    elif perfect:
+        target, shown = pos, pos
+        notes.append(f"Perfect-information mode: player {pos.to_move}'s moves are analysed "
+                     f"with every hidden card visible (this is cheating).")
+    else:
+        target = shown = pos.view(pos.to_move)
+        notes.append(f"Full state given: analysing for player {pos.to_move} (to move) from "
+                     f"that player's view only; the hidden cards are not used.")
+    engine = _make_engine(args.algorithm, args.threads, perfect, args.option)
+    t, n = args.time, args.iterations
+    if t is None and n is None and args.algorithm in ("ismcts", "expectimax"):
+        t = DEFAULT_ANALYSE_TIME
+
+    def search(stop: threading.Event) -> Any:
+        return engine.analyse(target, time=t, iterations=n, top=args.top, seed=args.seed,
+                              stop_event=stop)
+
+    try:
+        report, interrupted = _run_interruptibly(search)
+    except JaipurError as e:
+        raise CliError(e.field, e.reason) from None
+    except ValueError as e:
+        raise CliError("analyse", str(e)) from None
+    if args.json:
+        print(json.dumps(_report_dict(report), indent=2))
+    else:
+        print(shown)
+        for note in notes:
+            print(note)
+        print()
+        print(format_analysis(report, args.top))
+        if interrupted:
+            print("(interrupted: the search was stopped early; the figures above are what it "
+                  "had found)")
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def _result_text(r: Any) -> str:
+    return "drawn" if r == "draw" else f"won by player {r}"
+
+
+# ---------------------------------------------------------------------- play
+class _Quit(Exception):
+    pass
+
+
+class _EndOfInput(Exception):
+    pass
+
+
+PLAY_HELP = """\
+Type a move in the notation (forgiving: case and spaces do not matter, names work):
+  take D | take diamond      take one good from the market
+  camels                     take all the camels from the market
+  sell 3L | sell 3 leather   sell cards of one good
+  swap DG for LM | DG>LM     exchange: take 2+ goods, give as many cards (camels allowed)
+  N                          the move numbered N in the last 'moves' list
+Commands:
+  moves   list your legal moves (numbered)
+  hint    ask the engine for its top moves
+  board   draw the table again
+  help    this text
+  quit    leave the game (end of input does the same)"""
+
+
+def _cards_spaced(cards: str) -> str:
+    return " ".join(cards) if cards else "-"
+
+
+class _Game:
+    """Human versus engine in the terminal, one line of input at a time."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.spec = _level_spec(args.level)
+        self.hint_spec = args.hint
+        self.seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+        you = args.you
+        self.you = (derive_seed(self.seed, 7) & 1) if you == "random" else int(you)
+        self.bot = 1 - self.you
+        self.state = GameState.new(self.seed)
+        self.engine = self.spec.make_engine()
+        self._hinter: Any = None
+        self.echo = not sys.stdin.isatty()
+        self.last: list[str] = []           # what happened since your last move
+        self.listed: list[Move] = []
+        self.ply = 0
+
+    # -- i/o --
+    def say(self, text: str = "") -> None:
+        print(text, flush=True)
+
+    def read(self, prompt: str) -> str:
+        if not self.echo:
+            try:
+                return input(prompt)
+            except EOFError:
+                raise _EndOfInput from None
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            self.say()
+            raise _EndOfInput
+        line = line.rstrip("\r\n")
+        self.say(line)
+        return line
+
+    # -- drawing --
+    def table(self) -> str:
+        v = self.state.view(self.you)
+        d = v.to_dict()
+        me, them = d["players"][self.you], d["players"][self.bot]
+        my_pts = sum(sum(x) for x in me["tokens"].values())
+        my_bonus = sum(sum(x) for x in me["bonus"].values())
+        my_nb = sum(len(x) for x in me["bonus"].values())
+        th_pts = sum(sum(x) for x in them["tokens"].values())
+        th_nb = sum(them["bonus"].values())
+        seals = d["seals"]
+        turn = "your move" if d["to_move"] == self.you else "engine to move"
+        lines = [
+            f"==== Round {d['round']}  |  seals: you {seals[self.you]}, engine {seals[self.bot]}"
+            f"  |  {turn} ====",
+            f"  market     {_cards_spaced(d['market']):<12}  deck {d['deck_size']} cards"
+            f"   discard {len(d['discard'])} cards",
+            f"  your hand  {_cards_spaced(me['hand']):<14}({len(me['hand'])}/7)"
+            f"   herd {me['herd']} camel{'s' if me['herd'] != 1 else ''}",
+            f"  engine     {them['hand_size']} cards, known: {_cards_spaced(them['known']):<10}"
+            f"herd {them['herd']} camel{'s' if them['herd'] != 1 else ''}",
+            f"  the engine knows you hold: {_cards_spaced(me['known'])}",
+            f"  score      you {my_pts + my_bonus} (goods {my_pts}, {my_nb} bonus worth {my_bonus})"
+            f"   engine {th_pts} + {th_nb} hidden bonus token{'s' if th_nb != 1 else ''}",
+            "  camel token (5 points) to the bigger herd at the end of the round",
+            "  goods tokens left (next first)          bonus tokens left",
+        ]
+        from ._cards import LETTERS, NAMES
+        bonus = [f"3 cards: {d['bonus_left']['3']}", f"4 cards: {d['bonus_left']['4']}",
+                 f"5+ cards: {d['bonus_left']['5']}", "", "", ""]
+        for g in range(6):
+            stack = " ".join(map(str, d["tokens"][LETTERS[g]])) or "(empty)"
+            lines.append(f"    {LETTERS[g]} {NAMES[g]:<8} {stack:<25}   {bonus[g]}".rstrip())
+        if self.last:
+            lines.append("  since your last move: " + "; ".join(self.last))
+        return "\n".join(lines)
+
+    # -- commands --
+    def show_moves(self) -> None:
+        self.listed = self.state.legal_moves()
+        items = [f"{i:>3}. {m}" for i, m in enumerate(self.listed, 1)]
+        width = max(len(x) for x in items) + 2
+        per = max(1, 78 // width)
+        self.say(f"{len(items)} legal moves:")
+        for k in range(0, len(items), per):
+            self.say("".join(x.ljust(width) for x in items[k:k + per]).rstrip())
+
+    def hint(self) -> None:
+        if self._hinter is None:
+            self._hinter = self.hint_spec.make_engine()
+        lim = self.hint_spec.limits()
+        self.say(f"thinking ({self.hint_spec}) ...")
+        report = self._hinter.analyse(self.state.view(self.you), time=lim["time"],
+                                      iterations=lim["iterations"], top=3,
+                                      seed=derive_seed(self.seed, 5, self.ply))
+        for line in format_analysis(report, 3).splitlines():
+            self.say(("  " + line).rstrip())
+
+    def human_turn(self) -> None:
+        self.say()
+        self.say(self.table())
+        while True:
+            text = self.read("your move> ").strip()
+            low = text.lower()
+            if not text:
+                continue
+            if low in ("quit", "exit", "q", "resign"):
+                raise _Quit
+            if low in ("help", "?", "h"):
+                self.say(PLAY_HELP)
+                continue
+            if low in ("moves", "legal", "m", "list"):
+                self.show_moves()
+                continue
+            if low in ("hint", "suggest"):
+                self.hint()
+                continue
+            if low in ("board", "table", "show"):
+                self.say(self.table())
+                continue
+            if low.isdigit():
+                k = int(low)
+                legal = self.state.legal_moves()
+                if self.listed != legal:
+                    self.say("type 'moves' first to number the legal moves")
+                    continue
+                if not 1 <= k <= len(legal):
+                    self.say(f"no move numbered {k}: choose 1 to {len(legal)}")
+                    continue
+                move = legal[k - 1]
+            else:
+                try:
+                    move = Move.parse(text)
+                except InvalidMoveError as e:
+                    self.say(f"cannot read {text!r} as a move: {_after_quote(e.reason)} "
+                             f"(type 'help' or 'moves')")
+                    continue
+            try:
+                self.state = self.state.apply(move)
+            except IllegalMoveError as e:
+                self.say(f"illegal move: {move}: {_after_quote(e.reason)} (type 'moves' for "
+                         f"the legal ones)")
+                continue
+            self.ply += 1
+            self.listed = []
+            self.last = []
+            self.say(f"you play: {move}")
+            return
+
+    def engine_turn(self) -> None:
+        lim = self.spec.limits()
+        t0 = time.perf_counter()
+        move = self.engine.best_move(self.state.view(self.bot), time=lim["time"],
+                                     iterations=lim["iterations"],
+                                     seed=derive_seed(self.seed, 3, self.ply))
+        secs = time.perf_counter() - t0
+        self.state = self.state.apply(move)
+        self.ply += 1
+        self.last.append(f"engine played {move}")
+        self.say(f"engine plays: {move}   ({secs:.2f} s)")
+
+    def round_summary(self) -> None:
+        s = self.state
+        totals = s.round_totals()
+        pl = s.players
+        self.say()
+        self.say(f"==== Round {s.round} over ====")
+        for p, who in ((self.you, "you   "), (self.bot, "engine")):
+            camel = totals[p] - pl[p].goods_points - pl[p].bonus_points
+            self.say(f"  {who} goods {pl[p].goods_points:>3} + bonus {pl[p].bonus_points:>3}"
+                     f" + camel token {camel} = {totals[p]:>3}   (herd {pl[p].herd})")
+        self.say(f"  the engine's hand was: {_cards_spaced(pl[self.bot].hand)}")
+        r = s.result
+        if r == "draw":
+            self.say("  the round is drawn: nobody takes a seal")
+        elif r == self.you:
+            self.say("  you win the round and take a seal of excellence")
+        else:
+            self.say("  the engine wins the round and takes a seal of excellence")
+        self.say(f"  seals: you {s.seals[self.you]}, engine {s.seals[self.bot]}")
+
+    def run(self) -> int:
+        self.say(f"Jaipur: you are player {self.you}, the engine ({self.spec}) is player "
+                 f"{self.bot}.  Seed {self.seed}.  A match is won with 2 seals.")
+        self.say("Type a move (e.g. 'take D', 'camels', 'sell 3L', 'swap DG for LM'), or "
+                 "'moves', 'hint', 'help', 'quit'.")
+        self.say(f"Round 1: {'you start' if self.state.to_move == self.you else 'the engine starts'}.")
+        try:
+            while True:
+                if self.state.is_round_over:
+                    self.round_summary()
+                    if self.state.is_match_over:
+                        w = self.state.match_winner
+                        seals = self.state.seals
+                        who = "You win" if w == self.you else "The engine wins"
+                        self.say(f"{who} the match, {seals[w]}-{seals[1 - w]}.")
+                        return 0
+                    self.state = self.state.next_round(
+                        seed=derive_seed(self.seed, 2, self.state.round))
+                    self.ply = 0
+                    self.last = []
+                    starter = "you start" if self.state.to_move == self.you else "the engine starts"
+                    self.say(f"Round {self.state.round}: {starter}.")
+                    continue
+                if self.state.to_move == self.you:
+                    self.human_turn()
+                else:
+                    self.engine_turn()
+        except _Quit:
+            self.say("You left the game.")
+            return 0
+        except _EndOfInput:
+            self.say("End of input: the game is left unfinished.")
+            return 0
+
+
+def _after_quote(reason: str) -> str:
+    """``"'xyz': unknown card"`` -> ``"unknown card"`` (the text is shown already)."""
+    m = re.match(r"'.*?': (.*)", reason, re.S)
+    return m.group(1) if m else reason
+
+
+def _level_spec(level: str) -> EngineSpec:
+    try:
+        return EngineSpec.parse(level)
+    except JaipurError as e:
+        raise CliError("--level", f"{level!r} is not a level ({', '.join(LEVELS)}), a number "
+                                  f"of iterations or an engine spec: {e.reason}") from None
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = _Game(args)
+    try:
+        return game.run()
+    except KeyboardInterrupt:
+        print("\ninterrupted: the game is left unfinished.", flush=True)
+        return EXIT_INTERRUPTED
+
+
+# --------------------------------------------------------------------- match
+class _Progress:
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+        self.w = self.d = self.l = 0
+        self.step = -1
+
+    def __call__(self, rec: Any, done: int, total: int) -> None:
+        self.w += rec.winner == "A"
+        self.d += rec.winner == "draw"
+        self.l += rec.winner == "B"
+        if not self.enabled:
+            return
+        width = 24
+        fill = width * done // total
+        text = (f"[{'#' * fill}{'-' * (width - fill)}] {done}/{total} games  "
+                f"A: {self.w} W {self.d} D {self.l} L  {time.perf_counter() - self.t0:.0f} s")
+        if self.tty:
+            sys.stderr.write("\r" + text + ("\n" if done == total else ""))
+            sys.stderr.flush()
+        else:
+            step = 10 * done // total
+            if step != self.step:
+                self.step = step
+                sys.stderr.write(text + "\n")
+                sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.tty and 0 < self.w + self.d + self.l < self.total:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    progress = _Progress(2 * args.games, not args.quiet)
+    try:
+        res = run_match(args.a, args.b, games=args.games, seed=seed, workers=args.workers,
+                        unit=args.unit, on_result=progress)
+    except JaipurError as e:
+        raise CliError(e.field, e.reason) from None
+    finally:
+        progress.close()
+    if args.json:
+        print(res.to_json(indent=2))
+    else:
+        print(format_result(res))
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+# --------------------------------------------------------------------- bench
+def _bench_positions(seed: int = 11) -> list[tuple[str, View]]:
+    """Early, middle and late positions of one round (random moves from a deal),
+    each as the view of the player to move."""
+    import random
+    rng = random.Random(seed)
+    state = GameState.new(seed, starter=0)
+    out = [("early", state.view(state.to_move))]
+    wanted = [("middle", 25), ("late", 10)]
+    while wanted and not state.is_round_over:
+        moves = state.legal_moves()
+        nxt = state.apply(rng.choice(moves))
+        if nxt.is_round_over:  # start again from a new deal
+            state = GameState.new(rng.getrandbits(32), starter=0)
+            continue
+        state = nxt
+        if len(state.deck) <= wanted[0][1]:
+            out.append((wanted[0][0], state.view(state.to_move)))
+            wanted.pop(0)
+    return out
+
+
+def search_bench(quick: bool = False) -> dict:
+    """ISMCTS iterations per second on early, middle and late positions: the
+    search's own benchmark (``jaipur_ai._bench.search_report``) where there is
+    one, else measured here with :meth:`Engine.analyse` and an iteration limit."""
+    from . import _bench
+    fn = getattr(_bench, "search_report", None)
+    if callable(fn):
+        try:
+            return {"source": "jaipur_ai._bench.search_report", **fn(quick=quick)}
+        except TypeError:  # another signature: measure here
+            pass
+    iterations = 2000 if quick else 20000
+    repeat = 1 if quick else 3
+    rows = []
+    for name, view in _bench_positions():
+        engine = _make_engine("ismcts", 1)
+        rates, its, secs = [], 0, 0.0
+        for r in range(repeat):
+            rep = engine.analyse(view, iterations=iterations, seed=1 + r, top=1)
+            el = float(getattr(rep, "elapsed", 0.0)) or 1e-9
+            n = int(getattr(rep, "iterations", iterations))
+            ips = getattr(rep, "iterations_per_second", None) or n / el
+            rates.append(float(ips))
+            its, secs = n, el
+        rates.sort()
+        rows.append({"position": name, "deck": view.deck_size, "legal_moves":
+                     len(view.legal_moves()), "iterations": its,
+                     "iterations_per_second": rates[len(rates) // 2], "runs": rates,
+                     "text": view.to_text()})
+    return {"source": "jaipur_ai.cli (Engine.analyse with an iteration limit)",
+            "algorithm": "ismcts", "threads": 1, "repeat": repeat, "positions": rows}
+
+
+def format_search_bench(r: dict) -> str:
+    from . import _bench
+    if r.get("source") == "jaipur_ai._bench.search_report":
+        fmt = getattr(_bench, "format_search_report", None)
+        if callable(fmt):
+            return fmt(r)
+    if "positions" not in r:
+        return json.dumps(r, indent=2)
+    lines = [f"{'position':<10}{'deck':>6}{'moves':>7}{'iterations':>12}{'it/s':>12}"]
+    for row in r["positions"]:
+        lines.append(f"{row['position']:<10}{row['deck']:>6}{row['legal_moves']:>7}"
+                     f"{row['iterations']:>12,}{row['iterations_per_second']:>12,.0f}")
+    return "\n".join(lines)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import _bench
+    out: dict[str, Any] = {"quick": args.quick, "version": __version__}
+    if args.quick:
+        rules = _bench.rules_report(core_rounds=2000, ref_rounds=10, repeat=1)
+    else:
+        rules = _bench.rules_report()
+    out["rules"] = rules
+    if not args.json:
+        print("Rules core: uniformly random full rounds (one core, median of runs)")
+        print(_bench.format_rules_report(rules))
+        print()
+    out["search"] = search_bench(args.quick)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print("Search: ISMCTS iterations per second, one thread")
+        print(format_search_bench(out["search"]))
+    return 0
+
+
+# ------------------------------------------------------------------ version
+def _version_text() -> str:
+    import platform
+    try:
+        import numpy
+        np_v = numpy.__version__
+    except ImportError:  # pragma: no cover
+        np_v = "?"
+    return f"{PROG} {__version__} (Python {platform.python_version()}, numpy {np_v})"
+
+
+def cmd_version(args: argparse.Namespace) -> int:
+    print(_version_text())
+    return 0
+
+
+def cmd_serve(argv: list[str]) -> int:
+    try:
+        from . import serve
+    except ImportError as e:
+        raise CliError("serve", f"the server is not available in this build ({e})", 1) from None
+    return int(serve.main(argv) or 0)
+
+
+# ------------------------------------------------------------------- parser
+MAIN_EPILOG = f"""\
+examples:
+  {PROG} analyse sample
+  {PROG} analyse 'V 1.0.0.00.- 0 GSMMM 40 - 555779 765 DSSPP/0/-/-.-.-.-.-.-/-.-.- 4/1/-/-.-.-.-.-.-/0.0.0' --time 2
+  {PROG} play --level medium
+  {PROG} match ismcts:iterations=2000 greedy --games 50 --workers 2 --seed 1
+  {PROG} bench --quick
+
+Exit status: 0 done, 2 bad input (one line on stderr), 130 interrupted (Ctrl-C).
+"""
+
+ANALYSE_EPILOG = f"""\
+POSITION is one of
+  - the one-line text of a state ('S ...') or of a player's view ('V ...'), quoted;
+  - a path to a file holding that text or the JSON form (docs/notation.md);
+  - '-' to read it from stdin;  'sample' for the sample position shipped with jaipur_ai.
+A full state is analysed for the player to move from that player's view only (the
+opponent's hand and the deck order are not used) unless --perfect-information is given.
+
+examples:
+  {PROG} analyse sample
+  {PROG} analyse sample --iterations 20000 --seed 1 --top 3
+  {PROG} analyse position.json --time 5 --threads 4
+  {PROG} analyse - --json < position.txt
+  {PROG} analyse sample --algorithm expectimax --time 0.5
+"""
+
+PLAY_EPILOG = f"""\
+levels:
+  easy     greedy: the best immediate gain, no look-ahead
+  medium   ISMCTS, 0.2 s per move
+  hard     ISMCTS, 1 s per move
+  max      ISMCTS, 3 s per move
+  N        ISMCTS, N iterations per move (reproducible with --seed)
+  SPEC     any engine spec, e.g. 'expectimax:time=0.5' (see 'jaipur-ai match --help')
+
+Moves are typed in the notation (take D, camels, sell 3L, swap DG for LM; case, spaces
+and full names are forgiven); 'moves' lists them, 'hint' asks the engine, 'help', 'quit'.
+Input is read line by line, so a game can be scripted; end of input ends it.
+
+examples:
+  {PROG} play
+  {PROG} play --level hard --you 0
+  printf 'moves\\nhint\\nquit\\n' | {PROG} play --level easy --seed 3
+"""
+
+MATCH_EPILOG = f"""\
+engine specs: ALGORITHM[:key=value,...]
+  ALGORITHM   ismcts, expectimax, greedy or random (or a level: easy, medium, hard, max)
+  time=S      seconds per move;  iterations=N  iterations per move
+  other keys  passed to jaipur_ai.Engine, e.g. playout=random, threads=2, depth=2;
+              perfect_information=true lets that engine see the hidden cards (cheating)
+  e.g. ismcts:time=1   ismcts:iterations=5000,playout=random   expectimax:time=0.5   greedy
+
+Each of the --games deals is played twice, the engines swapping seats (same cards, same
+player starts).  The win rate counts a draw as 1/2; its 95% interval is the Wilson score
+interval, mapped to Elo for the Elo interval.  With iteration limits (no time=) a match
+is reproducible for its --seed, whatever --workers.
+
+examples:
+  {PROG} match ismcts:iterations=1000 greedy --games 20 --seed 1
+  {PROG} match ismcts:time=1 ismcts:time=1,playout=random --games 100 --workers 4
+  {PROG} match hard medium --unit match --games 10 --json > result.json
+"""
+
+BENCH_EPILOG = f"""\
+examples:
+  {PROG} bench            # the figures of docs/performance.md, on this machine
+  {PROG} bench --quick    # a few seconds
+  {PROG} bench --json
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, formatter_class=_formatter, epilog=MAIN_EPILOG,
+                description="Jaipur: exact rules, information sets, ISMCTS and "
+                            "expectimax search.")
+    p.add_argument("--version", action="version", version=_version_text())
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                           title="commands")
+
+    a = sub.add_parser("analyse", aliases=["analyze"],
+                       help="suggest moves for the player to move (table or --json)",
+                       formatter_class=_formatter, epilog=ANALYSE_EPILOG,
+                       description="Analyse a position: the engine's top moves with win "
+                                   "probability,\nexpected margin, visits and principal "
+                                   "variation.")
+    a.add_argument("position", nargs="+", metavar="POSITION",
+                   help="one-line text, a file, '-' (stdin) or 'sample'")
+    a.add_argument("--time", type=_positive_float, metavar="S",
+                   help=f"seconds to search (default {DEFAULT_ANALYSE_TIME:g} unless "
+                        f"--iterations is given)")
+    a.add_argument("--iterations", type=_positive_int, metavar="N", help="iterations to run")
+    a.add_argument("--algorithm", choices=ALGORITHMS, default="ismcts",
+                   help="search algorithm (default ismcts)")
+    a.add_argument("--top", type=_positive_int, default=5, metavar="K",
+                   help="candidate moves to show (default 5)")
+    a.add_argument("--seed", type=_seed, help="search seed (default: random, printed)")
+    a.add_argument("--threads", type=_positive_int, default=None, metavar="T",
+                   help="search threads (default 1)")
+    a.add_argument("-o", "--option", type=_option, action="append", default=[],
+                   metavar="KEY=VALUE", help="other Engine option, e.g. playout=random")
+    a.add_argument("--perfect-information", action="store_true",
+                   help="cheat: search the full state with the hidden cards visible "
+                        "(needs a state, not a view)")
+    a.add_argument("--json", action="store_true", help="print the Analysis as JSON")
+    a.set_defaults(func=cmd_analyse)
+
+    pl = sub.add_parser("play", help="play a match against the engine in the terminal", formatter_class=_formatter,
+                        epilog=PLAY_EPILOG,
+                        description="Play a match (to two seals) against the engine.")
+    pl.add_argument("--level", default="medium",
+                    help="easy, medium, hard, max, a number of iterations, or an engine spec "
+                         "(default medium)")
+    pl.add_argument("--seed", type=_seed, help="seed of the deals and the engine's searches")
+    pl.add_argument("--you", choices=("0", "1", "random"), default="random",
+                    help="your player number (default random)")
+    pl.add_argument("--hint", type=_engine_spec, default=EngineSpec.parse("ismcts:time=0.5"),
+                    metavar="SPEC", help="engine used by 'hint' (default ismcts:time=0.5)")
+    pl.set_defaults(func=cmd_play)
+
+    m = sub.add_parser("match", help="engine against engine on mirrored deals, with statistics", formatter_class=_formatter,
+                       epilog=MATCH_EPILOG,
+                       description="Play engine A against engine B on mirrored deals.")
+    m.add_argument("a", type=_engine_spec, metavar="A", help="engine spec of A")
+    m.add_argument("b", type=_engine_spec, metavar="B", help="engine spec of B")
+    m.add_argument("--games", type=_positive_int, default=10, metavar="N",
+                   help="deals, each played in both seats (default 10: 20 games)")
+    m.add_argument("--seed", type=_seed, help="match seed (default: random, printed)")
+    m.add_argument("--workers", type=_positive_int, default=1, metavar="W",
+                   help="processes playing games at once (default 1)")
+    m.add_argument("--unit", choices=("round", "match"), default="round",
+                   help="a game is one round (default) or a match to two seals")
+    m.add_argument("--json", action="store_true", help="print the result as JSON")
+    m.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
+    m.set_defaults(func=cmd_match)
+
+    b = sub.add_parser("bench", help="speed of the rules core and of the search", formatter_class=_formatter,
+                       epilog=BENCH_EPILOG,
+                       description="Rules core vs the pure-Python reference, and ISMCTS "
+                                   "iterations per second.")
+    b.add_argument("--quick", action="store_true", help="short runs (a few seconds)")
+    b.add_argument("--json", action="store_true", help="print the figures as JSON")
+    b.set_defaults(func=cmd_bench)
+
+    sub.add_parser("serve", help="JSON-lines server on stdin/stdout (see 'serve --help')",
+                   add_help=False)
+    v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
+    v.set_defaults(func=cmd_version)
+    return p
+
+
+def _error(field: str, reason: str) -> None:
+    msg = f"{field}: {reason}" if field else reason
+    msg = " ".join(msg.split())  # one line
+    sys.stderr.write(f"{PROG}: error: {msg}\n")
+    sys.stderr.flush()
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args_list and args_list[0] == "serve":
+            return cmd_serve(args_list[1:])
+        parser = build_parser()
+        try:
+            args = parser.parse_args(args_list)
+        except SystemExit as e:  # --help, --version
+            return int(e.code or 0) if not isinstance(e.code, str) else 2
+        if getattr(args, "func", None) is None:
+            raise CliError("command", "missing: one of analyse, play, match, bench, serve, "
+                                      "version (see 'jaipur-ai --help')")
+        return int(args.func(args) or 0)
+    except CliError as e:
+        _error(e.field, e.reason)
+        return e.code
+    except JaipurError as e:
+        _error(e.field, e.reason)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        sys.stderr.write(f"\n{PROG}: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        try:  # the reader went away (| head): stop quietly
+            sys.stdout = open(os.devnull, "w")
+        except OSError:  # pragma: no cover
+            pass
+        return 141
+    except ValueError as e:  # bad input met below the library's typed errors
+        _error("input", str(e) or type(e).__name__)
+        return EXIT_BAD_INPUT
+    except Exception as e:  # noqa: BLE001 - a bug: one line, the traceback on request
+        if os.environ.get("JAIPUR_AI_DEBUG"):
+            raise
+        _error("internal error", f"{type(e).__name__}: {e} (set JAIPUR_AI_DEBUG=1 for the "
+                                 f"traceback)")
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

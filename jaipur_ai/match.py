@@ -1,0 +1,683 @@
+"""Engine-vs-engine matches: mirrored deals, worker processes, and the statistics.
+
+A match between engines A and B is a number of *deals*.  Each deal (a seed for
+:meth:`GameState.new`) is played twice with the engines swapping seats: the same
+cards, the same player starts, so A starts one of the two games and B the other.
+Luck of the deal is paired off; what is left is the difference between engines.
+
+A *game* is one round (the unit of a seal) by default, or a whole match to two
+seals with ``unit="match"`` (the later rounds of both games use the same deal
+seeds, in the order they are dealt).  Each engine searches only its own view:
+the player's information set, never the hidden cards.
+
+>>> from jaipur_ai.match import EngineSpec, run_match
+>>> a = EngineSpec.parse("greedy")
+>>> b = EngineSpec.parse("random")
+>>> result = run_match(a, b, games=2, seed=1)
+>>> result.n_games                          # 2 deals, each played in both seats
+4
+>>> 0.0 <= result.score <= 1.0
+True
+
+Statistics (:func:`summarise`) -- all from the point of view of engine A:
+
+* win rate: the mean per-game score (win 1, draw 1/2, loss 0);
+* 95% interval: the **Wilson score interval** of that rate over ``n`` games
+  (:func:`wilson_interval`).  Draws count as half a win.  Wilson's variance
+  ``p(1-p)/n`` is that of win/loss games; draws and the pairing of mirrored games
+  only make the true spread smaller, so the interval errs on the wide side;
+* Elo difference: ``-400 log10(1/p - 1)`` (:func:`elo_difference`), and its
+  interval is the Wilson bounds mapped through the same function (infinite when a
+  bound is 0 or 1; ``None`` in JSON);
+* mean margin: A's round points minus B's, with a normal 95% interval;
+* mean seconds per move for each engine, and the results split by who started
+  and by player number.
+
+Reproducible for a seed when every limit is an iteration count (not a time):
+deal seeds and every search seed derive from the match seed, the deal number,
+the seat, the round and the ply, never from which worker played the game.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import signal
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
+
+from .errors import JaipurError
+from .state import GameState
+
+__all__ = [
+    "EngineSpec", "GameRecord", "MatchResult", "play_round", "play_game", "run_match",
+    "deal_seeds", "derive_seed", "wilson_interval", "normal_interval", "elo_difference",
+    "summarise", "format_result", "LEVELS", "ALGORITHMS",
+]
+
+ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
+_SEARCHING = ("ismcts", "expectimax")
+
+#: Named strengths, shared with ``jaipur-ai play --level``.
+LEVELS = {
+    "easy": "greedy",
+    "medium": "ismcts:time=0.2",
+    "hard": "ismcts:time=1",
+    "max": "ismcts:time=3",
+}
+
+#: Seconds per move used when a searching engine is given no limit at all.
+DEFAULT_TIME = 1.0
+
+Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+
+_MASK64 = (1 << 64) - 1
+
+
+class SpecError(JaipurError):
+    """An engine spec that cannot be read (a ValueError with field and reason)."""
+
+
+# --------------------------------------------------------------------------- seeds
+def _splitmix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def derive_seed(seed: int, *path: int) -> int:
+    """A 64-bit seed from a base seed and a path of small integers (splitmix64).
+
+    >>> derive_seed(1, 2, 3) == derive_seed(1, 2, 3) != derive_seed(1, 3, 2)
+    True
+    """
+    x = _splitmix64(int(seed) & _MASK64)
+    for p in path:
+        x = _splitmix64(x ^ (int(p) & _MASK64))
+    return x
+
+
+def deal_seeds(seed: int, deals: int) -> list[int]:
+    """The deal seeds of a match: deal ``i`` is ``derive_seed(seed, 0, i)``."""
+    return [derive_seed(seed, 0, i) for i in range(deals)]
+
+
+# --------------------------------------------------------------------- engine spec
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v)) if abs(v) < 1e15 else repr(v)
+    return str(v)
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """An engine and its per-move limits, written compactly as
+    ``ALGORITHM[:key=value,...]``.
+
+    ``time`` (seconds per move) and ``iterations`` (per move) are the limits;
+    every other key is passed to :class:`jaipur_ai.Engine` (``playout``,
+    ``threads``, ``depth``, ...).  A level name (``easy``, ``medium``, ``hard``,
+    ``max``) stands for its spec, and a bare number for ``ismcts:iterations=N``.
+
+    >>> s = EngineSpec.parse("ismcts:iterations=5000,playout=random")
+    >>> s.algorithm, s.iterations, s.time, s.options
+    ('ismcts', 5000, None, {'playout': 'random'})
+    >>> str(s)
+    'ismcts:iterations=5000,playout=random'
+    >>> str(EngineSpec.parse("hard"))
+    'ismcts:time=1'
+    >>> EngineSpec.parse("expectimax:time=0.5,depth=2").options
+    {'depth': 2}
+    """
+
+    algorithm: str
+    time: Optional[float] = None
+    iterations: Optional[int] = None
+    options: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise SpecError("engine", f"unknown algorithm {self.algorithm!r} "
+                                      f"(one of {', '.join(ALGORITHMS)})")
+        if self.time is not None and not (isinstance(self.time, (int, float))
+                                          and not isinstance(self.time, bool)
+                                          and math.isfinite(self.time) and self.time > 0):
+            raise SpecError("time", f"seconds per move must be a number > 0, got {self.time!r}")
+        if self.iterations is not None and not (isinstance(self.iterations, int)
+                                                and not isinstance(self.iterations, bool)
+                                                and self.iterations > 0):
+            raise SpecError("iterations", f"must be an integer > 0, got {self.iterations!r}")
+
+    @classmethod
+    def parse(cls, text: Union[str, "EngineSpec"]) -> "EngineSpec":
+        """Read ``ismcts:time=1``, ``greedy``, ``medium``, ``5000`` ..."""
+        if isinstance(text, EngineSpec):
+            return text
+        if not isinstance(text, str) or not text.strip():
+            raise SpecError("engine", f"expected an engine spec like 'ismcts:time=1', got {text!r}")
+        s = text.strip()
+        low = s.lower()
+        if low in LEVELS:
+            return cls.parse(LEVELS[low])
+        if low.isdigit():
+            return cls("ismcts", iterations=int(low))
+        algo, _, rest = s.partition(":")
+        algo = algo.strip().lower()
+        if algo not in ALGORITHMS:
+            raise SpecError("engine", f"unknown algorithm {algo!r} in {text!r} "
+                                      f"(one of {', '.join(ALGORITHMS)}, or a level: "
+                                      f"{', '.join(LEVELS)})")
+        limits: dict[str, Any] = {"time": None, "iterations": None}
+        options: dict[str, Any] = {}
+        for item in filter(None, (x.strip() for x in rest.split(","))):
+            key, eq, val = item.partition("=")
+            key = key.strip().lower().replace("-", "_")
+            val = val.strip()
+            if not eq or not key or not val:
+                raise SpecError("engine", f"expected key=value, got {item!r} in {text!r}")
+            if key in ("time", "t", "seconds"):
+                v = _value(val.rstrip("s") if val.endswith("s") else val)
+                if not isinstance(v, (int, float)) or isinstance(v, bool):
+                    raise SpecError("time", f"expected seconds, got {val!r} in {text!r}")
+                limits["time"] = float(v)
+            elif key in ("iterations", "iters", "it", "n"):
+                v = _value(val)
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise SpecError("iterations", f"expected an integer, got {val!r} in {text!r}")
+                limits["iterations"] = v
+            else:
+                options[key] = _value(val)
+        return cls(algo, limits["time"], limits["iterations"], options)
+
+    def __str__(self) -> str:
+        parts = []
+        if self.time is not None:
+            parts.append(f"time={_fmt_value(self.time)}")
+        if self.iterations is not None:
+            parts.append(f"iterations={self.iterations}")
+        parts += [f"{k}={_fmt_value(v)}" for k, v in self.options.items()]
+        return self.algorithm + (":" + ",".join(parts) if parts else "")
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    @property
+    def searches(self) -> bool:
+        return self.algorithm in _SEARCHING
+
+    @property
+    def cheats(self) -> bool:
+        """``perfect_information=true``: the engine sees the hidden cards."""
+        return bool(self.options.get("perfect_information"))
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether a seed fixes every move (no time limit on a search)."""
+        return not (self.searches and self.limits()["time"] is not None)
+
+    def limits(self) -> dict:
+        """``time``/``iterations`` for :meth:`Engine.best_move` (a default time
+        of :data:`DEFAULT_TIME` seconds for a search given no limit)."""
+        t, n = self.time, self.iterations
+        if self.searches and t is None and n is None:
+            t = DEFAULT_TIME
+        return {"time": t, "iterations": n}
+
+    def make_engine(self) -> Any:
+        """A fresh :class:`jaipur_ai.Engine` for this spec."""
+        try:
+            from .engine import Engine
+        except ImportError as e:  # pragma: no cover - only while the search is missing
+            raise SpecError("engine", f"the search engine is not available: {e}") from None
+        try:
+            return Engine(algorithm=self.algorithm, **self.options)
+        except TypeError as e:
+            m = re.search(r"unexpected keyword argument '(\w+)'", str(e))
+            if m:
+                raise SpecError("engine", f"{self}: {m.group(1)!r} is not an engine "
+                                          f"option") from None
+            raise SpecError("engine", f"{self}: {e}") from None
+        except JaipurError:
+            raise
+        except ValueError as e:
+            raise SpecError("engine", f"{self}: {e}") from None
+
+    def to_dict(self) -> dict:
+        return {"spec": str(self), "algorithm": self.algorithm, "time": self.time,
+                "iterations": self.iterations, "options": dict(self.options)}
+
+
+# ----------------------------------------------------------------------- playing
+@dataclass
+class GameRecord:
+    """One finished game between A and B (a round, or a match to two seals)."""
+
+    deal: int                    #: deal number in the match
+    deal_seed: int
+    a_seat: int                  #: player number (0/1) engine A played
+    starter: int                 #: player who moved first in the (first) round
+    winner: str                  #: "A", "B" or "draw"
+    points: tuple                #: (A's points, B's points), summed over rounds
+    rounds: int = 1
+    seals: tuple = (0, 0)        #: (A's seals, B's seals)
+    plies: int = 0
+    moves: list = field(default_factory=list)   #: move texts, rounds joined by "|"
+    seconds: tuple = (0.0, 0.0)  #: total thinking seconds (A, B)
+    engine_moves: tuple = (0, 0) #: moves made (A, B)
+
+    @property
+    def score(self) -> float:
+        return {"A": 1.0, "B": 0.0, "draw": 0.5}[self.winner]
+
+    @property
+    def margin(self) -> int:
+        return self.points[0] - self.points[1]
+
+    @property
+    def a_started(self) -> bool:
+        return self.starter == self.a_seat
+
+    def to_dict(self) -> dict:
+        return {"deal": self.deal, "deal_seed": self.deal_seed, "a_seat": self.a_seat,
+                "starter": self.starter, "a_started": self.a_started, "winner": self.winner,
+                "score": self.score, "points": list(self.points), "margin": self.margin,
+                "rounds": self.rounds, "seals": list(self.seals), "plies": self.plies,
+                "seconds": list(self.seconds), "engine_moves": list(self.engine_moves),
+                "moves": " ".join(self.moves)}
+
+
+def _choose(engine: Any, spec: EngineSpec, state: GameState, seed: int) -> tuple[Any, float]:
+    # the player's view only, unless the spec asks for the cheating mode
+    view = state if spec.cheats else state.view(state.to_move)
+    lim = spec.limits()
+    t0 = time.perf_counter()
+    move = engine.best_move(view, time=lim["time"], iterations=lim["iterations"], seed=seed)
+    return move, time.perf_counter() - t0
+
+
+def _play_one_round(state: GameState, engines: dict, specs: dict, seed_path: tuple,
+                    acc: dict) -> GameState:
+    """Play ``state`` to the end of its round; ``engines``/``specs`` by player."""
+    ply = 0
+    while not state.is_round_over:
+        p = state.to_move
+        move, secs = _choose(engines[p], specs[p], state, derive_seed(*seed_path, ply))
+        state = state.apply(move)
+        acc["moves"].append(str(move))
+        acc["seconds"][p] += secs
+        acc["count"][p] += 1
+        ply += 1
+    acc["plies"] += ply
+    return state
+
+
+def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], deal_seed: int,
+              a_seat: int, *, unit: str = "round", starter: Optional[int] = None,
+              seed: Optional[int] = None, deal: int = 0) -> GameRecord:
+    """Play one game (``unit="round"``: one round; ``"match"``: rounds until a
+    player holds two seals) from ``GameState.new(deal_seed, starter)``, engine A
+    as player ``a_seat``.  Search seeds derive from ``seed`` (default: the deal
+    seed), the seat, the round and the ply."""
+    if unit not in ("round", "match"):
+        raise SpecError("unit", f"expected 'round' or 'match', got {unit!r}")
+    if a_seat not in (0, 1):
+        raise SpecError("a_seat", f"expected 0 or 1, got {a_seat!r}")
+    a, b = EngineSpec.parse(spec_a), EngineSpec.parse(spec_b)
+    specs = {a_seat: a, 1 - a_seat: b}
+    engines = {a_seat: a.make_engine(), 1 - a_seat: b.make_engine()}
+    base = deal_seed if seed is None else seed
+    state = GameState.new(deal_seed, starter=starter)
+    first_starter = state.starter
+    acc: dict[str, Any] = {"moves": [], "seconds": [0.0, 0.0], "count": [0, 0], "plies": 0}
+    points = [0, 0]
+    rounds = 0
+    while True:
+        rounds += 1
+        state = _play_one_round(state, engines, specs, (base, 1, deal, a_seat, rounds), acc)
+        totals = state.round_totals()
+        points[0] += totals[0]
+        points[1] += totals[1]
+        if unit == "round" or state.is_match_over:
+            break
+        acc["moves"].append("|")
+        state = state.next_round(seed=derive_seed(deal_seed, 2, rounds))
+    if unit == "round":
+        r = state.result
+        winner_player = None if r == "draw" else r
+    else:
+        winner_player = state.match_winner
+    if winner_player is None:
+        winner = "draw"
+    else:
+        winner = "A" if winner_player == a_seat else "B"
+    seals = state.seals
+    return GameRecord(
+        deal=deal, deal_seed=deal_seed, a_seat=a_seat, starter=first_starter, winner=winner,
+        points=(points[a_seat], points[1 - a_seat]), rounds=rounds,
+        seals=(seals[a_seat], seals[1 - a_seat]), plies=acc["plies"], moves=acc["moves"],
+        seconds=(acc["seconds"][a_seat], acc["seconds"][1 - a_seat]),
+        engine_moves=(acc["count"][a_seat], acc["count"][1 - a_seat]))
+
+
+def play_round(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], deal_seed: int,
+               a_seat: int, *, starter: Optional[int] = None, seed: Optional[int] = None,
+               deal: int = 0) -> GameRecord:
+    """Play one round from ``GameState.new(deal_seed, starter)``, engine A as
+    player ``a_seat``, each engine searching only its own view.
+
+    >>> r = play_round("greedy", "random", deal_seed=5, a_seat=0)
+    >>> r.winner in ("A", "B", "draw"), r.rounds
+    (True, 1)
+    """
+    return play_game(spec_a, spec_b, deal_seed, a_seat, unit="round", starter=starter,
+                     seed=seed, deal=deal)
+
+
+# -------------------------------------------------------------------- statistics
+def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``score`` observed over ``n`` trials.
+
+    >>> lo, hi = wilson_interval(0.5, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4038, 0.5962)
+    >>> wilson_interval(1.0, 10)[1]
+    1.0
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = min(1.0, max(0.0, score))
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    lo = 0.0 if p == 0.0 else max(0.0, centre - half)
+    hi = 1.0 if p == 1.0 else min(1.0, centre + half)
+    return (lo, hi)
+
+
+def normal_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """Mean of ``values`` and its normal-approximation interval (sample s.d.)."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = sum(values) / n
+    if n < 2:
+        return (mean, mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+def elo_difference(score: float) -> float:
+    """Elo difference that predicts an expected score ``score`` (``±inf`` at 1 and 0).
+
+    >>> round(elo_difference(0.75), 1)
+    190.8
+    >>> elo_difference(0.5)
+    0.0
+    """
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # (+0.0: no -0.0)
+
+
+def _wdl(records: Iterable[GameRecord]) -> dict:
+    recs = list(records)
+    w = sum(r.winner == "A" for r in recs)
+    d = sum(r.winner == "draw" for r in recs)
+    lost = sum(r.winner == "B" for r in recs)
+    n = len(recs)
+    return {"games": n, "wins": w, "draws": d, "losses": lost,
+            "score": (w + 0.5 * d) / n if n else None}
+
+
+def _finite(x: float) -> Optional[float]:
+    return x if math.isfinite(x) else None
+
+
+def summarise(records: Sequence[GameRecord]) -> dict:
+    """The statistics of finished games, from A's point of view (a dict that
+    JSON can hold: infinite Elo bounds are ``None``)."""
+    recs = list(records)
+    n = len(recs)
+    out = _wdl(recs)
+    score = out["score"] if n else 0.5
+    lo, hi = wilson_interval(score, n)
+    margin, mlo, mhi = normal_interval([r.margin for r in recs])
+    secs = [sum(r.seconds[i] for r in recs) for i in range(2)]
+    cnt = [sum(r.engine_moves[i] for r in recs) for i in range(2)]
+    pairs: dict[int, set] = {}
+    for r in recs:
+        pairs.setdefault(r.deal, set()).add(r.a_seat)
+    out.update({
+        "win_rate": score if n else None,
+        "win_rate_ci95": [lo, hi] if n else None,
+        "ci_method": "wilson score interval on the per-game score (draw = 1/2)",
+        "elo": _finite(elo_difference(score)) if n else None,
+        "elo_ci95": [_finite(elo_difference(lo)), _finite(elo_difference(hi))] if n else None,
+        "elo_infinite": (None if not n else
+                         "+inf" if score >= 1 else "-inf" if score <= 0 else None),
+        "mean_margin": margin if n else None,
+        "mean_margin_ci95": [mlo, mhi] if n else None,
+        "seconds_per_move": [secs[i] / cnt[i] if cnt[i] else None for i in range(2)],
+        "moves": cnt,
+        "complete_pairs": sum(1 for s in pairs.values() if len(s) == 2),
+        "by_start": {"a_first": _wdl(r for r in recs if r.a_started),
+                     "b_first": _wdl(r for r in recs if not r.a_started)},
+        "by_seat": {"a_player0": _wdl(r for r in recs if r.a_seat == 0),
+                    "a_player1": _wdl(r for r in recs if r.a_seat == 1)},
+    })
+    return out
+
+
+# ------------------------------------------------------------------- the runner
+@dataclass
+class MatchResult:
+    """Games played between A and B, and what they show."""
+
+    a: EngineSpec
+    b: EngineSpec
+    seed: int
+    deals: int
+    unit: str
+    records: list
+    interrupted: bool = False
+    elapsed: float = 0.0
+    workers: int = 1
+
+    @property
+    def n_games(self) -> int:
+        return len(self.records)
+
+    @property
+    def stats(self) -> dict:
+        return summarise(self.records)
+
+    @property
+    def score(self) -> float:
+        s = self.stats["score"]
+        return 0.5 if s is None else s
+
+    @property
+    def reproducible(self) -> bool:
+        return self.a.deterministic and self.b.deterministic
+
+    def to_dict(self, records: bool = True) -> dict:
+        """Plain data: the specs, the statistics of :func:`summarise` and, with
+        ``records``, one entry per game under ``"records"``."""
+        d = {"a": self.a.to_dict(), "b": self.b.to_dict(), "seed": self.seed,
+             "deals": self.deals, "unit": self.unit, "games_planned": 2 * self.deals,
+             "games_played": self.n_games, "interrupted": self.interrupted,
+             "reproducible": self.reproducible, "workers": self.workers,
+             "elapsed": self.elapsed, **self.stats}
+        if records:
+            d["records"] = [r.to_dict() for r in self.records]
+        return d
+
+    def to_json(self, indent: Optional[int] = 2, records: bool = True) -> str:
+        import json
+        return json.dumps(self.to_dict(records), indent=indent)
+
+    def __str__(self) -> str:
+        return format_result(self)
+
+
+def _pct(x: Optional[float]) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _secs(x: Optional[float]) -> str:
+    if x is None:
+        return "-"
+    return f"{1000 * x:.2f} ms" if x < 0.1 else f"{x:.3f} s"
+
+
+def _elo(x: Optional[float], inf: str = "inf") -> str:
+    return inf if x is None else f"{x:+.0f}"
+
+
+def format_result(res: MatchResult) -> str:
+    """The plain-text report printed by ``jaipur-ai match``."""
+    s = res.stats
+    unit = res.unit + ("es" if res.unit == "match" else "s") if res.n_games != 1 else res.unit
+    lines = [f"A: {res.a}", f"B: {res.b}",
+             f"{res.n_games} {unit} played ({s['complete_pairs']} mirrored deals of "
+             f"{res.deals}, seed {res.seed}, {res.workers} worker"
+             f"{'s' if res.workers != 1 else ''}, {res.elapsed:.1f} s)"
+             + ("  -- INTERRUPTED, partial result" if res.interrupted else "")]
+    if not res.n_games:
+        lines.append("no game finished")
+        return "\n".join(lines)
+    lo, hi = s["win_rate_ci95"]
+    lines.append(f"A wins {s['wins']}, draws {s['draws']}, loses {s['losses']}")
+    lines.append(f"A win rate {_pct(s['win_rate'])}  (95% CI {_pct(lo)} .. {_pct(hi)}, "
+                 f"Wilson; draw = 1/2)")
+    e = s["elo"]
+    elo_txt = ({"+inf": "+inf", "-inf": "-inf"}[s["elo_infinite"]] if e is None else f"{e:+.0f}")
+    elo_lo, elo_hi = s["elo_ci95"]
+    lines.append(f"Elo difference A-B {elo_txt}  (95% CI {_elo(elo_lo, '-inf')} .. "
+                 f"{_elo(elo_hi, '+inf')})")
+    mlo, mhi = s["mean_margin_ci95"]
+    per = "round" if res.unit == "round" else "match"
+    lines.append(f"mean margin A-B {s['mean_margin']:+.2f} points per {per}  "
+                 f"(95% CI {mlo:+.2f} .. {mhi:+.2f})")
+    spm = s["seconds_per_move"]
+    lines.append(f"time per move: A {_secs(spm[0])}, B {_secs(spm[1])}")
+    for title, key in (("A moves first", "a_first"), ("B moves first", "b_first")):
+        g = s["by_start"][key]
+        lines.append(f"  {title:<16} {g['wins']:>4} W {g['draws']:>3} D {g['losses']:>4} L"
+                     f"   score {_pct(g['score'])}")
+    for title, key in (("A is player 0", "a_player0"), ("A is player 1", "a_player1")):
+        g = s["by_seat"][key]
+        lines.append(f"  {title:<16} {g['wins']:>4} W {g['draws']:>3} D {g['losses']:>4} L"
+                     f"   score {_pct(g['score'])}")
+    if not res.reproducible:
+        lines.append("(time limits: the moves depend on the machine's speed; use "
+                     "iteration limits for a reproducible match)")
+    return "\n".join(lines)
+
+
+def _task(args: tuple) -> GameRecord:
+    a, b, deal, deal_seed, a_seat, unit, seed = args
+    return play_game(a, b, deal_seed, a_seat, unit=unit, seed=derive_seed(seed, 1, deal),
+                     deal=deal)
+
+
+def _worker_init() -> None:  # pragma: no cover - runs in the worker processes
+    # Ctrl-C is the parent's business: it stops the pool and reports.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int = 10,
+              seed: Optional[int] = None, workers: int = 1, unit: str = "round",
+              on_result: Optional[Callable[[GameRecord, int, int], None]] = None,
+              should_stop: Optional[Callable[[], bool]] = None) -> MatchResult:
+    """Play ``games`` mirrored deals (``2 * games`` games) between A and B.
+
+    ``workers`` > 1 plays games in that many processes.  ``on_result(record,
+    done, total)`` is called in this process as each game finishes.  Ctrl-C
+    (KeyboardInterrupt), or ``should_stop()`` returning true, stops the match:
+    the games already finished are returned with ``interrupted=True``."""
+    a, b = EngineSpec.parse(a), EngineSpec.parse(b)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SpecError("games", f"expected a number of deals >= 1, got {games!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SpecError("workers", f"expected a number of processes >= 1, got {workers!r}")
+    if unit not in ("round", "match"):
+        raise SpecError("unit", f"expected 'round' or 'match', got {unit!r}")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    # fail early, in this process, on an engine that cannot be built
+    a.make_engine()
+    b.make_engine()
+    seeds = deal_seeds(seed, games)
+    tasks = [(a, b, i, seeds[i], seat, unit, seed) for i in range(games) for seat in (0, 1)]
+    total = len(tasks)
+    records: list[GameRecord] = []
+    interrupted = False
+    t0 = time.perf_counter()
+    workers = min(workers, total)
+
+    def done(rec: GameRecord) -> None:
+        records.append(rec)
+        if on_result is not None:
+            on_result(rec, len(records), total)
+
+    if workers == 1:
+        try:
+            for t in tasks:
+                if should_stop is not None and should_stop():
+                    interrupted = True
+                    break
+                done(_task(t))
+        except KeyboardInterrupt:
+            interrupted = True
+    else:
+        import multiprocessing as mp
+        pool = mp.get_context().Pool(workers, initializer=_worker_init)
+        try:
+            it = pool.imap_unordered(_task, tasks)
+            while len(records) < total:
+                if should_stop is not None and should_stop():
+                    interrupted = True
+                    break
+                try:
+                    rec = it.next(timeout=0.2)
+                except mp.TimeoutError:
+                    continue
+                except StopIteration:  # pragma: no cover - defensive
+                    break
+                done(rec)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if interrupted:
+                pool.terminate()
+            else:
+                pool.close()
+            pool.join()
+    records.sort(key=lambda r: (r.deal, r.a_seat))
+    return MatchResult(a=a, b=b, seed=seed, deals=games, unit=unit, records=records,
+                       interrupted=interrupted, elapsed=time.perf_counter() - t0,
+                       workers=workers)

@@ -1,0 +1,306 @@
+"""The ``jaipur-ai`` command line, driven as a subprocess (``python -m jaipur_ai``).
+
+Searches use tiny iteration limits; no assertion is about time."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import jaipur_ai as jp
+from jaipur_ai.cli import SAMPLE_PATH
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+ANALYSIS_KEYS = {"algorithm", "seed", "best", "candidates", "iterations", "determinizations",
+                 "elapsed", "iterations_per_second"}
+
+
+def cli(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "jaipur_ai", *args], input=stdin,
+                          capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=ENV)
+
+
+def assert_bad_input(p: subprocess.CompletedProcess, *words: str) -> None:
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith("jaipur-ai: error: ")
+    assert "Traceback" not in p.stderr + p.stdout
+    for w in words:
+        assert w in lines[0]
+
+
+def table_rows(out: str) -> list[str]:
+    """The candidate rows of an analysis table (no timing in them)."""
+    return [line for line in out.splitlines() if line[:1].isdigit()]
+
+
+def finished_state() -> jp.GameState:
+    s = jp.GameState.new(seed=21, starter=0)
+    eng = jp.Engine("greedy")
+    while not s.is_round_over:
+        s = s.apply(eng.best_move(s, seed=1))
+    return s
+
+
+# --------------------------------------------------------------- version, help
+def test_version():
+    for args in (["version"], ["--version"]):
+        p = cli(*args)
+        assert p.returncode == 0
+        assert p.stdout.startswith(f"jaipur-ai {jp.__version__}")
+
+
+@pytest.mark.parametrize("cmd", [[], ["analyse"], ["play"], ["match"], ["bench"]])
+def test_help_everywhere(cmd):
+    p = cli(*cmd, "--help")
+    assert p.returncode == 0 and p.stderr == ""
+    assert "usage: jaipur-ai" in p.stdout
+    assert "examples:" in p.stdout
+
+
+def test_no_command_is_one_line_error():
+    assert_bad_input(cli(), "command")
+
+
+def test_serve_dispatches():
+    p = cli("serve", "--help")
+    assert p.returncode == 0
+    assert "serve" in p.stdout
+
+
+# -------------------------------------------------------------------- analyse
+def test_sample_position_is_a_mid_round_view():
+    pos = jp.read_position(SAMPLE_PATH.read_text())
+    assert isinstance(pos, jp.View)
+    assert pos.to_move == pos.observer and not pos.is_round_over
+    assert 0 < pos.deck_size < 40
+    assert SAMPLE_PATH.read_text().count("\n") == 1
+
+
+def test_analyse_sample_table():
+    p = cli("analyse", "sample", "--iterations", "300", "--seed", "1", "--top", "3")
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "as seen by player" in out                     # the view is drawn
+    header = next(line for line in out.splitlines() if line.startswith("#"))
+    for col in ("move", "win", "margin", "visits", "principal variation"):
+        assert col in header
+    rows = table_rows(out)
+    assert len(rows) == 3 and "%" in rows[0]
+    assert "300 iterations" in out and "seed 1" in out and "elapsed" in out
+    legal = {str(m) for m in jp.read_position(SAMPLE_PATH.read_text()).legal_moves()}
+    assert any(m in rows[0] for m in legal)
+
+
+def test_analyse_json_fields_and_reproducible():
+    args = ("analyse", "sample", "--iterations", "200", "--seed", "5", "--top", "4", "--json")
+    p = cli(*args)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert ANALYSIS_KEYS <= set(d)
+    assert d["seed"] == 5 and d["iterations"] == 200 and 1 <= len(d["candidates"]) <= 4
+    c = d["candidates"][0]
+    assert {"move", "visits", "win_probability", "expected_margin", "pv"} <= set(c)
+    assert d["best"] == c["move"]
+    d2 = json.loads(cli(*args).stdout)
+    assert d2["candidates"] == d["candidates"]
+
+
+def test_analyse_full_state_uses_the_movers_view():
+    s = jp.GameState.new(seed=7, starter=1)
+    p = cli("analyse", s.to_text(), "--iterations", "200", "--seed", "2")
+    assert p.returncode == 0, p.stderr
+    assert "Full state given: analysing for player 1" in p.stdout
+    assert "as seen by player 1" in p.stdout
+    # the words of the one-line form may also come unquoted
+    p2 = cli("analyse", *s.to_text().split(), "--iterations", "200", "--seed", "2")
+    assert p2.returncode == 0
+    assert table_rows(p2.stdout) == table_rows(p.stdout) != []
+
+
+def test_analyse_from_stdin_and_files(tmp_path):
+    s = jp.GameState.new(seed=9, starter=0)
+    v = s.view(0)
+    p = cli("analyse", "-", "--algorithm", "greedy", stdin=v.to_text() + "\n")
+    assert p.returncode == 0, p.stderr
+    assert "algorithm greedy" in p.stdout
+    f = tmp_path / "pos.json"
+    f.write_text(s.to_json(indent=2))
+    p = cli("analyse", str(f), "--algorithm", "greedy", "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["algorithm"] == "greedy"
+    t = tmp_path / "pos.txt"
+    t.write_text("# a comment line\n" + v.to_text() + "\n")
+    p = cli("analyse", str(t), "--iterations", "100", "--seed", "1")
+    assert p.returncode == 0, p.stderr
+
+
+def test_analyse_other_algorithms():
+    p = cli("analyse", "sample", "--algorithm", "expectimax", "--iterations", "2000",
+            "--seed", "1", "--top", "2")
+    assert p.returncode == 0, p.stderr
+    assert "algorithm expectimax" in p.stdout and "nodes" in p.stdout
+    p = cli("analyse", "sample", "--algorithm", "random", "--seed", "1")
+    assert p.returncode == 0 and "algorithm random" in p.stdout
+
+
+def test_analyse_perfect_information():
+    s = jp.GameState.new(seed=4, starter=0)
+    p = cli("analyse", s.to_text(), "--perfect-information", "--iterations", "200",
+            "--seed", "1", "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["perfect_information"] is True
+    p = cli("analyse", s.to_text(), "--perfect-information", "--iterations", "200")
+    assert "Perfect-information mode" in p.stdout
+    assert_bad_input(cli("analyse", "sample", "--perfect-information"),
+                     "--perfect-information")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["analyse"], ["POSITION"]),
+    (["analyse", "nonsense"], ["position"]),
+    (["analyse", "missing/file.json"], ["no such file"]),
+    (["analyse", "S 1.0.0.00.- GSMMM"], ["position"]),
+    (["analyse", "V 1.0.0.00.- 0 GSMMM 40 - 555779 765 DSSPPPPP/0/-/-.-.-.-.-.-/-.-.- "
+                 "4/1/-/-.-.-.-.-.-/0.0.0"], ["players[0].hand"]),
+    (["analyse", "{not json"], ["position"]),
+    (["analyse", "sample", "--time", "soon"], ["--time"]),
+    (["analyse", "sample", "--time", "-1"], ["--time"]),
+    (["analyse", "sample", "--iterations", "0"], ["--iterations"]),
+    (["analyse", "sample", "--algorithm", "alphazero"], ["--algorithm"]),
+    (["analyse", "sample", "--option", "zork=1"], ["zork"]),
+    (["analyse", "sample", "--bogus"], ["--bogus"]),
+    (["frobnicate"], ["frobnicate"]),
+    (["match", "ismcts:time=fast", "greedy"], ["A"]),
+    (["match", "greedy"], ["B"]),
+    (["match", "greedy", "random", "--games", "0"], ["--games"]),
+    (["match", "greedy", "ismcts:iterations=10,zork=1", "--games", "1"], ["zork"]),
+    (["play", "--level", "grandmaster"], ["--level"]),
+    (["play", "--you", "2"], ["--you"]),
+])
+def test_bad_input_is_one_line_exit_2(args, words):
+    assert_bad_input(cli(*args), *words)
+
+
+def test_analyse_positions_without_a_move():
+    s = finished_state()
+    assert_bad_input(cli("analyse", s.to_text()), "round is over")
+    s = jp.GameState.new(seed=3, starter=0)
+    assert_bad_input(cli("analyse", s.view(1).to_text()), "turn")
+
+
+# ------------------------------------------------------------------------ play
+def test_play_scripted_commands():
+    script = "help\nmoves\nsell 9Z\nsell 5D\nfoo bar\nhint\n1\nquit\n"
+    p = cli("play", "--level", "easy", "--seed", "3", "--you", "0",
+            "--hint", "ismcts:iterations=150", stdin=script)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "you are player 0" in out
+    assert "market" in out and "your hand" in out and "goods tokens left" in out
+    assert "legal moves:" in out and "  1. " in out
+    assert "cannot read 'sell 9Z' as a move" in out
+    assert "illegal move: sell 5D" in out
+    assert "cannot read 'foo bar'" in out
+    assert "principal variation" in out                   # the hint's table
+    assert "you play:" in out
+    assert "You left the game." in out
+    assert "Traceback" not in out + p.stderr
+
+
+def test_play_typed_moves_from_the_library():
+    """Moves computed in the test with the library, typed in the notation."""
+    state = jp.GameState.new(8)
+    seat = 1 - state.to_move            # the engine moves first, then us
+    p = cli("play", "--level", "easy", "--seed", "8", "--you", str(seat), stdin="")
+    assert "End of input" in p.stdout and p.returncode == 0
+    first = next(line for line in p.stdout.splitlines() if line.startswith("engine plays:"))
+    engine_move = first.split(":", 1)[1].split("(")[0].strip()
+    state = state.apply(engine_move)
+    mine = state.legal_moves()[-1]
+    p = cli("play", "--level", "easy", "--seed", "8", "--you", str(seat),
+            stdin=f"{str(mine).upper()}\n")
+    assert f"you play: {mine}" in p.stdout
+    assert p.stdout.count("engine plays:") == 2
+    assert p.returncode == 0
+
+
+def test_play_whole_match_to_two_seals():
+    script = "moves\n1\n" * 400
+    p = cli("play", "--level", "easy", "--seed", "5", "--you", "random", stdin=script)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "==== Round 1 over ====" in out and "==== Round 2 over ====" in out
+    assert "seal" in out and "the match," in out
+    assert ("You win the match" in out) or ("The engine wins the match" in out)
+
+
+def test_play_end_of_input_is_clean():
+    p = cli("play", "--level", "easy", "--seed", "2", "--you", "0", stdin="moves\n")
+    assert p.returncode == 0
+    assert "End of input" in p.stdout
+    assert p.stderr == ""
+
+
+# ----------------------------------------------------------------------- match
+def test_match_json_mirrored_and_reproducible():
+    args = ("match", "ismcts:iterations=100", "greedy", "--games", "2", "--seed", "3",
+            "--json", "--quiet")
+    p = cli(*args)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    for key in ("wins", "draws", "losses", "win_rate", "win_rate_ci95", "elo", "elo_ci95",
+                "mean_margin", "seconds_per_move", "by_start", "by_seat", "records"):
+        assert key in d
+    assert d["games_played"] == 4 and d["reproducible"] is True
+    assert d["wins"] + d["draws"] + d["losses"] == 4
+    seats = sorted((g["deal"], g["a_seat"]) for g in d["records"])
+    assert seats == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    p2 = cli(*args[:-2], "--json", "--quiet", "--workers", "2")
+    d2 = json.loads(p2.stdout)
+    assert [g["moves"] for g in d2["records"]] == [g["moves"] for g in d["records"]]
+
+
+def test_match_text_and_progress():
+    p = cli("match", "greedy", "random", "--games", "2", "--seed", "1")
+    assert p.returncode == 0, p.stderr
+    assert "A: greedy" in p.stdout and "B: random" in p.stdout
+    assert "win rate" in p.stdout and "Wilson" in p.stdout and "Elo" in p.stdout
+    assert "A moves first" in p.stdout and "time per move" in p.stdout
+    assert "4/4 games" in p.stderr                          # the progress bar
+    p = cli("match", "greedy", "random", "--games", "1", "--seed", "1", "--unit", "match",
+            "-q")
+    assert p.returncode == 0 and "2 matches played" in p.stdout and p.stderr == ""
+
+
+# ----------------------------------------------------------------------- bench
+def test_bench_quick_json():
+    p = cli("bench", "--quick", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["rules"]["ratio"] > 0
+    rows = d["search"]["positions"]
+    assert [r["position"] for r in rows] == ["early", "middle", "late"]
+    assert all(r["iterations_per_second"] > 0 for r in rows)
+
+
+# --------------------------------------------------------------------- Ctrl-C
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+def test_ctrl_c_stops_an_analysis_with_its_result():
+    proc = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "analyse", "sample",
+                             "--time", "60", "--seed", "1"], cwd=ROOT, env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in out and "principal variation" in out
+    assert "Traceback" not in err
