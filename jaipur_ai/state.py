@@ -15,14 +15,14 @@ True
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Union
 
 from . import _fields as F
-from ._cards import (BONUS_KINDS, BONUS_SET_IDS, BONUS_SETS, CAMEL, GOODS, HAND_LIMIT,
-                     LETTERS, MARKET_SIZE, SEALS_TO_WIN, TOKENS)
+from ._position import TextValue
+from ._cards import (BONUS_KINDS, BONUS_SET_IDS, CAMEL, GOODS, HAND_LIMIT, LETTERS,
+                     SEALS_TO_WIN, TOKENS)
 from ._core import CoreState
 from .errors import IllegalMoveError, InvalidPositionError
 from .move import Move
@@ -68,17 +68,14 @@ def _entropy_seed() -> int:
     return int.from_bytes(os.urandom(8), "little")
 
 
-class GameState:
+class GameState(TextValue):
     """A full position of a round of Jaipur, within a match to two seals.
 
     Build one with :meth:`new` (a dealt first round), :meth:`from_dict`,
     :meth:`from_json` or :meth:`from_text`.  Player numbers are 0 and 1.
     """
 
-    __slots__ = ("_core",)
-
-    def __init__(self, core: CoreState) -> None:
-        self._core = core
+    __slots__ = ()
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -115,9 +112,6 @@ class GameState:
         return GameState(core)
 
     # ------------------------------------------------------------- properties
-    @property
-    def _raw(self) -> dict:
-        return self._core.raw()
 
     @property
     def to_move(self) -> int:
@@ -370,12 +364,7 @@ class GameState:
         _check_round(state, raw, result)
         return state
 
-    def to_json(self, indent: Optional[int] = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
 
-    @classmethod
-    def from_json(cls, text: str) -> "GameState":
-        return cls.from_dict(F.load_json(text))
 
     # -------------------------------------------------------------- one line
     def to_text(self) -> str:
@@ -425,26 +414,14 @@ class GameState:
         return cls.from_dict(d)
 
     # -------------------------------------------------------------- python
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameState):
-            return NotImplemented
-        return self.to_text() == other.to_text()
 
-    def __hash__(self) -> int:
-        return hash(self.to_text())
 
-    def __repr__(self) -> str:
-        return f"GameState.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
         from ._board import draw_state
         return draw_state(self)
 
-    def __getstate__(self) -> dict:
-        return {"text": self.to_text()}
 
-    def __setstate__(self, st: dict) -> None:
-        self._core = GameState.from_text(st["text"])._core
 
     def play_random(self, seed: int) -> Iterator["GameState"]:  # pragma: no cover - debug aid
         """Uniformly random moves to the end of the round (for experiments)."""

@@ -20,18 +20,20 @@ True
 """
 from __future__ import annotations
 
-import json
-from collections import Counter
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _fields as F
+from ._position import TextValue
 from ._cards import (BONUS_KINDS, BONUS_SET_IDS, BONUS_SETS, CAMEL, CARD_TOTALS, GOODS,
-                     HAND_LIMIT, LETTERS, MARKET_SIZE, SEALS_TO_WIN, TOKENS, TYPES)
+                     HAND_LIMIT, LETTERS, SEALS_TO_WIN, TOKENS, TYPES)
 from ._core import CoreView
 from .errors import InvalidPositionError
 from .move import Move
 
-__all__ = ["View"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState
+
+__all__ = ["View", "read_position"]
 
 VIEW_FORMAT = "jaipur-view/1"
 _RESULT_CORE = {None: -1, 0: 0, 1: 1, "draw": 2}
@@ -40,18 +42,12 @@ _BONUS_SET_NAMES = {v: k for k, v in BONUS_SET_IDS.items()}
 _MAX_REJECTIONS = 1000
 
 
-class View:
+class View(TextValue):
     """What one player knows of a position.  Immutable."""
 
-    __slots__ = ("_core",)
-
-    def __init__(self, core: CoreView) -> None:
-        self._core = core
+    __slots__ = ()
 
     # ------------------------------------------------------------ properties
-    @property
-    def _raw(self) -> dict:
-        return self._core.raw()
 
     @property
     def observer(self) -> int:
@@ -305,12 +301,7 @@ class View:
         F.check_seals(raw["seals"], raw["round_no"], result)
         return cls(CoreView.from_raw(raw, obs, opp_n))
 
-    def to_json(self, indent: Optional[int] = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
 
-    @classmethod
-    def from_json(cls, text: str) -> "View":
-        return cls.from_dict(F.load_json(text))
 
     # -------------------------------------------------------------- one line
     def to_text(self) -> str:
@@ -376,26 +367,14 @@ class View:
         return cls.from_dict(d)
 
     # ---------------------------------------------------------------- python
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, View):
-            return NotImplemented
-        return self.to_text() == other.to_text()
 
-    def __hash__(self) -> int:
-        return hash(self.to_text())
 
-    def __repr__(self) -> str:
-        return f"View.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
         from ._board import draw_view
         return draw_view(self)
 
-    def __getstate__(self) -> dict:
-        return {"text": self.to_text()}
 
-    def __setstate__(self, st: dict) -> None:
-        self._core = View.from_text(st["text"])._core
 
 
 def read_position(text: str) -> Union["GameState", View]:
@@ -412,5 +391,3 @@ def read_position(text: str) -> Union["GameState", View]:
         return View.from_text(s)
     return GameState.from_text(s)
 
-
-_unused = (Counter,)

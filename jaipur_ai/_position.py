@@ -1,0 +1,66 @@
+"""What states and views share as values: equality, hashing, repr, pickling and JSON,
+all through their canonical one-line text form."""
+from __future__ import annotations
+
+import json
+from typing import Any, Optional, TypeVar
+
+from . import _fields as F
+
+P = TypeVar("P", bound="TextValue")
+
+
+class TextValue:
+    """Base of GameState and View: a value identified by its one-line text form.
+
+    Subclasses hold the compiled object in ``_core`` and define ``to_dict``,
+    ``from_dict``, ``to_text`` and ``from_text``."""
+
+    __slots__ = ("_core",)
+
+    def __init__(self, core: Any) -> None:
+        self._core = core
+
+    @property
+    def _raw(self) -> dict:
+        return self._core.raw()
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls: type[P], d: Any) -> P:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def to_text(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def from_text(cls: type[P], text: str) -> P:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        """The JSON form (docs/notation.md)."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_json(cls: type[P], text: str) -> P:
+        """Read and validate the JSON form; any failure is InvalidPositionError."""
+        return cls.from_dict(F.load_json(text))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.to_text() == other.to_text()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self.to_text())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({self.to_text()!r})"
+
+    def __getstate__(self) -> dict:
+        return {"text": self.to_text()}
+
+    def __setstate__(self, st: dict) -> None:
+        self._core = type(self).from_text(st["text"])._core
