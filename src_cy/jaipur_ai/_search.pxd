@@ -11,6 +11,8 @@ cdef enum:
     PLAYOUT_INFORMED = 1
     REWARD_WIN = 0
     REWARD_MARGIN = 1
+    EXPAND_RANDOM = 0          # expand an untried move drawn uniformly
+    EXPAND_ORDERED = 1         # expand the untried move with the best move score (+ noise)
 
 ctypedef struct Params:
     double c_uct               # UCB exploration constant
@@ -21,6 +23,7 @@ ctypedef struct Params:
     double epsilon             # informed policy: chance of a uniformly random candidate
     double noise               # informed policy: uniform noise added to scores
     int max_playout            # plies before a playout is scored as it stands
+    int expand                 # EXPAND_RANDOM or EXPAND_ORDERED
 
 
 cdef class NodePool:

@@ -13,6 +13,7 @@ from the same point of view.
 """
 cimport cython
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport qsort, malloc, free
 from libc.math cimport sqrt, log, exp
 from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -172,6 +173,30 @@ cdef inline double _hold(const State* s, int g, int n) noexcept nogil:
     return v
 
 
+ctypedef struct HoldTab:
+    double v[N_GOODS][16]     # v[g][n] == _hold(s, g, n) for the state it was built on
+
+
+cdef inline void _hold_tab(const State* s, HoldTab* t) noexcept nogil:
+    """_hold() of every good for 0..15 cards, in one pass."""
+    cdef int g, n, k, p
+    cdef double cum
+    cdef double b[16]
+    for n in range(16):
+        b[n] = 0.0
+        if n >= 3:
+            k = (n if n < 5 else 5) - 3
+            if s.bonus_pos[k] < s.bonus_len[k]:
+                b[n] = _BONUS_MEAN_OF[s.bonus_set][n]
+    for g in range(N_GOODS):
+        p = s.tok_pos[g]
+        cum = 0.0
+        t.v[g][0] = 0.0
+        for n in range(1, 16):
+            cum += _TOK[g][p + n - 1]
+            t.v[g][n] = cum + b[n]
+
+
 cdef inline bint _ends_round(const State* s, const Move* m) noexcept nogil:
     """Does the move end the round at once?  Uses public facts only."""
     cdef int g
@@ -184,6 +209,12 @@ cdef inline bint _ends_round(const State* s, const Move* m) noexcept nogil:
         return (s.tok_pos[g] < _TOKLEN[g] and s.tok_pos[g] + m.count >= _TOKLEN[g]
                 and _empty(s) == 2)
     return False
+
+
+cdef inline bint _empties_stack(const State* s, const Move* m) noexcept nogil:
+    """Is m a sale that takes the last goods token of its stack?"""
+    return (m.kind == MOVE_SELL and s.tok_pos[m.good] < _TOKLEN[m.good]
+            and s.tok_pos[m.good] + m.count >= _TOKLEN[m.good])
 
 
 cdef inline bint _any_end_possible(const State* s) noexcept nogil:
@@ -217,15 +248,16 @@ cdef inline double _reward(const Params* P, double win, double margin) noexcept 
 # ---------------------------------------------------------------------------
 # Move score (greedy, informed playouts, move ordering).  Points-like units.
 # ---------------------------------------------------------------------------
-cdef double score_move(const State* s, const Move* m) noexcept nogil:
-    """Heuristic gain of a move for the player to move, ignoring the end of the round."""
+cdef double _score(const State* s, const HoldTab* T, const Move* m) noexcept nogil:
+    """Heuristic gain of a move for the player to move, ignoring the end of the round
+    (T: the hold table of s)."""
     cdef int p = s.to_move, o = 1 - s.to_move, g, n, k, hs
     cdef const uint8_t* h = s.hand[p]
     cdef double v, pts
     cdef bint urgent
     if m.kind == MOVE_TAKE:
         g = m.good
-        v = H.hold * (_hold(s, g, h[g] + 1) - _hold(s, g, h[g])) - H.reveal
+        v = H.hold * (T.v[g][h[g] + 1] - T.v[g][h[g]]) - H.reveal
         if _hsize(s, p) + 1 >= HAND_LIMIT:
             v -= H.near_full
         return v
@@ -238,7 +270,7 @@ cdef double score_move(const State* s, const Move* m) noexcept nogil:
     if m.kind == MOVE_SELL:
         g = m.good
         n = m.count
-        pts = _hold(s, g, n)
+        pts = T.v[g][n]
         hs = _hsize(s, p)
         urgent = (n >= 3 or _MINSALE[g] >= 2 or hs >= HAND_LIMIT - 1
                   or _TOKLEN[g] - s.tok_pos[g] <= n + 1 or s.hand[o][g] >= 2)
@@ -246,15 +278,15 @@ cdef double score_move(const State* s, const Move* m) noexcept nogil:
             pts *= H.small_sale
         # selling part of a holding leaves the rest for later: count it as held
         if n < h[g]:
-            pts -= H.hold * (_hold(s, g, h[g]) - _hold(s, g, n)) * 0.5
+            pts -= H.hold * (T.v[g][h[g]] - T.v[g][n]) * 0.5
         return pts
     # exchange
     v = -H.swap_cost
     for g in range(N_GOODS):
         if m.take[g]:
-            v += H.hold * (_hold(s, g, h[g] + m.take[g]) - _hold(s, g, h[g]))
+            v += H.hold * (T.v[g][h[g] + m.take[g]] - T.v[g][h[g]])
         elif m.give[g]:
-            v -= H.hold * (_hold(s, g, h[g]) - _hold(s, g, h[g] - m.give[g]))
+            v -= H.hold * (T.v[g][h[g]] - T.v[g][h[g] - m.give[g]])
             v -= H.gift * _TOK[g][s.tok_pos[g]] * m.give[g]
     k = m.give[CAMEL]
     if k:
@@ -262,6 +294,13 @@ cdef double score_move(const State* s, const Move* m) noexcept nogil:
         if s.herd[p] > s.herd[o] and s.herd[p] - k <= s.herd[o]:
             v -= H.camel_major
     return v
+
+
+cdef double score_move(const State* s, const Move* m) noexcept nogil:
+    """Heuristic gain of a move for the player to move, ignoring the end of the round."""
+    cdef HoldTab T
+    _hold_tab(s, &T)
+    return _score(s, &T, m)
 
 
 cdef inline double _end_score(const State* s, const Move* m) noexcept nogil:
@@ -275,16 +314,58 @@ cdef inline double _end_score(const State* s, const Move* m) noexcept nogil:
     return (w - 0.5) * 2000.0 + mg
 
 
+cdef bint _opp_wins_now(const State* t) noexcept nogil:
+    """In a full state, can the player to move end the round at once and win it?
+
+    Checks only round-ending moves: a take when the deck is empty (it changes no
+    score), taking camels that cannot be refilled, and a sale emptying the third
+    goods-token stack (all cards of that good, for the biggest bonus)."""
+    cdef int q = t.to_move, g, left
+    cdef Move m
+    if t.result != RESULT_NONE:
+        return False
+    if t.deck_len == 0 and _hsize(t, q) < HAND_LIMIT:
+        for g in range(N_GOODS):
+            if t.market[g]:
+                return round_winner(t) == q
+    if t.market[CAMEL] and t.deck_len < t.market[CAMEL]:
+        memset(&m, 0, sizeof(Move))
+        m.kind = MOVE_CAMELS
+        if _end_score(t, &m) > 500.0:
+            return True
+    if _empty(t) == 2:
+        for g in range(N_GOODS):
+            left = _TOKLEN[g] - t.tok_pos[g]
+            if left > 0 and t.hand[q][g] >= left and t.hand[q][g] >= _MINSALE[g]:
+                memset(&m, 0, sizeof(Move))
+                m.kind = MOVE_SELL
+                m.good = g
+                m.count = t.hand[q][g]
+                if _end_score(t, &m) > 500.0:
+                    return True
+    return False
+
+
+cdef inline bint _gives_opp_win(const State* s, const Move* m) noexcept nogil:
+    """After move m (which does not end the round), can the opponent end it and win?"""
+    cdef State t
+    memcpy(&t, s, sizeof(State))
+    apply_move(&t, m)
+    if not _any_end_possible(&t):
+        return False
+    return _opp_wins_now(&t)
+
+
 # ---------------------------------------------------------------------------
 # Informed playout policy: a few constructed candidates, scored, epsilon-greedy.
 # ---------------------------------------------------------------------------
-cdef inline double _last_card_value(const State* s, int g, int n) noexcept nogil:
+cdef inline double _last_card_value(const HoldTab* T, int g, int n) noexcept nogil:
     """What giving away one of n held cards of g costs (token and bonus step)."""
-    return _hold(s, g, n) - _hold(s, g, n - 1)
+    return T.v[g][n] - T.v[g][n - 1]
 
 
-cdef int _give_for(const State* s, const uint8_t* take, int k, bint camels_first,
-                   Move* out) noexcept nogil:
+cdef int _give_for(const State* s, const HoldTab* T, const uint8_t* take, int k,
+                   bint camels_first, Move* out) noexcept nogil:
     """Fill an exchange taking `take` (k cards): camels and/or the cheapest goods.
 
     Returns 1 when a legal exchange was built, else 0."""
@@ -309,7 +390,7 @@ cdef int _give_for(const State* s, const uint8_t* take, int k, bint camels_first
         bv = 1e300
         for g in range(N_GOODS):
             if take[g] == 0 and hh[g] > 0:
-                v = _last_card_value(s, g, hh[g])
+                v = _last_card_value(T, g, hh[g])
                 if v < bv:
                     bv = v
                     best = g
@@ -325,8 +406,18 @@ cdef int _give_for(const State* s, const uint8_t* take, int k, bint camels_first
     return 1 if left == 0 else 0
 
 
-cdef int _candidates(const State* s, Move* cand) noexcept nogil:
-    cdef int p = s.to_move, g, n = 0, hs, k, i, j, bi
+cdef inline int memcmp16(const Move* a, const Move* b) noexcept nogil:
+    cdef const uint8_t* x = <const uint8_t*>a
+    cdef const uint8_t* y = <const uint8_t*>b
+    cdef int i
+    for i in range(sizeof(Move)):
+        if x[i] != y[i]:
+            return 1
+    return 0
+
+
+cdef int _candidates(const State* s, const HoldTab* T, Move* cand) noexcept nogil:
+    cdef int p = s.to_move, g, n = 0, hs, k
     cdef const uint8_t* h = s.hand[p]
     cdef uint8_t take[N_GOODS]
     cdef double bv, v, bv2
@@ -357,9 +448,9 @@ cdef int _candidates(const State* s, Move* cand) noexcept nogil:
         if k >= 2:
             memset(take, 0, sizeof(take))
             take[g] = k
-            if _give_for(s, take, k, True, &cand[n]):
+            if _give_for(s, T, take, k, True, &cand[n]):
                 n += 1
-            if _give_for(s, take, k, False, &cand[n]):
+            if _give_for(s, T, take, k, False, &cand[n]):
                 if n == 0 or memcmp16(&cand[n], &cand[n - 1]) != 0:
                     n += 1
     # the two most valuable market goods of different types
@@ -369,7 +460,7 @@ cdef int _candidates(const State* s, Move* cand) noexcept nogil:
     bv2 = -1.0
     for g in range(N_GOODS):
         if s.market[g]:
-            v = _hold(s, g, h[g] + 1) - _hold(s, g, h[g])
+            v = T.v[g][h[g] + 1] - T.v[g][h[g]]
             if v > bv:
                 bv2 = bv
                 b2 = b1
@@ -382,43 +473,45 @@ cdef int _candidates(const State* s, Move* cand) noexcept nogil:
         memset(take, 0, sizeof(take))
         take[b1] = 1
         take[b2] = 1
-        if _give_for(s, take, 2, True, &cand[n]):
+        if _give_for(s, T, take, 2, True, &cand[n]):
             n += 1
     return n
-
-
-cdef inline int memcmp16(const Move* a, const Move* b) noexcept nogil:
-    cdef const uint8_t* x = <const uint8_t*>a
-    cdef const uint8_t* y = <const uint8_t*>b
-    cdef int i
-    for i in range(sizeof(Move)):
-        if x[i] != y[i]:
-            return 1
-    return 0
 
 
 cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcept nogil:
     """Choose a move by the informed policy; returns 0, or -1 when there is none."""
     cdef Move cand[MAX_CAND]
     cdef double sc[MAX_CAND]
-    cdef Move buf[MAX_MOVES]
-    cdef int n, i, best, ok, pick, nok
-    cdef bint endp
+    cdef Move* buf
+    cdef int n, i, best, pick, nok, ne
+    cdef bint endp, danger
     cdef double bv
-    n = _candidates(s, cand)
+    cdef HoldTab T
+    _hold_tab(s, &T)
+    n = _candidates(s, &T, cand)
     if n == 0:
-        n = gen_moves(s, buf)
-        if n == 0:
+        # (never happens in a running round: some take, sale or camel take is
+        # always among the candidates; kept off the stack of the hot path)
+        buf = <Move*>malloc(MAX_MOVES * sizeof(Move))
+        if buf == NULL:
             return -1
-        out[0] = buf[rng_below(r, n)]
-        return 0
-    endp = _any_end_possible(s)
+        n = gen_moves(s, buf)
+        if n > 0:
+            out[0] = buf[rng_below(r, n)]
+        free(buf)
+        return 0 if n > 0 else -1
+    ne = _empty(s)
+    endp = s.deck_len < 5 or ne >= 2
+    danger = s.deck_len < 10 or ne >= 2
     nok = 0
     for i in range(n):
         if endp and _ends_round(s, &cand[i]):
             sc[i] = _end_score(s, &cand[i])
         else:
-            sc[i] = score_move(s, &cand[i])
+            sc[i] = _score(s, &T, &cand[i])
+            if ((danger or (ne == 1 and _empties_stack(s, &cand[i])))
+                    and _gives_opp_win(s, &cand[i])):
+                sc[i] -= 800.0
         if sc[i] > -500.0:
             nok += 1
     if P.epsilon > 0.0 and nok > 0 and rng_unit(r) < P.epsilon:
@@ -720,16 +813,18 @@ cdef class IsmctsSearcher:
     cdef dict decisive
     cdef int decisive_samples
     cdef int n_root_moves
+    cdef readonly object root          # the CoreView (or CoreState) searched
 
     def __init__(self, pos, *, uint64_t seed=0, double exploration=0.7,
                  playout="informed", reward="win", double margin_weight=0.0,
                  double margin_scale=40.0, double epsilon=0.1, double noise=1.0,
                  int max_playout=400, int max_nodes=4000000, int initial_nodes=65536,
-                 int decisive_samples=64):
+                 int decisive_samples=64, expand="ordered"):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
         _root_position(pos, &self.view, &self.truth, &self.cheat)
+        self.root = pos
         self.observer = self.view.observer
         if playout not in ("informed", "random"):
             raise ValueError(f"playout must be 'informed' or 'random', not {playout!r}")
@@ -747,6 +842,9 @@ cdef class IsmctsSearcher:
         self.P.epsilon = epsilon
         self.P.noise = noise
         self.P.max_playout = max_playout
+        if expand not in ("random", "ordered"):
+            raise ValueError(f"expand must be 'random' or 'ordered', not {expand!r}")
+        self.P.expand = EXPAND_ORDERED if expand == "ordered" else EXPAND_RANDOM
         self.seed = seed
         rng_seed(&self.rng, seed)
         # the view must have at least one consistent world
@@ -823,7 +921,9 @@ cdef class IsmctsSearcher:
         while limit < 0 or done < limit:
             if self.stop_flag:
                 break
-            if budget >= 0.0 and (done & 7) == 0:
+            # the clock is read every 8 iterations, and only after the first one,
+            # so that every run makes progress
+            if budget >= 0.0 and (done & 7) == 0 and done > 0:
                 if _now() >= deadline:
                     break
             self._iterate()
@@ -834,8 +934,10 @@ cdef class IsmctsSearcher:
         return done
 
     cdef inline uint32_t _next_gen(self) noexcept nogil:
+        cdef int i
         if self.gen >= <uint32_t>0xFFFFFFF0:
-            self.stamp[:] = 0
+            for i in range(N_ACTIONS):
+                self.stamp[i] = 0
             self.gen = 0
         self.gen += 2
         return self.gen
@@ -848,9 +950,8 @@ cdef class IsmctsSearcher:
         cdef int depth = 0, node = 0, n, i, c, best, nlegal, untried, k, pick
         cdef int32_t a
         cdef uint32_t g
-        cdef double u, bu, lv, win, mg, r0
-        cdef NodePool pool = self.pool
-        cdef bint endp
+        cdef double u, bu, win, mg, r0
+        cdef HoldTab T
         if _sample(&self.view, &self.truth, self.cheat, &s, &self.rng) != 0:
             return
         self.determinizations += 1
@@ -866,19 +967,19 @@ cdef class IsmctsSearcher:
             nlegal = 0
             best = NO_NODE
             bu = -1e300
-            c = pool.first_child[node]
+            c = self.pool.first_child[node]
             while c != NO_NODE:
-                a = pool.action[c]
+                a = self.pool.action[c]
                 if self.stamp[a] == g:
                     self.stamp[a] = g + 1
-                    pool.avail[c] += 1
+                    self.pool.avail[c] += 1
                     nlegal += 1
-                    u = (pool.value_sum[c] / pool.visits[c]
-                         + self.P.c_uct * sqrt(log(<double>pool.avail[c]) / pool.visits[c]))
+                    u = (self.pool.value_sum[c] / self.pool.visits[c]
+                         + self.P.c_uct * sqrt(log(<double>self.pool.avail[c]) / self.pool.visits[c]))
                     if u > bu:
                         bu = u
                         best = c
-                c = pool.next_sibling[c]
+                c = self.pool.next_sibling[c]
             untried = n - nlegal
             if untried > 0:
                 pick = -1
@@ -889,6 +990,15 @@ cdef class IsmctsSearcher:
                             if _end_score(&s, &buf[i]) > 500.0:
                                 pick = i
                                 break
+                if pick < 0 and self.P.expand == EXPAND_ORDERED:
+                    bu = -1e300
+                    _hold_tab(&s, &T)
+                    for i in range(n):
+                        if self.stamp[acts[i]] == g:
+                            u = _score(&s, &T, &buf[i]) + self.P.noise * rng_unit(&self.rng)
+                            if u > bu:
+                                bu = u
+                                pick = i
                 if pick < 0:
                     k = rng_below(&self.rng, untried)
                     for i in range(n):
@@ -897,14 +1007,14 @@ cdef class IsmctsSearcher:
                                 pick = i
                                 break
                             k -= 1
-                c = pool.new_node(node, acts[pick], s.to_move)
+                c = self.pool.new_node(node, acts[pick], s.to_move)
                 apply_move(&s, &buf[pick])
                 if c != NO_NODE:
                     depth += 1
                     path[depth] = c
                 break
             node = best
-            apply_move(&s, &buf[self.slot[pool.action[node]]])
+            apply_move(&s, &buf[self.slot[self.pool.action[node]]])
             depth += 1
             path[depth] = node
         if depth > self.max_depth:
@@ -915,15 +1025,15 @@ cdef class IsmctsSearcher:
         r0 = _reward(&self.P, win, mg)
         for i in range(depth + 1):
             c = path[i]
-            pool.visits[c] += 1
-            if pool.player[c] == 0:
-                pool.value_sum[c] += r0
-                pool.win_sum[c] += win
-                pool.margin_sum[c] += mg
+            self.pool.visits[c] += 1
+            if self.pool.player[c] == 0:
+                self.pool.value_sum[c] += r0
+                self.pool.win_sum[c] += win
+                self.pool.margin_sum[c] += mg
             else:
-                pool.value_sum[c] += 1.0 - r0
-                pool.win_sum[c] += 1.0 - win
-                pool.margin_sum[c] -= mg
+                self.pool.value_sum[c] += 1.0 - r0
+                self.pool.win_sum[c] += 1.0 - win
+                self.pool.margin_sum[c] -= mg
 
     # -- results -----------------------------------------------------------
     cdef int _best_child(self, int node):
@@ -1000,3 +1110,542 @@ cdef class IsmctsSearcher:
     def best_action(self):
         ch = self.summary(pv_len=1)["children"]
         return ch[0]["action"] if ch else None
+
+# ---------------------------------------------------------------------------
+# Greedy and random
+# ---------------------------------------------------------------------------
+cdef list _danger_rates(const View* v, const State* truth, bint cheat, int samples,
+                        uint64_t seed, Move* buf, int n):
+    """For each root move that does not end the round: the share of `samples` sampled
+    worlds in which the opponent can answer it by ending the round and winning."""
+    cdef int i, j, ne, bad = 0
+    cdef int hits[MAX_MOVES]
+    cdef int check[MAX_MOVES]
+    cdef bint any_check = False
+    cdef State d
+    cdef Rng r
+    ne = _empty(&v.s)
+    for i in range(n):
+        hits[i] = 0
+        check[i] = (not _ends_round(&v.s, &buf[i]) and
+                    (v.s.deck_len < 10 or ne >= 2 or (ne == 1 and _empties_stack(&v.s, &buf[i]))))
+        if check[i]:
+            any_check = True
+    if not any_check:
+        return [0.0] * n
+    if cheat:
+        samples = 1
+    if samples < 1:
+        samples = 1
+    rng_seed(&r, _mix(seed ^ <uint64_t>0xA5A5A5A5A5A5A5A5))
+    with nogil:
+        for j in range(samples):
+            if _sample(v, truth, cheat, &d, &r) != 0:
+                bad = 1
+                break
+            for i in range(n):
+                if check[i] and _gives_opp_win(&d, &buf[i]):
+                    hits[i] += 1
+    if bad:
+        raise ValueError("the view is inconsistent: no full state matches it")
+    return [hits[i] / <double>samples for i in range(n)]
+
+
+def greedy_scores(pos, uint64_t seed=0, int decisive_samples=64):
+    """Every legal move of the root with its greedy score, best first.
+
+    The score is score_move() on the observer's view (docs/search.md).  A move that
+    ends the round is scored by how it ends over `decisive_samples` sampled worlds
+    (+1000 for a sure win, -1000 for a sure loss, plus the mean margin); any other
+    move loses 1000 times the share of those worlds in which the opponent can reply
+    by ending the round and winning.  Ties go to the lowest action id.
+    Returns (list of (action, score, decisive stats or None), decisive table)."""
+    cdef View v
+    cdef State truth
+    cdef bint cheat
+    cdef Move buf[MAX_MOVES]
+    cdef int n, i
+    cdef Rng r
+    cdef State probe
+    _root_position(pos, &v, &truth, &cheat)
+    rng_seed(&r, seed)
+    if _sample(&v, &truth, cheat, &probe, &r) != 0:
+        raise ValueError("the view is inconsistent: no full state matches it")
+    table = _decisive_table(&v, &truth, cheat, decisive_samples, seed)
+    n = gen_moves(&v.s, buf)
+    danger = _danger_rates(&v, &truth, cheat, decisive_samples, seed, buf, n)
+    out = []
+    for i in range(n):
+        a = action_of(&buf[i])
+        st = table.get(a)
+        if st is not None and st[0]:
+            sc = 2000.0 * ((st[1] + 0.5 * st[2]) / st[0] - 0.5) + st[4] / st[0]
+        else:
+            sc = score_move(&v.s, &buf[i]) - 1000.0 * danger[i]
+        out.append((a, sc, st))
+    out.sort(key=lambda t: (-t[1], t[0]))
+    return out, table
+
+
+def random_action(pos, uint64_t seed=0):
+    """A uniformly random legal move (action id) drawn from the seed."""
+    cdef View v
+    cdef State truth
+    cdef bint cheat
+    cdef Move buf[MAX_MOVES]
+    cdef Rng r
+    cdef int n
+    _root_position(pos, &v, &truth, &cheat)
+    n = gen_moves(&v.s, buf)
+    acts = sorted(action_of(&buf[i]) for i in range(n))
+    rng_seed(&r, seed)
+    return acts[rng_below(&r, n)], len(acts)
+
+# ---------------------------------------------------------------------------
+# Expectimax with chance nodes (Star1 pruning), over sampled worlds
+# ---------------------------------------------------------------------------
+ctypedef struct XCtx:
+    int P                       # the searching player
+    long long nodes             # states generated (one per apply_move)
+    long long node_limit        # -1: none
+    double deadline             # < 0: none
+    volatile int* stop
+    int aborted
+    int beam                    # moves tried at inner nodes (0 = all)
+    int chance_samples          # sampled draws when 3+ cards are drawn
+    int max_outcomes            # exact enumeration up to this many draw outcomes
+    Rng rng
+
+
+cdef inline double _eval(const State* s, int P, double* margin) noexcept nogil:
+    """Leaf evaluation: (estimated win chance of P, estimated margin in points)."""
+    cdef int t[2]
+    cdef int g, O = 1 - P
+    cdef double e, w
+    if s.result != RESULT_NONE:
+        w = _outcome(s, P, margin)
+        return w
+    round_totals(s, t)
+    e = t[P] - t[O]
+    for g in range(N_GOODS):
+        if s.hand[P][g]:
+            e += H.eval_hold * _hold(s, g, s.hand[P][g])
+        if s.hand[O][g]:
+            e -= H.eval_hold * _hold(s, g, s.hand[O][g])
+    e += H.eval_camel * (<int>s.herd[P] - <int>s.herd[O])
+    margin[0] = e
+    return 1.0 / (1.0 + exp(-e / H.eval_scale))
+
+
+cdef inline bint _x_check(XCtx* X) noexcept nogil:
+    """Count a node; True when the search must stop."""
+    if X.aborted:
+        return True
+    if X.node_limit >= 0 and X.nodes >= X.node_limit:
+        X.aborted = 1
+        return True
+    X.nodes += 1
+    if (X.nodes & 255) == 0:
+        if X.stop[0] or (X.deadline >= 0.0 and _now() >= X.deadline):
+            X.aborted = 1
+            return True
+    return False
+
+
+cdef inline void _force_top(State* s, const uint8_t* types, int k) noexcept nogil:
+    """Reorder the deck so that its top k cards are types[0..k-1] (drawn in that order)."""
+    cdef int j, i, pos
+    cdef uint8_t t
+    for j in range(k):
+        pos = s.deck_len - 1 - j
+        i = pos
+        while i >= 0 and s.deck[i] != types[j]:
+            i -= 1
+        if i >= 0 and i != pos:
+            t = s.deck[i]
+            s.deck[i] = s.deck[pos]
+            s.deck[pos] = t
+
+
+cdef double _x_child(XCtx* X, const State* s, const Move* m, const uint8_t* types, int k,
+                     int depth, double alpha, double beta, double* margin,
+                     int32_t* reply) noexcept nogil:
+    cdef State c
+    memcpy(&c, s, sizeof(State))
+    if k > 0:
+        _force_top(&c, types, k)
+    apply_move(&c, m)
+    return _x_node(X, &c, depth - 1, alpha, beta, margin, reply)
+
+
+cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double alpha,
+                      double beta, double* margin, int32_t* reply) noexcept nogil:
+    """Value of move m: an average over the cards its refill can draw (Star1)."""
+    cdef int gaps, L, c1, c2, no = 0, i, j, t, k
+    cdef int cnt[N_TYPES]
+    cdef uint8_t otypes[64][5]
+    cdef double oprob[64]
+    cdef uint8_t tmp[N_CARDS]
+    cdef double q, acc = 0.0, macc = 0.0, rem = 1.0, ca, cb, v, mg, bestq
+    cdef uint8_t swp[5]
+    cdef int32_t rep
+    reply[0] = -1
+    gaps = 0
+    if m.kind == MOVE_TAKE:
+        gaps = 1
+    elif m.kind == MOVE_CAMELS:
+        gaps = s.market[CAMEL]
+    L = s.deck_len
+    if gaps == 0 or L < gaps:
+        return _x_child(X, s, m, NULL, 0, depth, alpha, beta, margin, reply)
+    memset(cnt, 0, sizeof(cnt))
+    for i in range(L):
+        cnt[s.deck[i]] += 1
+    if gaps == 1:
+        for c1 in range(N_TYPES):
+            if cnt[c1]:
+                otypes[no][0] = c1
+                oprob[no] = <double>cnt[c1] / L
+                no += 1
+    elif gaps == 2:
+        for c1 in range(N_TYPES):
+            for c2 in range(c1, N_TYPES):
+                if c1 == c2:
+                    q = <double>cnt[c1] * (cnt[c1] - 1)
+                else:
+                    q = 2.0 * cnt[c1] * cnt[c2]
+                if q > 0:
+                    otypes[no][0] = c1
+                    otypes[no][1] = c2
+                    oprob[no] = q / (<double>L * (L - 1))
+                    no += 1
+    else:
+        # sampled draws, each with the same weight
+        k = X.chance_samples
+        if k > 64:
+            k = 64
+        for j in range(k):
+            for i in range(L):
+                tmp[i] = s.deck[i]
+            for i in range(gaps):
+                t = i + rng_below(&X.rng, L - i)
+                otypes[j][i] = tmp[t]
+                tmp[t] = tmp[i]
+            oprob[j] = 1.0 / k
+        no = k
+    # most likely outcomes first (selection order; stable for equal weights)
+    for i in range(no):
+        bestq = oprob[i]
+        t = i
+        for j in range(i + 1, no):
+            if oprob[j] > bestq:
+                bestq = oprob[j]
+                t = j
+        if t != i:
+            q = oprob[i]
+            oprob[i] = oprob[t]
+            oprob[t] = q
+            memcpy(swp, otypes[i], 5)
+            memcpy(otypes[i], otypes[t], 5)
+            memcpy(otypes[t], swp, 5)
+    for i in range(no):
+        q = oprob[i]
+        rem -= q
+        if rem < 1e-12:
+            rem = 0.0
+        ca = (alpha - acc - rem * 1.0) / q
+        cb = (beta - acc - rem * 0.0) / q
+        if ca < 0.0:
+            ca = 0.0
+        if cb > 1.0:
+            cb = 1.0
+        v = _x_child(X, s, m, otypes[i], gaps, depth, ca, cb, &mg, &rep)
+        if X.aborted:
+            return 0.0
+        if i == 0:
+            reply[0] = rep
+        acc += q * v
+        macc += q * mg
+        if acc + rem <= alpha:
+            margin[0] = macc
+            return acc + rem
+        if acc >= beta:
+            margin[0] = macc
+            return acc
+    margin[0] = macc
+    return acc
+
+
+ctypedef struct _Ord:
+    double sc
+    int32_t act
+    int idx
+
+
+cdef int _ord_cmp(const void* a, const void* b) noexcept nogil:
+    cdef const _Ord* x = <const _Ord*>a
+    cdef const _Ord* y = <const _Ord*>b
+    if x.sc > y.sc:
+        return -1
+    if x.sc < y.sc:
+        return 1
+    if x.act < y.act:
+        return -1
+    if x.act > y.act:
+        return 1
+    return 0
+
+
+cdef int _ordered_moves(const State* s, Move* buf, _Ord* order) noexcept nogil:
+    """Generate the moves, best heuristic score first (ties: lowest action id)."""
+    cdef int n, i
+    cdef bint endp
+    cdef HoldTab T
+    n = gen_moves(s, buf)
+    endp = _any_end_possible(s)
+    _hold_tab(s, &T)
+    for i in range(n):
+        order[i].act = action_of(&buf[i])
+        order[i].idx = i
+        if endp and _ends_round(s, &buf[i]):
+            order[i].sc = _end_score(s, &buf[i])
+        else:
+            order[i].sc = _score(s, &T, &buf[i])
+    qsort(order, n, sizeof(_Ord), _ord_cmp)
+    return n
+
+
+cdef double _x_node(XCtx* X, const State* s, int depth, double alpha, double beta,
+                    double* margin, int32_t* best_act) noexcept nogil:
+    cdef Move buf[MAX_MOVES]
+    cdef _Ord order[MAX_MOVES]
+    cdef int n, i, j, lim, bi
+    cdef bint maxi
+    cdef double best, v, mg, bm = 0.0
+    cdef int32_t rep
+    best_act[0] = -1
+    if _x_check(X):
+        margin[0] = 0.0
+        return 0.0
+    if s.result != RESULT_NONE or depth <= 0:
+        return _eval(s, X.P, margin)
+    n = _ordered_moves(s, buf, order)
+    lim = n
+    if X.beam > 0 and lim > X.beam:
+        lim = X.beam
+    maxi = s.to_move == X.P
+    best = -1.0 if maxi else 2.0
+    bi = -1
+    for j in range(lim):
+        i = order[j].idx
+        v = _x_chance(X, s, &buf[i], depth, alpha, beta, &mg, &rep)
+        if X.aborted:
+            margin[0] = 0.0
+            return 0.0
+        if maxi:
+            if v > best:
+                best = v
+                bm = mg
+                bi = j
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+                bm = mg
+                bi = j
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    margin[0] = bm
+    if bi >= 0:
+        best_act[0] = order[bi].act
+    return best
+
+
+cdef class ExpectimaxSearcher:
+    """Depth-limited expectimax over `samples` sampled worlds of the observer's view.
+
+    ``run_depth(d)`` searches every root move to d plies in every world (one C call);
+    the Python driver deepens iteratively.  Values are win-chance estimates in [0, 1]
+    from the mover's point of view; margins are points."""
+    cdef View view
+    cdef State truth
+    cdef bint cheat
+    cdef readonly uint64_t seed
+    cdef readonly int samples
+    cdef object _worlds_arr
+    cdef uint8_t[::1] worlds      # samples * sizeof(State) bytes
+    cdef readonly int n_moves
+    cdef Move moves[MAX_MOVES]
+    cdef int32_t root_acts[MAX_MOVES]
+    cdef double[:, ::1] value
+    cdef double[:, ::1] marg
+    cdef int32_t[:, ::1] reply
+    cdef readonly long long nodes
+    cdef readonly double elapsed
+    cdef readonly int depth_done
+    cdef volatile int stop_flag
+    cdef readonly int beam
+    cdef readonly int chance_samples
+    cdef object _lock
+    cdef dict decisive
+    cdef int decisive_samples
+    cdef object _last           # results of the deepest completed depth
+
+    def __init__(self, pos, *, uint64_t seed=0, int samples=8, int beam=0,
+                 int chance_samples=4, int decisive_samples=64):
+        cdef Rng r
+        cdef int j, bad = 0
+        cdef State* w
+        if samples < 1 or samples > 4096:
+            raise ValueError("samples must be in 1..4096")
+        _root_position(pos, &self.view, &self.truth, &self.cheat)
+        if self.cheat:
+            samples = 1
+        self.seed = seed
+        self.samples = samples
+        self.beam = beam
+        self.chance_samples = chance_samples if chance_samples > 0 else 1
+        self._worlds_arr = np.zeros(samples * sizeof(State), np.uint8)
+        self.worlds = self._worlds_arr
+        rng_seed(&r, seed)
+        for j in range(samples):
+            w = <State*>&self.worlds[j * sizeof(State)]
+            if _sample(&self.view, &self.truth, self.cheat, w, &r) != 0:
+                bad = 1
+                break
+        if bad:
+            raise ValueError("the view is inconsistent: no full state matches it")
+        self.n_moves = gen_moves(&self.view.s, self.moves)
+        for j in range(self.n_moves):
+            self.root_acts[j] = action_of(&self.moves[j])
+        self.value = np.zeros((self.n_moves, samples), np.float64)
+        self.marg = np.zeros((self.n_moves, samples), np.float64)
+        self.reply = np.full((self.n_moves, samples), -1, np.int32)
+        self.nodes = 0
+        self.elapsed = 0.0
+        self.depth_done = 0
+        self.stop_flag = 0
+        self._lock = threading.Lock()
+        self.decisive_samples = decisive_samples
+        self.decisive = _decisive_table(&self.view, &self.truth, self.cheat,
+                                        decisive_samples, seed)
+        self._last = None
+
+    def stop(self):
+        self.stop_flag = 1
+
+    def clear_stop(self):
+        self.stop_flag = 0
+
+    @property
+    def stopped(self):
+        return bool(self.stop_flag)
+
+    def run_depth(self, int depth, node_limit=None, seconds=None):
+        """Search every root move to `depth` plies in every world.  Stops early at
+        `node_limit` more nodes, after `seconds`, or on the stop flag; returns True
+        when the depth was completed (its results then replace the previous ones)."""
+        cdef XCtx X
+        cdef double t0
+        cdef int i, j, ok
+        cdef double mg, v
+        cdef int32_t ba
+        cdef State* w
+        if depth < 1:
+            raise ValueError("depth must be >= 1")
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("this searcher is already running")
+        try:
+            X.P = self.view.observer
+            X.nodes = 0
+            X.node_limit = -1 if node_limit is None else max(0, int(node_limit))
+            t0 = _now()
+            X.deadline = -1.0 if seconds is None else t0 + max(0.0, float(seconds))
+            X.stop = &self.stop_flag
+            X.aborted = 0
+            X.beam = self.beam
+            X.chance_samples = self.chance_samples
+            with nogil:
+                for j in range(self.samples):
+                    if X.aborted:
+                        break
+                    w = <State*>&self.worlds[j * sizeof(State)]
+                    for i in range(self.n_moves):
+                        rng_seed(&X.rng, _mix(self.seed ^ _mix(<uint64_t>(
+                            (depth * 4096 + j) * 2048 + i))))
+                        v = self._root_move(&X, w, i, depth, &mg, &ba)
+                        if X.aborted:
+                            break
+                        self.value[i, j] = v
+                        self.marg[i, j] = mg
+                        self.reply[i, j] = ba
+            self.nodes += X.nodes
+            self.elapsed += _now() - t0
+            ok = not X.aborted
+            if ok:
+                self.depth_done = depth
+                self._last = (np.asarray(self.value).copy(), np.asarray(self.marg).copy(),
+                              np.asarray(self.reply).copy())
+            return bool(ok)
+        finally:
+            self._lock.release()
+
+    cdef double _root_move(self, XCtx* X, const State* w, int i, int depth, double* mg,
+                           int32_t* reply) noexcept nogil:
+        """Value of root move i in world w, with the opponent's best reply (in the
+        most likely draw)."""
+        if _x_check(X):
+            return 0.0
+        return _x_chance(X, w, &self.moves[i], depth, 0.0, 1.0, mg, reply)
+
+    def root_actions(self):
+        return [int(self.root_acts[i]) for i in range(self.n_moves)]
+
+    def summary(self):
+        """Root statistics of the deepest completed depth (plain Python data)."""
+        children = []
+        last = self._last
+        for i in range(self.n_moves):
+            a = int(self.root_acts[i])
+            st = self.decisive.get(a)
+            if last is None:
+                val, mar, pv = 0.0, 0.0, [a]
+            else:
+                val = float(last[0][i].mean())
+                mar = float(last[1][i].mean())
+                reps = [int(x) for x in last[2][i] if x >= 0]
+                pv = [a]
+                if reps:
+                    counts = {}
+                    for x in reps:
+                        counts[x] = counts.get(x, 0) + 1
+                    pv.append(min(counts, key=lambda x: (-counts[x], x)))
+            children.append({
+                "action": a,
+                "visits": self.samples if last is not None else 0,
+                "value": val,
+                "win": val,
+                "margin": mar,
+                "pv": pv,
+                "decisive": _decisive_kind(st),
+                "decisive_stats": st,
+            })
+        children.sort(key=lambda c: (
+            0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1),
+            -c["value"], -c["margin"], c["action"]))
+        return {
+            "algorithm": "expectimax",
+            "children": children,
+            "iterations": int(self.nodes),
+            "nodes": int(self.nodes),
+            "determinizations": self.samples,
+            "depth": self.depth_done,
+            "elapsed": self.elapsed,
+            "seed": int(self.seed),
+            "perfect_information": bool(self.cheat),
+            "stopped": bool(self.stop_flag),
+            "root_moves": self.n_moves,
+        }

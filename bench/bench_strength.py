@@ -1,0 +1,87 @@
+"""Head-to-head strength of search settings: rounds won, seats swapped on every deal.
+
+Each deal (``GameState.new(seed=deal)``) is played twice, A starting once and B once,
+so that the deal's luck cancels.  A round won counts 1, a drawn round 0.5.  Every
+search is seeded from (deal, ply), so a run is reproducible.
+
+    PYTHONPATH=. python3 bench/bench_strength.py --deals 100 \
+        --a '{"algorithm": "ismcts", "iterations": 1000}' \
+        --b '{"algorithm": "ismcts", "iterations": 1000, "playout": "random"}'
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from jaipur_ai._core import CoreState  # noqa: E402
+from jaipur_ai.engine import Engine  # noqa: E402
+
+
+def _engine(spec: dict):
+    spec = dict(spec)
+    limits = {k: spec.pop(k) for k in ("iterations", "time") if k in spec}
+    return Engine(spec.pop("algorithm", "ismcts"), **spec), limits
+
+
+def play_round(deal: int, a: dict, b: dict, a_starts: bool):
+    """(points of A: 1/0.5/0, margin of A, plies)."""
+    ea, la = _engine(a)
+    eb, lb = _engine(b)
+    s = CoreState.new(deal, 0 if a_starts else 1)
+    # A is player 0
+    ply = 0
+    while s.raw()["result"] == -1:
+        p = s.raw()["to_move"]
+        eng, lim = (ea, la) if p == 0 else (eb, lb)
+        seed = (deal * 1000003 + ply * 7919 + p) & 0xFFFFFFFF
+        mv = eng.best_move(s, seed=seed, **lim)
+        s.apply_action(mv.action_id)
+        ply += 1
+    r = s.raw()["result"]
+    t = s.totals()
+    pts = 1.0 if r == 0 else (0.5 if r == 2 else 0.0)
+    return pts, t[0] - t[1], ply
+
+
+def _job(args):
+    return play_round(*args)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--a", required=True, help="JSON options of player A (Engine + limits)")
+    ap.add_argument("--b", required=True, help="JSON options of player B")
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--first-deal", type=int, default=1)
+    ap.add_argument("--procs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args(argv)
+    a, b = json.loads(args.a), json.loads(args.b)
+    jobs = [(d, a, b, st) for d in range(args.first_deal, args.first_deal + args.deals)
+            for st in (True, False)]
+    t0 = time.time()
+    with mp.Pool(args.procs) as pool:
+        res = pool.map(_job, jobs, chunksize=1)
+    n = len(res)
+    score = sum(r[0] for r in res)
+    wins = sum(1 for r in res if r[0] == 1.0)
+    draws = sum(1 for r in res if r[0] == 0.5)
+    margin = sum(r[1] for r in res) / n
+    p = score / n
+    se = math.sqrt(max(p * (1 - p), 1e-9) / n)
+    print(f"A: {json.dumps(a)}")
+    print(f"B: {json.dumps(b)}")
+    print(f"rounds {n}: A won {wins}, drew {draws}, lost {n - wins - draws}; "
+          f"A scores {100 * p:.1f}% ± {196 * se:.1f} (95%), mean margin {margin:+.1f}; "
+          f"{sum(r[2] for r in res) / n:.1f} plies/round; {time.time() - t0:.0f} s")
+    return p
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,720 @@
+"""The search API: :func:`best_move`, :func:`analyse` and the reusable :class:`Engine`.
+
+>>> import jaipur_ai as jp
+>>> state = jp.GameState.new(seed=7, starter=0)
+>>> move = jp.best_move(state, iterations=2000, seed=1)
+>>> move in state.legal_moves()
+True
+>>> report = jp.analyse(state, iterations=2000, seed=1, top=3)
+>>> report.best == move
+True
+
+A fair search only uses what the player to move knows: given a full
+:class:`~jaipur_ai.GameState` it searches ``state.view(state.to_move)``; given a
+:class:`~jaipur_ai.View` it must be the observer's turn.  ``perfect_information=True``
+(algorithm option "cheat") searches the true full state instead, for study only.
+
+Every value in an :class:`Analysis` is from the point of view of the player to move
+(the *mover*): ``win_probability`` is the estimated chance that the mover wins the
+round (a draw counts half), ``expected_margin`` the mover's expected points minus the
+opponent's at the end of the round.
+
+Algorithms (docs/search.md):
+
+``"ismcts"`` (default)
+    single-observer information-set Monte Carlo tree search; ``iterations`` are
+    search iterations (one sampled world and one playout each).
+``"expectimax"``
+    depth-limited expectimax with chance nodes for the cards drawn, averaged over
+    ``samples`` sampled worlds; ``iterations`` are search nodes.
+``"greedy"``
+    the move with the best immediate heuristic gain.
+``"random"``
+    a uniformly random legal move.
+
+With neither ``time`` nor ``iterations`` a search runs for :data:`DEFAULT_TIME` seconds.
+The same ``seed`` (and thread count and limits in iterations) gives the same result;
+``seed=None`` draws a seed from OS entropy and records it in the result.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time as _time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ._core import CoreState, CoreView
+from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
+                      random_action, rank_children)
+from .errors import InvalidPositionError
+from .move import Move
+
+__all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHMS",
+           "DEFAULT_TIME"]
+
+ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
+DEFAULT_TIME = 1.0
+"""Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
+
+_POLL = 0.02     # seconds between checks of stop_event while a search runs
+
+
+def _entropy_seed() -> int:
+    return int.from_bytes(os.urandom(8), "little") >> 1
+
+
+# ---------------------------------------------------------------------------
+# Results
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate move of an :class:`Analysis` (values from the mover's view).
+
+    ``visits``: ISMCTS visits of the move (summed over threads); for expectimax the
+    number of sampled worlds it was searched in; 0 for greedy and random.
+    ``win_probability``: estimated chance the mover wins the round (a draw counts
+    half); ``None`` where the algorithm has no estimate (greedy, random).
+    ``expected_margin``: expected end-of-round points of the mover minus the
+    opponent's; ``None`` where unknown.
+    ``pv``: principal variation starting with ``move`` (opponent replies included).
+    ``score``: greedy's heuristic score (``None`` for the other algorithms).
+    ``decisive``: ``"win"``/``"loss"``/``"mixed"`` for a move that ends the round at
+    once (by its result in the sampled worlds), else ``None``.
+    """
+
+    move: Move
+    visits: int
+    win_probability: Optional[float]
+    expected_margin: Optional[float]
+    pv: list = field(default_factory=list)
+    score: Optional[float] = None
+    decisive: Optional[str] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "move": str(self.move),
+            "visits": self.visits,
+            "win_probability": self.win_probability,
+            "expected_margin": self.expected_margin,
+            "pv": [str(m) for m in self.pv],
+            "score": self.score,
+            "decisive": self.decisive,
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Ranked candidate moves of a search, best first, and its totals.
+
+    All values are from the point of view of the player to move.  ``iterations``
+    counts ISMCTS iterations or expectimax nodes; ``determinizations`` the sampled
+    worlds; ``elapsed`` is wall-clock seconds.  ``seed`` reproduces the search.
+    ``candidates`` holds the searched moves only: it is empty (and ``best`` is
+    ``None``) when nothing could be searched (ISMCTS with ``iterations=0``, or a search
+    stopped before its first iteration or depth), except that moves ending the round
+    at once are always judged.
+    """
+
+    candidates: list
+    algorithm: str
+    seed: int
+    iterations: int
+    determinizations: int
+    elapsed: float
+    threads: int = 1
+    depth: Optional[int] = None
+    stopped: bool = False
+    perfect_information: bool = False
+    legal_moves: int = 0
+    options: dict = field(default_factory=dict)
+
+    @property
+    def best(self) -> Optional[Move]:
+        """The move the search recommends (``None`` when nothing was searched)."""
+        return self.candidates[0].move if self.candidates else None
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
+
+    def __len__(self) -> int:
+        return len(self.candidates)
+
+    def __iter__(self):
+        return iter(self.candidates)
+
+    def __getitem__(self, i):
+        return self.candidates[i]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (moves as canonical text), e.g. for JSON."""
+        return {
+            "algorithm": self.algorithm,
+            "seed": self.seed,
+            "best": None if self.best is None else str(self.best),
+            "candidates": [c.to_dict() for c in self.candidates],
+            "iterations": self.iterations,
+            "determinizations": self.determinizations,
+            "elapsed": self.elapsed,
+            "iterations_per_second": self.iterations_per_second,
+            "threads": self.threads,
+            "depth": self.depth,
+            "stopped": self.stopped,
+            "perfect_information": self.perfect_information,
+            "legal_moves": self.legal_moves,
+            "options": dict(self.options),
+        }
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def __str__(self) -> str:
+        unit = "nodes" if self.algorithm == "expectimax" else "iterations"
+        head = (f"{self.algorithm}: {self.iterations} {unit} in {self.elapsed:.3f} s "
+                f"({self.iterations_per_second:,.0f}/s), {self.determinizations} worlds, "
+                f"seed {self.seed}")
+        if self.depth is not None:
+            head += f", depth {self.depth}"
+        if self.threads > 1:
+            head += f", {self.threads} threads"
+        if self.stopped:
+            head += " (stopped)"
+        rows = [("#", "move", "visits", "win %", "margin", "line")]
+        for i, c in enumerate(self.candidates, 1):
+            win = "-" if c.win_probability is None else f"{100 * c.win_probability:.1f}"
+            mar = "-" if c.expected_margin is None else f"{c.expected_margin:+.1f}"
+            line = " ".join(str(m) for m in c.pv[1:6])
+            if c.decisive:
+                line = f"[ends round: {c.decisive}] " + line
+            rows.append((str(i), str(c.move), str(c.visits), win, mar, line.strip()))
+        widths = [max(len(r[k]) for r in rows) for k in range(5)]
+        out = [head]
+        for r in rows:
+            out.append("  ".join([r[0].rjust(widths[0]), r[1].ljust(widths[1]),
+                                  r[2].rjust(widths[2]), r[3].rjust(widths[3]),
+                                  r[4].rjust(widths[4]), r[5]]).rstrip())
+        return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Positions
+
+def _core_of(position, perfect_information: bool):
+    """The core object to search: a CoreView (fair) or a CoreState (perfect information)."""
+    core = getattr(position, "_core", position)
+    if isinstance(core, CoreState):
+        raw = core.raw()
+        if raw["result"] != -1:
+            raise InvalidPositionError("result", "the round is over: there is no move to search")
+        return core if perfect_information else core.view(raw["to_move"])
+    if isinstance(core, CoreView):
+        if perfect_information:
+            raise InvalidPositionError(
+                "position", "perfect_information needs a full GameState, not a View")
+        raw = core.raw()
+        if raw["result"] != -1:
+            raise InvalidPositionError("result", "the round is over: there is no move to search")
+        if raw["to_move"] != core.observer:
+            raise InvalidPositionError(
+                "to_move", f"it is player {raw['to_move']}'s turn, not the observer's "
+                           f"(player {core.observer}): a view can only be searched on its "
+                           "observer's turn")
+        return core
+    raise TypeError(f"expected a GameState or a View, got {type(position).__name__}")
+
+
+def _move(a: int) -> Move:
+    return Move.from_action_id(int(a))
+
+
+# ---------------------------------------------------------------------------
+# The engine
+
+class _Call:
+    """One running search: its searchers and how it is stopped (Engine.stop() or the
+    caller's stop_event)."""
+
+    def __init__(self, stop_event: Optional[threading.Event]) -> None:
+        self.event = stop_event
+        self.searchers: list = []
+        self.requested = False
+        self.lock = threading.Lock()
+
+    def add(self, searchers) -> None:
+        with self.lock:
+            self.searchers.extend(searchers)
+            if self.requested:
+                for s in searchers:
+                    s.stop()
+
+    def stop(self) -> None:
+        with self.lock:
+            self.requested = True
+            for s in self.searchers:
+                s.stop()
+
+    def stopped(self) -> bool:
+        return self.requested or (self.event is not None and self.event.is_set())
+
+
+class Engine:
+    """A configured search, reusable across positions.
+
+    Parameters (all keyword arguments after ``algorithm``):
+
+    ``algorithm``: ``"ismcts"`` (default), ``"expectimax"``, ``"greedy"``, ``"random"``
+    or ``"cheat"`` (ISMCTS with ``perfect_information=True``).
+    ``threads``: ISMCTS: independent trees searched in parallel (root parallelism),
+    merged by summing the statistics of each root move; the iteration limit is the
+    total over all trees.  Expectimax: the sampled worlds are split between threads.
+    ``playout``: ``"informed"`` (default) or ``"random"`` playouts (ISMCTS).
+    ``exploration``: UCB constant (ISMCTS, default 0.7).
+    ``expand``: ISMCTS expansion order of untried moves: ``"ordered"`` (default: best
+    move score first, with noise) or ``"random"`` (uniform).
+    ``reward``: ``"win"`` (default; 1 win, 0.5 draw, 0 loss) or ``"margin"`` (the score
+    margin mapped linearly onto [0, 1], ±``margin_scale`` points at the ends).
+    ``margin_weight``: weight of a margin tie-break mixed into the ``"win"`` reward.
+    ``perfect_information``: search the true full state (needs a GameState): cheating,
+    for study only.
+    ``depth``: expectimax plies (default 3); ``samples``: worlds averaged by expectimax
+    (default 8); ``beam``: expectimax moves tried at inner nodes (0 = all).
+    ``seed``: default seed of every search (``None``: fresh OS entropy per search).
+    ``time``/``iterations``: default limits of every search.
+    ``max_nodes``: ISMCTS tree size limit per thread (the tree stops growing there).
+    ``decisive_samples``: worlds sampled to judge moves that end the round at once.
+    """
+
+    def __init__(self, algorithm: str = "ismcts", *, threads: int = 1,
+                 playout: str = "informed", exploration: float = 0.7, reward: str = "win",
+                 margin_weight: float = 0.0, margin_scale: float = 40.0,
+                 perfect_information: bool = False, depth: int = 3, samples: int = 8,
+                 beam: int = 0, chance_samples: int = 4, seed: Optional[int] = None,
+                 time: Optional[float] = None, iterations: Optional[int] = None,
+                 max_nodes: int = 4_000_000, decisive_samples: int = 64,
+                 epsilon: float = 0.1, noise: float = 1.0, max_playout: int = 400,
+                 expand: str = "ordered") -> None:
+        if algorithm == "cheat":
+            algorithm, perfect_information = "ismcts", True
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must be one of {ALGORITHMS + ('cheat',)}, "
+                             f"not {algorithm!r}")
+        if not isinstance(threads, int) or threads < 1:
+            raise ValueError("threads must be an int >= 1")
+        if playout not in ("informed", "random"):
+            raise ValueError(f"playout must be 'informed' or 'random', not {playout!r}")
+        if reward not in ("win", "margin"):
+            raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+        if depth < 1:
+            raise ValueError("depth must be >= 1")
+        if samples < 1:
+            raise ValueError("samples must be >= 1")
+        self.algorithm = algorithm
+        self.threads = threads
+        self.playout = playout
+        self.exploration = float(exploration)
+        self.reward = reward
+        self.margin_weight = float(margin_weight)
+        self.margin_scale = float(margin_scale)
+        self.perfect_information = bool(perfect_information)
+        self.depth = int(depth)
+        self.samples = int(samples)
+        self.beam = int(beam)
+        self.chance_samples = int(chance_samples)
+        self.seed = seed
+        self.time = time
+        self.iterations = iterations
+        self.max_nodes = int(max_nodes)
+        self.decisive_samples = int(decisive_samples)
+        self.epsilon = float(epsilon)
+        self.noise = float(noise)
+        self.max_playout = int(max_playout)
+        if expand not in ("random", "ordered"):
+            raise ValueError(f"expand must be 'random' or 'ordered', not {expand!r}")
+        self.expand = expand
+        self._calls: set = set()        # searches now running (one per analyse call)
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return (f"Engine({self.algorithm!r}, threads={self.threads}, "
+                f"perfect_information={self.perfect_information})")
+
+    def options(self) -> dict[str, Any]:
+        """The configuration as a dict (recorded in every Analysis)."""
+        keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
+                           "max_nodes"),
+                "expectimax": ("depth", "samples", "beam", "chance_samples"),
+                "greedy": (), "random": ()}[self.algorithm]
+        d = {k: getattr(self, k) for k in keys}
+        d["perfect_information"] = self.perfect_information
+        return d
+
+    # -- control -------------------------------------------------------------
+    def stop(self) -> None:
+        """Make the searches now running (from other threads) return what they have."""
+        with self._lock:
+            calls = list(self._calls)
+        for call in calls:
+            call.stop()
+
+    # -- API -----------------------------------------------------------------
+    def best_move(self, position, time: Optional[float] = None,
+                  iterations: Optional[int] = None, seed: Optional[int] = None,
+                  stop_event: Optional[threading.Event] = None) -> Move:
+        """The recommended move for the player to move (see :meth:`analyse`).
+
+        A move that ends the round and wins in every sampled world is played at once.
+        When nothing could be searched (``iterations=0``, or stopped before the first
+        iteration), the greedy engine's choice is returned."""
+        a = self._analyse(position, time, iterations, 1, seed, stop_event, None, None,
+                          short_circuit=True)
+        if a.candidates:
+            return a.best
+        scores, _table = greedy_scores(_core_of(position, self.perfect_information),
+                                       a.seed, self.decisive_samples)
+        return _move(scores[0][0])
+
+    def analyse(self, position, time: Optional[float] = None,
+                iterations: Optional[int] = None, top: Optional[int] = 5,
+                seed: Optional[int] = None, stop_event: Optional[threading.Event] = None,
+                on_progress: Optional[Callable[["Analysis"], Any]] = None,
+                report_every: Optional[float] = None) -> Analysis:
+        """Search ``position`` and rank the mover's moves.
+
+        ``time`` (seconds) and/or ``iterations`` limit the search (both: whichever comes
+        first; neither: the engine's defaults, else :data:`DEFAULT_TIME` seconds).
+        ``top``: how many candidates to keep (``None``: all).  ``seed``: overrides the
+        engine's seed.  ``stop_event``: a ``threading.Event``; setting it makes the
+        search return what it has found.  ``on_progress(analysis)`` is called every
+        ``report_every`` seconds (default 0.5 when a callback is given) with the
+        analysis so far (ISMCTS), or after each completed depth (expectimax).
+        Values are from the mover's point of view."""
+        return self._analyse(position, time, iterations, top, seed, stop_event,
+                             on_progress, report_every)
+
+    # -- internals -------------------------------------------------------------
+    def _analyse(self, position, time, iterations, top, seed, stop_event, on_progress,
+                 report_every, short_circuit=False) -> Analysis:
+        core = _core_of(position, self.perfect_information)
+        if time is None and iterations is None:
+            time, iterations = self.time, self.iterations
+            if time is None and iterations is None:
+                time = DEFAULT_TIME
+        if time is not None:
+            time = float(time)
+            if not time >= 0:
+                raise ValueError("time must be >= 0 seconds")
+        if iterations is not None:
+            iterations = int(iterations)
+            if iterations < 0:
+                raise ValueError("iterations must be >= 0")
+        if seed is None:
+            seed = self.seed
+        if seed is None:
+            seed = _entropy_seed()
+        seed = int(seed) & 0xFFFFFFFFFFFFFFFF
+        if report_every is None and on_progress is not None:
+            report_every = 0.5
+        if report_every is not None:
+            report_every = max(0.01, float(report_every))
+        t0 = _time.monotonic()
+        if self.algorithm == "greedy":
+            return self._greedy(core, seed, t0, top)
+        if self.algorithm == "random":
+            return self._random(core, seed, t0)
+        call = _Call(stop_event)
+        with self._lock:
+            self._calls.add(call)
+        try:
+            if self.algorithm == "ismcts":
+                return self._ismcts(core, time, iterations, seed, call, on_progress,
+                                    report_every, short_circuit, t0, top)
+            return self._expectimax(core, time, iterations, seed, call, on_progress,
+                                    short_circuit, t0, top)
+        finally:
+            with self._lock:
+                self._calls.discard(call)
+
+    def _run_threads(self, jobs, call):
+        """Run the callables in threads (they release the GIL), polling stop_event.
+
+        On KeyboardInterrupt the searches are stopped and joined before re-raising."""
+        errors = []
+
+        def wrap(fn):
+            def run():
+                try:
+                    fn()
+                except BaseException as e:  # pragma: no cover - reported below
+                    errors.append(e)
+            return run
+
+        threads = [threading.Thread(target=wrap(fn), daemon=True) for fn in jobs]
+        for t in threads:
+            t.start()
+        try:
+            for t in threads:
+                while t.is_alive():
+                    t.join(_POLL)
+                    if call.stopped():
+                        call.stop()
+        except BaseException:
+            call.stop()
+            for t in threads:
+                t.join()
+            raise
+        if errors:
+            raise errors[0]
+
+
+    # ISMCTS ------------------------------------------------------------------
+    def _ismcts(self, core, time, iterations, seed, call, on_progress, report_every,
+                short_circuit, t0, top) -> Analysis:
+        n = self.threads
+        seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
+        searchers = [IsmctsSearcher(
+            core, seed=s, exploration=self.exploration, playout=self.playout,
+            reward=self.reward, margin_weight=self.margin_weight,
+            margin_scale=self.margin_scale, epsilon=self.epsilon, noise=self.noise,
+            max_playout=self.max_playout, max_nodes=self.max_nodes,
+            initial_nodes=min(65536, self.max_nodes),
+            decisive_samples=self.decisive_samples, expand=self.expand) for s in seeds]
+        quota = None
+        if iterations is not None:
+            quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
+        call.add(searchers)
+        if not (short_circuit and searchers[0].decisive_win is not None):
+            deadline = None if time is None else t0 + time
+            while True:
+                if call.stopped():
+                    call.stop()
+                    break
+                secs = None
+                if deadline is not None:
+                    secs = max(0.0, deadline - _time.monotonic())
+                if report_every is not None:
+                    secs = report_every if secs is None else min(secs, report_every)
+                jobs = []
+                for i, s in enumerate(searchers):
+                    it = None if quota is None else quota[i] - s.iterations
+                    jobs.append(lambda s=s, it=it, secs=secs: s.run(iterations=it,
+                                                                    seconds=secs))
+                self._run_threads(jobs, call)
+                done = call.stopped()
+                if quota is not None and all(s.iterations >= q
+                                             for s, q in zip(searchers, quota)):
+                    done = True
+                if deadline is not None and _time.monotonic() >= deadline:
+                    done = True
+                if done:
+                    break
+                if on_progress is not None:
+                    on_progress(self._ismcts_result(searchers, seed, t0, top))
+        return self._ismcts_result(searchers, seed, t0, top)
+
+    def _ismcts_result(self, searchers, seed, t0, top) -> Analysis:
+        sums: dict[int, dict] = {}
+        iters = dets = 0
+        legal = 0
+        stopped = False
+        for s in searchers:
+            sm = s.summary()
+            iters += sm["iterations"]
+            dets += sm["determinizations"]
+            legal = sm["root_moves"]
+            stopped = stopped or sm["stopped"]
+            for c in sm["children"]:
+                a = c["action"]
+                e = sums.setdefault(a, {"action": a, "visits": 0, "v": 0.0, "w": 0.0,
+                                        "m": 0.0, "pv": c["pv"], "pvv": -1, "dec": None})
+                v = c["visits"]
+                e["visits"] += v
+                e["v"] += c["value"] * v
+                e["w"] += c["win"] * v
+                e["m"] += c["margin"] * v
+                if v > e["pvv"]:
+                    e["pv"], e["pvv"] = c["pv"], v
+                st = c["decisive_stats"]
+                if st is not None:
+                    if e["dec"] is None:
+                        e["dec"] = list(st)
+                    else:
+                        e["dec"] = [x + y for x, y in zip(e["dec"], st)]
+        children = []
+        for e in sums.values():
+            v = e["visits"]
+            st = e["dec"]
+            if v:
+                val, win, mar = e["v"] / v, e["w"] / v, e["m"] / v
+            elif st is not None and st[0]:
+                val = win = (st[1] + 0.5 * st[2]) / st[0]
+                mar = st[4] / st[0]
+            else:
+                val = win = mar = 0.0
+            kind = None
+            if st is not None and st[0]:
+                kind = "win" if st[1] == st[0] else ("loss" if st[3] == st[0] else "mixed")
+            children.append({"action": e["action"], "visits": v, "value": val, "win": win,
+                             "margin": mar, "pv": e["pv"], "decisive": kind})
+        rank_children(children)
+        if top is not None:
+            children = children[:max(1, int(top))]
+        cands = [Candidate(_move(c["action"]), c["visits"], c["win"], c["margin"],
+                           [_move(a) for a in c["pv"]], None, c["decisive"])
+                 for c in children]
+        return Analysis(cands, "ismcts", seed, iters, dets, _time.monotonic() - t0,
+                        threads=len(searchers), stopped=stopped,
+                        perfect_information=self.perfect_information, legal_moves=legal,
+                        options=self.options())
+
+    # Expectimax --------------------------------------------------------------
+    def _expectimax(self, core, time, iterations, seed, call, on_progress,
+                    short_circuit, t0, top) -> Analysis:
+        samples = 1 if self.perfect_information else self.samples
+        n = max(1, min(self.threads, samples))
+        counts = [samples // n + (1 if i < samples % n else 0) for i in range(n)]
+        seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
+        searchers = [ExpectimaxSearcher(core, seed=s, samples=c, beam=self.beam,
+                                        chance_samples=self.chance_samples,
+                                        decisive_samples=self.decisive_samples)
+                     for s, c in zip(seeds, counts)]
+        budget = None
+        if iterations is not None:
+            budget = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
+        call.add(searchers)
+        depth_done = 0
+        decided = short_circuit and any(
+            c["decisive"] == "win" for c in searchers[0].summary()["children"])
+        deadline = None if time is None else t0 + time
+        d = 1
+        while not decided and d <= self.depth:
+            if call.stopped():
+                call.stop()
+                break
+            secs = None
+            if deadline is not None:
+                secs = max(0.0, deadline - _time.monotonic())
+            results = [False] * n
+            jobs = []
+            for i, s in enumerate(searchers):
+                lim = None if budget is None else budget[i] - s.nodes
+                if d == 1:
+                    # depth 1 is always completed (unless stopped): it is cheap,
+                    # and without it there would be nothing to rank
+                    lim = secs = None
+
+                def job(i=i, s=s, lim=lim, secs=secs):
+                    results[i] = s.run_depth(d, node_limit=lim, seconds=secs)
+                jobs.append(job)
+            self._run_threads(jobs, call)
+            if not all(results):
+                break
+            depth_done = d
+            if on_progress is not None and d < self.depth:
+                on_progress(self._expectimax_result(searchers, seed, t0, top, d, core))
+            d += 1
+        return self._expectimax_result(searchers, seed, t0, top, depth_done, core)
+
+    def _expectimax_result(self, searchers, seed, t0, top, depth, core) -> Analysis:
+        sums: dict[int, dict] = {}
+        nodes = 0
+        worlds = 0
+        stopped = False
+        for s in searchers:
+            sm = s.summary()
+            nodes += sm["nodes"]
+            worlds += sm["determinizations"]
+            stopped = stopped or sm["stopped"]
+            w = s.samples if s.depth_done >= depth and depth > 0 else 0
+            for c in sm["children"]:
+                e = sums.setdefault(c["action"], {"action": c["action"], "n": 0, "v": 0.0,
+                                                  "m": 0.0, "pv": c["pv"], "dec": None})
+                e["n"] += w
+                e["v"] += c["value"] * w
+                e["m"] += c["margin"] * w
+                if len(c["pv"]) > len(e["pv"]):
+                    e["pv"] = c["pv"]
+                st = c["decisive_stats"]
+                if st is not None:
+                    e["dec"] = list(st) if e["dec"] is None else [
+                        x + y for x, y in zip(e["dec"], st)]
+        children = []
+        for e in sums.values():
+            st = e["dec"]
+            kind = None
+            if st is not None and st[0]:
+                kind = "win" if st[1] == st[0] else ("loss" if st[3] == st[0] else "mixed")
+            n_ = e["n"]
+            if n_:
+                val, mar = e["v"] / n_, e["m"] / n_
+            elif st is not None and st[0]:
+                # no depth completed: a round-ending move is still known by its samples
+                val, mar = (st[1] + 0.5 * st[2]) / st[0], st[4] / st[0]
+            else:
+                continue          # not searched: no candidate
+            children.append({"action": e["action"], "visits": n_, "value": val,
+                             "margin": mar, "pv": e["pv"], "decisive": kind})
+
+        def key(c):
+            cls = 0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1)
+            return (cls, -c["value"], -c["margin"], c["action"])
+        children.sort(key=key)
+        if top is not None:
+            children = children[:max(1, int(top))]
+        cands = [Candidate(_move(c["action"]), c["visits"], c["value"], c["margin"],
+                           [_move(a) for a in c["pv"]], None, c["decisive"])
+                 for c in children]
+        return Analysis(cands, "expectimax", seed, nodes, worlds, _time.monotonic() - t0,
+                        threads=len(searchers), depth=depth, stopped=stopped,
+                        perfect_information=self.perfect_information,
+                        legal_moves=searchers[0].n_moves, options=self.options())
+
+    # Greedy and random ---------------------------------------------------------
+    def _greedy(self, core, seed, t0, top) -> Analysis:
+        scores, table = greedy_scores(core, seed, self.decisive_samples)
+        cands = []
+        for a, sc, st in scores[: (len(scores) if top is None else max(1, int(top)))]:
+            win = mar = kind = None
+            if st is not None and st[0]:
+                win = (st[1] + 0.5 * st[2]) / st[0]
+                mar = st[4] / st[0]
+                kind = "win" if st[1] == st[0] else ("loss" if st[3] == st[0] else "mixed")
+            cands.append(Candidate(_move(a), 0, win, mar, [_move(a)], float(sc), kind))
+        dets = (1 if self.perfect_information else self.decisive_samples) if table else 0
+        return Analysis(cands, "greedy", seed, 0, dets, _time.monotonic() - t0,
+                        perfect_information=self.perfect_information,
+                        legal_moves=len(scores), options=self.options())
+
+    def _random(self, core, seed, t0) -> Analysis:
+        a, n = random_action(core, seed)
+        m = _move(a)
+        return Analysis([Candidate(m, 0, None, None, [m])], "random", seed, 0, 0,
+                        _time.monotonic() - t0, perfect_information=self.perfect_information,
+                        legal_moves=n, options=self.options())
+
+
+# ---------------------------------------------------------------------------
+# One-call helpers
+
+def best_move(position, time: Optional[float] = None, iterations: Optional[int] = None,
+              seed: Optional[int] = None, algorithm: str = "ismcts", **options) -> Move:
+    """The recommended move for the player to move in ``position`` (a GameState or the
+    mover's View).  Options are those of :class:`Engine`.
+
+    >>> import jaipur_ai as jp
+    >>> s = jp.GameState.new(seed=3, starter=1)
+    >>> jp.best_move(s, iterations=500, seed=2) in s.legal_moves()
+    True
+    """
+    return Engine(algorithm, **options).best_move(position, time=time, iterations=iterations,
+                                                  seed=seed)
+
+
+def analyse(position, time: Optional[float] = None, iterations: Optional[int] = None,
+            top: Optional[int] = 5, seed: Optional[int] = None, algorithm: str = "ismcts",
+            **options) -> Analysis:
+    """Ranked candidate moves for the player to move (values from the mover's view).
+    Options are those of :class:`Engine`; see :meth:`Engine.analyse`."""
+    return Engine(algorithm, **options).analyse(position, time=time, iterations=iterations,
+                                                top=top, seed=seed)
