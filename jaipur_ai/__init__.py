@@ -6,7 +6,8 @@ search that suggests the best move without peeking at hidden cards.
 >>> len(state.legal_moves()) > 0
 True
 """
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, JaipurError
+from .errors import (IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError,
+                     JaipurError)
 from .move import N_ACTIONS, Move
 from .state import GameState, PlayerState
 from .view import View, read_position
@@ -16,6 +17,7 @@ __version__ = "0.1.0"
 __all__ = [
     "GameState", "PlayerState", "View", "Move", "N_ACTIONS", "read_position",
     "JaipurError", "InvalidPositionError", "InvalidMoveError", "IllegalMoveError",
+    "InvalidOptionError",
     "__version__",
 ]
 

@@ -48,7 +48,7 @@ from typing import Any, Callable, Optional
 from ._core import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
-from .errors import InvalidPositionError
+from .errors import InvalidOptionError, InvalidPositionError
 from .move import Move
 
 __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHMS",
@@ -59,6 +59,15 @@ DEFAULT_TIME = 1.0
 """Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
 
 _POLL = 0.02     # seconds between checks of stop_event while a search runs
+
+
+def _number(x: Any, field: str, kind: type) -> Any:
+    """A limit as int or float; anything else is InvalidOptionError naming it."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise InvalidOptionError(field, f"expected a number, got {x!r}")
+    if kind is int and x != int(x):
+        raise InvalidOptionError(field, f"expected a whole number, got {x!r}")
+    return kind(x)
 
 
 def _entropy_seed() -> int:
@@ -294,22 +303,22 @@ class Engine:
                  time: Optional[float] = None, iterations: Optional[int] = None,
                  max_nodes: int = 4_000_000, decisive_samples: int = 64,
                  epsilon: float = 0.1, noise: float = 1.0, max_playout: int = 400,
-                 expand: str = "ordered") -> None:
+                 expand: str = "ordered", cutoff: int = 0) -> None:
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
         if algorithm not in ALGORITHMS:
-            raise ValueError(f"algorithm must be one of {ALGORITHMS + ('cheat',)}, "
+            raise InvalidOptionError("algorithm", f"must be one of {ALGORITHMS + ('cheat',)}, "
                              f"not {algorithm!r}")
         if not isinstance(threads, int) or threads < 1:
-            raise ValueError("threads must be an int >= 1")
+            raise InvalidOptionError("threads", f"must be an int >= 1, got {threads!r}")
         if playout not in ("informed", "random"):
-            raise ValueError(f"playout must be 'informed' or 'random', not {playout!r}")
+            raise InvalidOptionError("playout", f"must be 'informed' or 'random', not {playout!r}")
         if reward not in ("win", "margin"):
-            raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+            raise InvalidOptionError("reward", f"must be 'win' or 'margin', not {reward!r}")
         if depth < 1:
-            raise ValueError("depth must be >= 1")
+            raise InvalidOptionError("depth", f"must be >= 1, got {depth!r}")
         if samples < 1:
-            raise ValueError("samples must be >= 1")
+            raise InvalidOptionError("samples", f"must be >= 1, got {samples!r}")
         self.algorithm = algorithm
         self.threads = threads
         self.playout = playout
@@ -331,8 +340,11 @@ class Engine:
         self.noise = float(noise)
         self.max_playout = int(max_playout)
         if expand not in ("random", "ordered"):
-            raise ValueError(f"expand must be 'random' or 'ordered', not {expand!r}")
+            raise InvalidOptionError("expand", f"must be 'random' or 'ordered', not {expand!r}")
         self.expand = expand
+        if not isinstance(cutoff, int) or cutoff < 0:
+            raise InvalidOptionError("cutoff", f"must be an int >= 0, got {cutoff!r}")
+        self.cutoff = cutoff
         self._calls: set = set()        # searches now running (one per analyse call)
         self._lock = threading.Lock()
 
@@ -343,7 +355,7 @@ class Engine:
     def options(self) -> dict[str, Any]:
         """The configuration as a dict (recorded in every Analysis)."""
         keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
-                           "max_nodes"),
+                           "cutoff", "max_nodes"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples"),
                 "greedy": (), "random": ()}[self.algorithm]
         d = {k: getattr(self, k) for k in keys}
@@ -402,13 +414,13 @@ class Engine:
             if time is None and iterations is None:
                 time = DEFAULT_TIME
         if time is not None:
-            time = float(time)
+            time = _number(time, "time", float)
             if not time >= 0:
-                raise ValueError("time must be >= 0 seconds")
+                raise InvalidOptionError("time", f"must be >= 0 seconds, got {time!r}")
         if iterations is not None:
-            iterations = int(iterations)
+            iterations = _number(iterations, "iterations", int)
             if iterations < 0:
-                raise ValueError("iterations must be >= 0")
+                raise InvalidOptionError("iterations", f"must be >= 0, got {iterations!r}")
         if seed is None:
             seed = self.seed
         if seed is None:
@@ -479,7 +491,8 @@ class Engine:
             margin_scale=self.margin_scale, epsilon=self.epsilon, noise=self.noise,
             max_playout=self.max_playout, max_nodes=self.max_nodes,
             initial_nodes=min(65536, self.max_nodes),
-            decisive_samples=self.decisive_samples, expand=self.expand) for s in seeds]
+            decisive_samples=self.decisive_samples, expand=self.expand,
+            cutoff=self.cutoff) for s in seeds]
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]

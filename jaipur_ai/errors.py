@@ -10,6 +10,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidMoveError",
     "IllegalMoveError",
+    "InvalidOptionError",
 ]
 
 
@@ -41,3 +42,11 @@ class InvalidMoveError(JaipurError):
 
 class IllegalMoveError(InvalidMoveError):
     """A well-formed move that the rules do not allow in this position."""
+
+
+class InvalidOptionError(JaipurError):
+    """An engine option or a search limit outside its domain.
+
+    >>> str(InvalidOptionError("threads", "must be an int >= 1, got 0"))
+    'threads: must be an int >= 1, got 0'
+    """
