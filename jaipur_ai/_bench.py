@@ -76,3 +76,98 @@ def format_rules_report(r: dict) -> str:
         f"legal moves per ply {c['legal_moves_per_ply']:.1f})",
     ]
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Search speed
+# ---------------------------------------------------------------------------
+PHASES = (("early", 0.10), ("middle", 0.50), ("late", 0.75))
+
+
+def search_positions(seeds: int = 8) -> dict[str, list[GameState]]:
+    """{phase: [GameState]}: for each seed 1..n a round is dealt
+    (``GameState.new(seed, starter=seed % 2)``) and played out by the greedy engine;
+    the positions at 10 %, 50 % and 75 % of its plies are that seed's early, middle
+    and late positions."""
+    from .engine import Engine
+    greedy = Engine("greedy")
+    out: dict[str, list[GameState]] = {name: [] for name, _ in PHASES}
+    for seed in range(1, seeds + 1):
+        s = GameState.new(seed=seed, starter=seed % 2)
+        line = []
+        while not s.is_round_over:
+            line.append(s)
+            s = s.apply(greedy.best_move(s, seed=seed * 1000 + len(line)))
+        for name, frac in PHASES:
+            out[name].append(line[min(len(line) - 1, int(frac * len(line)))])
+    return out
+
+
+def ismcts_rate(states: list[GameState], playout: str, iterations: int) -> tuple[float, float, float]:
+    """(iterations/s, mean legal moves at the root, mean playout plies), one thread."""
+    from . import _search
+    total_t = 0.0
+    moves = plies = 0.0
+    for i, s in enumerate(states):
+        se = _search.IsmctsSearcher(s.view(s.to_move)._core, seed=i + 1, playout=playout)
+        t = time.perf_counter()
+        se.run(iterations=iterations)
+        total_t += time.perf_counter() - t
+        sm = se.summary()
+        moves += sm["root_moves"]
+        plies += sm["playout_plies"] / max(1, sm["iterations"])
+    return len(states) * iterations / total_t, moves / len(states), plies / len(states)
+
+
+def expectimax_rate(states: list[GameState], depth: int, samples: int) -> tuple[float, float]:
+    """(nodes/s, mean nodes per search) for a full search to ``depth``, one thread."""
+    from . import _search
+    total_t = 0.0
+    nodes = 0
+    for i, s in enumerate(states):
+        x = _search.ExpectimaxSearcher(s.view(s.to_move)._core, seed=i + 1, samples=samples)
+        t = time.perf_counter()
+        for d in range(1, depth + 1):
+            x.run_depth(d)
+        total_t += time.perf_counter() - t
+        nodes += x.nodes
+    return nodes / total_t, nodes / len(states)
+
+
+def search_report(quick: bool = False, seeds: int = 8, iterations: int = 20000,
+                  repeat: int = 5, depth: int = 3, samples: int = 8) -> dict:
+    """ISMCTS iterations/s (informed and random playouts) and expectimax nodes/s on
+    early, middle and late positions; medians of ``repeat`` runs."""
+    if quick:
+        seeds, iterations, repeat, depth = 2, 2000, 1, 2
+    pos = search_positions(seeds)
+    ismcts, expectimax = [], []
+    for name, _ in PHASES:
+        for playout in ("informed", "random"):
+            runs = [ismcts_rate(pos[name], playout, iterations) for _ in range(repeat)]
+            ismcts.append({"phase": name, "playout": playout, "legal_moves": runs[0][1],
+                           "iterations_per_second": statistics.median(r[0] for r in runs),
+                           "plies_per_playout": runs[0][2]})
+        runs_x = [expectimax_rate(pos[name], depth, samples) for _ in range(repeat)]
+        expectimax.append({"phase": name,
+                           "nodes_per_second": statistics.median(r[0] for r in runs_x),
+                           "nodes_per_search": runs_x[0][1]})
+    return {"seeds": seeds, "iterations": iterations, "repeat": repeat, "depth": depth,
+            "samples": samples, "ismcts": ismcts, "expectimax": expectimax}
+
+
+def format_search_report(r: dict) -> str:
+    lines = [f"ISMCTS, one thread, {r['iterations']} iterations per position, "
+             f"{r['seeds']} positions per phase, median of {r['repeat']}",
+             "| phase | legal moves | playout | iterations/s | plies per playout |",
+             "| --- | ---: | --- | ---: | ---: |"]
+    for row in r["ismcts"]:
+        lines.append(f"| {row['phase']} | {row['legal_moves']:.0f} | {row['playout']} | "
+                     f"{row['iterations_per_second']:,.0f} | {row['plies_per_playout']:.1f} |")
+    lines += ["", f"Expectimax, one thread, depth {r['depth']}, {r['samples']} worlds, "
+                  f"median of {r['repeat']}",
+              "| phase | nodes/s | nodes per search |", "| --- | ---: | ---: |"]
+    for row in r["expectimax"]:
+        lines.append(f"| {row['phase']} | {row['nodes_per_second']:,.0f} | "
+                     f"{row['nodes_per_search']:,.0f} |")
+    return "\n".join(lines)

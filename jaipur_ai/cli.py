@@ -689,75 +689,6 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------- bench
-def _bench_positions(seed: int = 11) -> list[tuple[str, View]]:
-    """Early, middle and late positions of one round (random moves from a deal),
-    each as the view of the player to move."""
-    import random
-    rng = random.Random(seed)
-    state = GameState.new(seed, starter=0)
-    out = [("early", state.view(state.to_move))]
-    wanted = [("middle", 25), ("late", 10)]
-    while wanted and not state.is_round_over:
-        moves = state.legal_moves()
-        nxt = state.apply(rng.choice(moves))
-        if nxt.is_round_over:  # start again from a new deal
-            state = GameState.new(rng.getrandbits(32), starter=0)
-            continue
-        state = nxt
-        if len(state.deck) <= wanted[0][1]:
-            out.append((wanted[0][0], state.view(state.to_move)))
-            wanted.pop(0)
-    return out
-
-
-def search_bench(quick: bool = False) -> dict:
-    """ISMCTS iterations per second on early, middle and late positions: the
-    search's own benchmark (``jaipur_ai._bench.search_report``) where there is
-    one, else measured here with :meth:`Engine.analyse` and an iteration limit."""
-    from . import _bench
-    fn = getattr(_bench, "search_report", None)
-    if callable(fn):
-        try:
-            return {"source": "jaipur_ai._bench.search_report", **fn(quick=quick)}
-        except TypeError:  # another signature: measure here
-            pass
-    iterations = 2000 if quick else 20000
-    repeat = 1 if quick else 3
-    rows = []
-    for name, view in _bench_positions():
-        engine = _make_engine("ismcts", 1)
-        rates, its, secs = [], 0, 0.0
-        for r in range(repeat):
-            rep = engine.analyse(view, iterations=iterations, seed=1 + r, top=1)
-            el = float(getattr(rep, "elapsed", 0.0)) or 1e-9
-            n = int(getattr(rep, "iterations", iterations))
-            ips = getattr(rep, "iterations_per_second", None) or n / el
-            rates.append(float(ips))
-            its, secs = n, el
-        rates.sort()
-        rows.append({"position": name, "deck": view.deck_size, "legal_moves":
-                     len(view.legal_moves()), "iterations": its,
-                     "iterations_per_second": rates[len(rates) // 2], "runs": rates,
-                     "text": view.to_text()})
-    return {"source": "jaipur_ai.cli (Engine.analyse with an iteration limit)",
-            "algorithm": "ismcts", "threads": 1, "repeat": repeat, "positions": rows}
-
-
-def format_search_bench(r: dict) -> str:
-    from . import _bench
-    if r.get("source") == "jaipur_ai._bench.search_report":
-        fmt = getattr(_bench, "format_search_report", None)
-        if callable(fmt):
-            return fmt(r)
-    if "positions" not in r:
-        return json.dumps(r, indent=2)
-    lines = [f"{'position':<10}{'deck':>6}{'moves':>7}{'iterations':>12}{'it/s':>12}"]
-    for row in r["positions"]:
-        lines.append(f"{row['position']:<10}{row['deck']:>6}{row['legal_moves']:>7}"
-                     f"{row['iterations']:>12,}{row['iterations_per_second']:>12,.0f}")
-    return "\n".join(lines)
-
-
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import _bench
     out: dict[str, Any] = {"quick": args.quick, "version": __version__}
@@ -770,12 +701,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print("Rules core: uniformly random full rounds (one core, median of runs)")
         print(_bench.format_rules_report(rules))
         print()
-    out["search"] = search_bench(args.quick)
+    out["search"] = _bench.search_report(quick=args.quick)
     if args.json:
         print(json.dumps(out, indent=2))
     else:
-        print("Search: ISMCTS iterations per second, one thread")
-        print(format_search_bench(out["search"]))
+        print("Search speed")
+        print(_bench.format_search_report(out["search"]))
     return 0
 
 

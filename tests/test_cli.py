@@ -287,9 +287,12 @@ def test_bench_quick_json():
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     assert d["rules"]["ratio"] > 0
-    rows = d["search"]["positions"]
-    assert [r["position"] for r in rows] == ["early", "middle", "late"]
+    rows = d["search"]["ismcts"]
+    assert [(r["phase"], r["playout"]) for r in rows] == [
+        (phase, playout) for phase in ("early", "middle", "late")
+        for playout in ("informed", "random")]
     assert all(r["iterations_per_second"] > 0 for r in rows)
+    assert [r["phase"] for r in d["search"]["expectimax"]] == ["early", "middle", "late"]
 
 
 # --------------------------------------------------------------------- Ctrl-C
