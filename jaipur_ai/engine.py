@@ -303,7 +303,7 @@ class Engine:
                  time: Optional[float] = None, iterations: Optional[int] = None,
                  max_nodes: int = 4_000_000, decisive_samples: int = 64,
                  epsilon: float = 0.1, noise: float = 1.0, max_playout: int = 400,
-                 expand: str = "ordered", cutoff: int = 0) -> None:
+                 expand: str = "ordered") -> None:
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
         if algorithm not in ALGORITHMS:
@@ -342,9 +342,6 @@ class Engine:
         if expand not in ("random", "ordered"):
             raise InvalidOptionError("expand", f"must be 'random' or 'ordered', not {expand!r}")
         self.expand = expand
-        if not isinstance(cutoff, int) or cutoff < 0:
-            raise InvalidOptionError("cutoff", f"must be an int >= 0, got {cutoff!r}")
-        self.cutoff = cutoff
         self._calls: set = set()        # searches now running (one per analyse call)
         self._lock = threading.Lock()
 
@@ -355,7 +352,7 @@ class Engine:
     def options(self) -> dict[str, Any]:
         """The configuration as a dict (recorded in every Analysis)."""
         keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
-                           "cutoff", "max_nodes"),
+                           "max_nodes"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples"),
                 "greedy": (), "random": ()}[self.algorithm]
         d = {k: getattr(self, k) for k in keys}
@@ -491,8 +488,7 @@ class Engine:
             margin_scale=self.margin_scale, epsilon=self.epsilon, noise=self.noise,
             max_playout=self.max_playout, max_nodes=self.max_nodes,
             initial_nodes=min(65536, self.max_nodes),
-            decisive_samples=self.decisive_samples, expand=self.expand,
-            cutoff=self.cutoff) for s in seeds]
+            decisive_samples=self.decisive_samples, expand=self.expand) for s in seeds]
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
