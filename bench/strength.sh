@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The matches behind docs/strength.md.  Each line is one row of the table; results
+# (JSON and the printed summary) go to bench/results/.  Takes about an hour on 2 cores.
+#   bash bench/strength.sh            # all
+#   bash bench/strength.sh greedy     # only the rows whose name contains "greedy"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench/results
+mkdir -p "$out"
+only="${1:-}"
+run() {  # name A B deals
+  local name=$1 a=$2 b=$3 deals=$4
+  [[ -n "$only" && "$name" != *"$only"* ]] && return 0
+  echo "== $name: $a vs $b, $deals deals x 2 seats" >&2
+  python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed 2026 --workers 2 -q --json > "$out/$name.json"
+}
+run ismcts1s-vs-greedy     ismcts:time=1   greedy              20
+run ismcts1s-vs-random     ismcts:time=1   random              10
+run ismcts-vs-expectimax   ismcts:time=0.25 expectimax:time=0.25 50
+run ismcts1s-vs-ismcts01s  ismcts:time=1   ismcts:time=0.1     40

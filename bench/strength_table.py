@@ -1,0 +1,36 @@
+"""Render bench/results/*.json (written by bench/strength.sh) as the Markdown table of
+docs/strength.md.
+
+    python3 bench/strength_table.py
+"""
+import glob
+import json
+import os
+
+ORDER = ["ismcts1s-vs-greedy", "ismcts1s-vs-random", "ismcts-vs-expectimax",
+         "ismcts1s-vs-ismcts01s"]
+
+
+def row(d: dict) -> str:
+    lo, hi = d["win_rate_ci95"]
+    elo = "∞" if d.get("elo") is None else f"{d['elo']:+.0f}"
+    spm = d["seconds_per_move"]
+    return (f"| `{d['a']['spec']}` | `{d['b']['spec']}` | {d['games']} | "
+            f"{d['wins']}–{d['draws']}–{d['losses']} | **{100 * d['win_rate']:.1f} %** | "
+            f"{100 * lo:.1f}–{100 * hi:.1f} % | {elo} | {d['mean_margin']:+.1f} | "
+            f"{spm[0]:.3f} / {spm[1]:.3f} |")
+
+
+def main() -> None:
+    here = os.path.join(os.path.dirname(__file__), "results")
+    files = {os.path.basename(f)[:-5]: f for f in glob.glob(os.path.join(here, "*.json"))}
+    print("| A | B | games | A won–drew–lost | A scores | 95 % interval | Elo | mean margin | s/move A / B |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name in ORDER + sorted(set(files) - set(ORDER)):
+        if name in files and os.path.getsize(files[name]):
+            with open(files[name]) as fh:
+                print(row(json.load(fh)))
+
+
+if __name__ == "__main__":
+    main()
