@@ -285,6 +285,12 @@ class Engine:
     ``reward``: ``"win"`` (default; 1 win, 0.5 draw, 0 loss) or ``"margin"`` (the score
     margin mapped linearly onto [0, 1], ±``margin_scale`` points at the ends).
     ``margin_weight``: weight of a margin tie-break mixed into the ``"win"`` reward.
+    ``cutoff``: ISMCTS playout plies after which an unfinished round is scored by the
+    leaf evaluation (a win chance) instead of being played out (0 = play out, default).
+    ``tree_depth``: deepest tree level an ISMCTS iteration descends to before its
+    playout (1 = flat Monte Carlo with UCB over the root moves; 0 = no limit, default).
+    ``widen``: ISMCTS progressive widening: a node gets a new child only while its
+    legal children number fewer than ``1 + widen * sqrt(visits)`` (0 = off, default).
     ``perfect_information``: search the true full state (needs a GameState): cheating,
     for study only.
     ``depth``: expectimax plies (default 3); ``samples``: worlds averaged by expectimax
@@ -303,7 +309,8 @@ class Engine:
                  time: Optional[float] = None, iterations: Optional[int] = None,
                  max_nodes: int = 4_000_000, decisive_samples: int = 64,
                  epsilon: float = 0.1, noise: float = 1.0, max_playout: int = 400,
-                 expand: str = "ordered") -> None:
+                 expand: str = "ordered", cutoff: int = 10,
+                 widen: float = 0.0, tree_depth: int = 1) -> None:
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
         if algorithm not in ALGORITHMS:
@@ -342,6 +349,15 @@ class Engine:
         if expand not in ("random", "ordered"):
             raise InvalidOptionError("expand", f"must be 'random' or 'ordered', not {expand!r}")
         self.expand = expand
+        if not isinstance(cutoff, int) or cutoff < 0:
+            raise InvalidOptionError("cutoff", f"must be an int >= 0, got {cutoff!r}")
+        self.cutoff = cutoff
+        if not (widen >= 0):
+            raise InvalidOptionError("widen", f"must be >= 0, got {widen!r}")
+        self.widen = float(widen)
+        if not isinstance(tree_depth, int) or tree_depth < 0:
+            raise InvalidOptionError("tree_depth", f"must be an int >= 0, got {tree_depth!r}")
+        self.tree_depth = tree_depth
         self._calls: set = set()        # searches now running (one per analyse call)
         self._lock = threading.Lock()
 
@@ -352,7 +368,7 @@ class Engine:
     def options(self) -> dict[str, Any]:
         """The configuration as a dict (recorded in every Analysis)."""
         keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
-                           "max_nodes"),
+                           "cutoff", "widen", "tree_depth", "max_nodes"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples"),
                 "greedy": (), "random": ()}[self.algorithm]
         d = {k: getattr(self, k) for k in keys}
@@ -488,7 +504,9 @@ class Engine:
             margin_scale=self.margin_scale, epsilon=self.epsilon, noise=self.noise,
             max_playout=self.max_playout, max_nodes=self.max_nodes,
             initial_nodes=min(65536, self.max_nodes),
-            decisive_samples=self.decisive_samples, expand=self.expand) for s in seeds]
+            decisive_samples=self.decisive_samples, expand=self.expand,
+            cutoff=self.cutoff, widen=self.widen,
+            tree_depth=self.tree_depth) for s in seeds]
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]

@@ -24,6 +24,9 @@ ctypedef struct Params:
     double noise               # informed policy: uniform noise added to scores
     int max_playout            # plies before a playout is scored as it stands
     int expand                 # EXPAND_RANDOM or EXPAND_ORDERED
+    int cutoff                 # playout plies before the leaf evaluation scores it (0: none)
+    int tree_depth             # deepest tree node an iteration descends to (0: no limit)
+    double widen               # progressive widening: children <= 1 + widen*sqrt(visits) (0: off)
 
 
 cdef class NodePool:

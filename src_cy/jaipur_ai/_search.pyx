@@ -537,10 +537,12 @@ cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcep
 cdef double playout(State* s, Rng* r, const Params* P) noexcept nogil:
     """Play the round out by the chosen policy; returns plies played."""
     cdef Move m
-    cdef int plies = 0
+    cdef int plies = 0, limit = P.max_playout
+    if P.cutoff > 0 and P.cutoff < limit:
+        limit = P.cutoff
     if P.playout == PLAYOUT_RANDOM:
-        return random_playout(s, r, P.max_playout)
-    while s.result == RESULT_NONE and plies < P.max_playout:
+        return random_playout(s, r, limit)
+    while s.result == RESULT_NONE and plies < limit:
         if policy_move(s, r, P, &m) != 0:
             break
         apply_move(s, &m)
@@ -819,7 +821,8 @@ cdef class IsmctsSearcher:
                  playout="informed", reward="win", double margin_weight=0.0,
                  double margin_scale=40.0, double epsilon=0.1, double noise=1.0,
                  int max_playout=400, int max_nodes=4000000, int initial_nodes=65536,
-                 int decisive_samples=64, expand="ordered"):
+                 int decisive_samples=64, expand="ordered", int cutoff=0,
+                 double widen=0.0, int tree_depth=0):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
@@ -845,6 +848,15 @@ cdef class IsmctsSearcher:
         if expand not in ("random", "ordered"):
             raise ValueError(f"expand must be 'random' or 'ordered', not {expand!r}")
         self.P.expand = EXPAND_ORDERED if expand == "ordered" else EXPAND_RANDOM
+        if cutoff < 0:
+            raise ValueError("cutoff must be >= 0")
+        self.P.cutoff = cutoff
+        if not (widen >= 0.0):
+            raise ValueError("widen must be >= 0")
+        self.P.widen = widen
+        if tree_depth < 0:
+            raise ValueError("tree_depth must be >= 0")
+        self.P.tree_depth = tree_depth
         self.seed = seed
         rng_seed(&self.rng, seed)
         # the view must have at least one consistent world
@@ -957,6 +969,8 @@ cdef class IsmctsSearcher:
         self.determinizations += 1
         path[0] = 0
         while s.result == RESULT_NONE and depth < MAX_TREE_DEPTH - 1:
+            if self.P.tree_depth > 0 and depth >= self.P.tree_depth:
+                break
             n = gen_moves(&s, buf)
             g = self._next_gen()
             for i in range(n):
@@ -990,6 +1004,12 @@ cdef class IsmctsSearcher:
                             if _end_score(&s, &buf[i]) > 500.0:
                                 pick = i
                                 break
+                # progressive widening: no new child while the legal children
+                # already number 1 + widen * sqrt(visits of the node)
+                if (pick < 0 and self.P.widen > 0.0 and nlegal > 0 and nlegal >=
+                        1 + <int>(self.P.widen * sqrt(<double>self.pool.visits[node]))):
+                    untried = 0
+            if untried > 0:
                 if pick < 0 and self.P.expand == EXPAND_ORDERED:
                     bu = -1e300
                     _hold_tab(&s, &T)
@@ -1021,7 +1041,10 @@ cdef class IsmctsSearcher:
             self.max_depth = depth
         if s.result == RESULT_NONE:
             self.playout_plies += <long long>playout(&s, &self.rng, &self.P)
-        win = _outcome(&s, 0, &mg)
+        if s.result == RESULT_NONE and self.P.cutoff > 0:
+            win = _eval(&s, 0, &mg)
+        else:
+            win = _outcome(&s, 0, &mg)
         r0 = _reward(&self.P, win, mg)
         for i in range(depth + 1):
             c = path[i]
