@@ -103,13 +103,24 @@ def search_positions(seeds: int = 8) -> dict[str, list[GameState]]:
     return out
 
 
-def ismcts_rate(states: list[GameState], playout: str, iterations: int) -> tuple[float, float, float]:
+# The configurations timed: the Engine's default (a depth-1 tree, playouts cut after
+# 10 plies and scored by the leaf evaluation) and the full tree with whole playouts.
+ISMCTS_CONFIGS = (
+    ("default (depth 1, cutoff 10)", "informed", {"tree_depth": 1, "cutoff": 10}),
+    ("full tree, whole playouts", "informed", {"tree_depth": 0, "cutoff": 0}),
+    ("full tree, random playouts", "random", {"tree_depth": 0, "cutoff": 0}),
+)
+
+
+def ismcts_rate(states: list[GameState], playout: str, iterations: int,
+                **options: int) -> tuple[float, float, float]:
     """(iterations/s, mean legal moves at the root, mean playout plies), one thread."""
     from . import _search
     total_t = 0.0
     moves = plies = 0.0
     for i, s in enumerate(states):
-        se = _search.IsmctsSearcher(s.view(s.to_move)._core, seed=i + 1, playout=playout)
+        se = _search.IsmctsSearcher(s.view(s.to_move)._core, seed=i + 1, playout=playout,
+                                    **options)
         t = time.perf_counter()
         se.run(iterations=iterations)
         total_t += time.perf_counter() - t
@@ -143,9 +154,11 @@ def search_report(quick: bool = False, seeds: int = 8, iterations: int = 20000,
     pos = search_positions(seeds)
     ismcts, expectimax = [], []
     for name, _ in PHASES:
-        for playout in ("informed", "random"):
-            runs = [ismcts_rate(pos[name], playout, iterations) for _ in range(repeat)]
-            ismcts.append({"phase": name, "playout": playout, "legal_moves": runs[0][1],
+        for config, playout, options in ISMCTS_CONFIGS:
+            runs = [ismcts_rate(pos[name], playout, iterations, **options)
+                    for _ in range(repeat)]
+            ismcts.append({"phase": name, "config": config, "playout": playout,
+                           "legal_moves": runs[0][1],
                            "iterations_per_second": statistics.median(r[0] for r in runs),
                            "plies_per_playout": runs[0][2]})
         runs_x = [expectimax_rate(pos[name], depth, samples) for _ in range(repeat)]
@@ -159,10 +172,10 @@ def search_report(quick: bool = False, seeds: int = 8, iterations: int = 20000,
 def format_search_report(r: dict) -> str:
     lines = [f"ISMCTS, one thread, {r['iterations']} iterations per position, "
              f"{r['seeds']} positions per phase, median of {r['repeat']}",
-             "| phase | legal moves | playout | iterations/s | plies per playout |",
+             "| phase | legal moves | search | iterations/s | plies per playout |",
              "| --- | ---: | --- | ---: | ---: |"]
     for row in r["ismcts"]:
-        lines.append(f"| {row['phase']} | {row['legal_moves']:.0f} | {row['playout']} | "
+        lines.append(f"| {row['phase']} | {row['legal_moves']:.0f} | {row['config']} | "
                      f"{row['iterations_per_second']:,.0f} | {row['plies_per_playout']:.1f} |")
     lines += ["", f"Expectimax, one thread, depth {r['depth']}, {r['samples']} worlds, "
                   f"median of {r['repeat']}",

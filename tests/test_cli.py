@@ -288,9 +288,9 @@ def test_bench_quick_json():
     d = json.loads(p.stdout)
     assert d["rules"]["ratio"] > 0
     rows = d["search"]["ismcts"]
-    assert [(r["phase"], r["playout"]) for r in rows] == [
-        (phase, playout) for phase in ("early", "middle", "late")
-        for playout in ("informed", "random")]
+    assert [r["phase"] for r in rows] == [
+        phase for phase in ("early", "middle", "late") for _ in range(3)]
+    assert {r["playout"] for r in rows} == {"informed", "random"}
     assert all(r["iterations_per_second"] > 0 for r in rows)
     assert [r["phase"] for r in d["search"]["expectimax"]] == ["early", "middle", "late"]
 
