@@ -57,8 +57,7 @@ def cards(text: Any, field: str, allow_camels: bool = True) -> list[int]:
 
 def card_list(text: Any, field: str) -> list[int]:
     """Letters in order (the deck) -> list of types."""
-    counts = cards(text, field)  # validates
-    del counts
+    cards(text, field)  # validates the letters
     s = text.strip()
     return [] if s in ("", "-") else [LETTERS.index(ch.upper()) for ch in s]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Union
+from typing import Any, Optional, Union
 
 from . import _fields as F
 from ._position import TextValue
@@ -421,16 +421,6 @@ class GameState(TextValue):
         from ._board import draw_state
         return draw_state(self)
 
-
-
-    def play_random(self, seed: int) -> Iterator["GameState"]:  # pragma: no cover - debug aid
-        """Uniformly random moves to the end of the round (for experiments)."""
-        import random
-        rng = random.Random(seed)
-        s = self
-        while not s.is_round_over:
-            s = s.apply(rng.choice(s.legal_moves()))
-            yield s
 
 
 def _pair(x: Any, field: str) -> list:
