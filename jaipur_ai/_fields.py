@@ -284,3 +284,17 @@ def load_json(text: Any) -> Any:
         return json.loads(text)
     except (TypeError, ValueError, RecursionError) as e:
         raise fail("json", f"not valid JSON: {e}") from None
+
+
+def text_fields(text: Any, tag: str, n: int) -> tuple[list[str], str]:
+    """Split a one-line form whose first field is ``tag`` into its ``n`` fields and
+    the optional bonus-set field after them (``"standard"`` when absent)."""
+    what, other = ("state", "V (a view)") if tag == "S" else ("view", "S (a state)")
+    if not isinstance(text, str):
+        raise fail("text", f"expected a string, got {type(text).__name__}")
+    parts = text.split()
+    if not parts or parts[0] != tag:
+        raise fail("text", f"a {what}'s text form starts with {tag!r}, not with {other}")
+    if len(parts) not in (n, n + 1):
+        raise fail("text", f"expected {n} or {n + 1} space-separated fields, got {len(parts)}")
+    return parts[:n], parts[n] if len(parts) == n + 1 else "standard"

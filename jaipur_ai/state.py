@@ -387,15 +387,8 @@ class GameState(TextValue):
 
     @classmethod
     def from_text(cls, text: str) -> "GameState":
-        if not isinstance(text, str):
-            raise F.fail("text", f"expected a string, got {type(text).__name__}")
-        parts = text.split()
-        if not parts or parts[0] != "S":
-            raise F.fail("text", "a state's text form starts with 'S' (a view's with 'V')")
-        if len(parts) not in (9, 10):
-            raise F.fail("text", f"expected 9 or 10 space-separated fields, got {len(parts)}")
-        d: dict[str, Any] = {"format": STATE_FORMAT,
-                             "bonus_set": parts[9] if len(parts) == 10 else "standard"}
+        parts, bonus_set = F.text_fields(text, "S", 9)
+        d: dict[str, Any] = {"format": STATE_FORMAT, "bonus_set": bonus_set}
         _parse_text_head(parts[1], d)
         d["market"], d["deck"], d["discard"] = parts[2], parts[3], parts[4]
         d["tokens"] = _parse_stacks(parts[5])

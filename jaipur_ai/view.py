@@ -331,15 +331,8 @@ class View(TextValue):
     @classmethod
     def from_text(cls, text: str) -> "View":
         from .state import _parse_held_bonus, _parse_held_tokens, _parse_stacks, _parse_text_head
-        if not isinstance(text, str):
-            raise F.fail("text", f"expected a string, got {type(text).__name__}")
-        parts = text.split()
-        if not parts or parts[0] != "V":
-            raise F.fail("text", "a view's text form starts with 'V' (a state's with 'S')")
-        if len(parts) not in (10, 11):
-            raise F.fail("text", f"expected 10 or 11 space-separated fields, got {len(parts)}")
-        d: dict[str, Any] = {"format": VIEW_FORMAT,
-                             "bonus_set": parts[10] if len(parts) == 11 else "standard"}
+        parts, bonus_set = F.text_fields(text, "V", 10)
+        d: dict[str, Any] = {"format": VIEW_FORMAT, "bonus_set": bonus_set}
         _parse_text_head(parts[1], d)
         obs = d["observer"] = F.parse_int(parts[2], "observer", 0, 1)
         d["market"] = parts[3]
