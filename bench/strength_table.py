@@ -8,14 +8,15 @@ import json
 import os
 
 ORDER = ["ismcts1s-vs-greedy", "ismcts1s-vs-random", "ismcts-vs-expectimax",
-         "ismcts1s-vs-ismcts01s"]
+         "old-ismcts1s-vs-ismcts01s", "ismcts1s-vs-ismcts01s"]
 
 
-def row(d: dict) -> str:
+def row(d: dict, name: str) -> str:
     lo, hi = d["win_rate_ci95"]
     elo = "∞" if d.get("elo") is None else f"{d['elo']:+.0f}"
     spm = d["seconds_per_move"]
-    return (f"| `{d['a']['spec']}` | `{d['b']['spec']}` | {d['games']} | "
+    search = "full tree" if name.startswith("old-") or name in ORDER[:3] else "depth 1, cutoff 10"
+    return (f"| {search} | `{d['a']['spec']}` | `{d['b']['spec']}` | {d['games']} | "
             f"{d['wins']}–{d['draws']}–{d['losses']} | **{100 * d['win_rate']:.1f} %** | "
             f"{100 * lo:.1f}–{100 * hi:.1f} % | {elo} | {d['mean_margin']:+.1f} | "
             f"{spm[0]:.3f} / {spm[1]:.3f} |")
@@ -24,12 +25,13 @@ def row(d: dict) -> str:
 def main() -> None:
     here = os.path.join(os.path.dirname(__file__), "results")
     files = {os.path.basename(f)[:-5]: f for f in glob.glob(os.path.join(here, "*.json"))}
-    print("| A | B | games | A won–drew–lost | A scores | 95 % interval | Elo | mean margin | s/move A / B |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| ISMCTS default | A | B | games | A won–drew–lost | A scores | 95 % interval | Elo | "
+          "mean margin | s/move A / B |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name in ORDER + sorted(set(files) - set(ORDER)):
         if name in files and os.path.getsize(files[name]):
             with open(files[name]) as fh:
-                print(row(json.load(fh)))
+                print(row(json.load(fh), name))
 
 
 if __name__ == "__main__":
