@@ -3,11 +3,16 @@ all through their canonical one-line text form."""
 from __future__ import annotations
 
 import json
-from typing import Any, Optional, TypeVar
+from typing import Any, Optional, TypeVar, Union
 
 from . import _fields as F
+from ._cards import BONUS_SET_IDS, GOODS, LETTERS, TOKENS
 
 P = TypeVar("P", bound="TextValue")
+
+RESULT_CORE = {None: -1, 0: 0, 1: 1, "draw": 2}     # result as stored in the core
+_CORE_RESULT = {v: k for k, v in RESULT_CORE.items()}
+_BONUS_SET_NAMES = {v: k for k, v in BONUS_SET_IDS.items()}
 
 
 class TextValue:
@@ -24,6 +29,46 @@ class TextValue:
     @property
     def _raw(self) -> dict:
         return self._core.raw()
+
+    # What both a full state and a view show of the table.
+    @property
+    def to_move(self) -> int:
+        return self._raw["to_move"]
+
+    @property
+    def round(self) -> int:
+        return self._raw["round_no"]
+
+    @property
+    def seals(self) -> tuple[int, int]:
+        return tuple(self._raw["seals"])  # type: ignore[return-value]
+
+    @property
+    def result(self) -> Union[None, int, str]:
+        """``None`` while the round runs, then 0 or 1 (who won the seal) or ``"draw"``."""
+        return _CORE_RESULT[self._raw["result"]]
+
+    @property
+    def is_round_over(self) -> bool:
+        return self._raw["result"] != -1
+
+    @property
+    def bonus_set(self) -> str:
+        return _BONUS_SET_NAMES[self._raw["bonus_set"]]
+
+    @property
+    def market(self) -> str:
+        return F.letters(self._raw["market"])
+
+    @property
+    def discard(self) -> str:
+        return F.letters(self._raw["discard"])
+
+    @property
+    def tokens(self) -> dict[str, tuple[int, ...]]:
+        """What is left of each goods-token stack, top first."""
+        raw = self._raw
+        return {LETTERS[g]: TOKENS[g][raw["tok_pos"][g]:] for g in range(GOODS)}
 
     def to_dict(self) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -30,9 +30,7 @@ from .move import Move
 __all__ = ["GameState", "PlayerState"]
 
 STATE_FORMAT = "jaipur-state/1"
-_RESULT_CORE = {None: -1, 0: 0, 1: 1, "draw": 2}
-_CORE_RESULT = {v: k for k, v in _RESULT_CORE.items()}
-_BONUS_SET_NAMES = {v: k for k, v in BONUS_SET_IDS.items()}
+from ._position import RESULT_CORE as _RESULT_CORE
 
 MoveLike = Union[Move, str, int]
 
@@ -114,33 +112,8 @@ class GameState(TextValue):
     # ------------------------------------------------------------- properties
 
     @property
-    def to_move(self) -> int:
-        return self._raw["to_move"]
-
-    @property
-    def round(self) -> int:
-        return self._raw["round_no"]
-
-    @property
     def starter(self) -> int:
         return self._raw["starter"]
-
-    @property
-    def seals(self) -> tuple[int, int]:
-        return tuple(self._raw["seals"])  # type: ignore[return-value]
-
-    @property
-    def bonus_set(self) -> str:
-        return _BONUS_SET_NAMES[self._raw["bonus_set"]]
-
-    @property
-    def result(self) -> Union[None, int, str]:
-        """``None`` while the round runs, then 0 or 1 (who won the seal) or ``"draw"``."""
-        return _CORE_RESULT[self._raw["result"]]
-
-    @property
-    def is_round_over(self) -> bool:
-        return self._raw["result"] != -1
 
     @property
     def is_match_over(self) -> bool:
@@ -155,23 +128,9 @@ class GameState(TextValue):
         return None
 
     @property
-    def market(self) -> str:
-        return F.letters(self._raw["market"])
-
-    @property
     def deck(self) -> str:
         """The draw pile, top card first."""
         return "".join(LETTERS[c] for c in reversed(self._raw["deck"]))
-
-    @property
-    def discard(self) -> str:
-        return F.letters(self._raw["discard"])
-
-    @property
-    def tokens(self) -> dict[str, tuple[int, ...]]:
-        """What is left of each goods-token stack, top first."""
-        raw = self._raw
-        return {LETTERS[g]: TOKENS[g][raw["tok_pos"][g]:] for g in range(GOODS)}
 
     @property
     def bonus(self) -> dict[str, tuple[int, ...]]:
@@ -407,8 +366,6 @@ class GameState(TextValue):
         return cls.from_dict(d)
 
     # -------------------------------------------------------------- python
-
-
 
     def __str__(self) -> str:
         from ._board import draw_state

@@ -36,9 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["View", "read_position"]
 
 VIEW_FORMAT = "jaipur-view/1"
-_RESULT_CORE = {None: -1, 0: 0, 1: 1, "draw": 2}
-_CORE_RESULT = {v: k for k, v in _RESULT_CORE.items()}
-_BONUS_SET_NAMES = {v: k for k, v in BONUS_SET_IDS.items()}
+from ._position import RESULT_CORE as _RESULT_CORE
 _MAX_REJECTIONS = 1000
 
 
@@ -59,34 +57,6 @@ class View(TextValue):
         return 1 - self._core.observer
 
     @property
-    def to_move(self) -> int:
-        return self._raw["to_move"]
-
-    @property
-    def round(self) -> int:
-        return self._raw["round_no"]
-
-    @property
-    def seals(self) -> tuple[int, int]:
-        return tuple(self._raw["seals"])  # type: ignore[return-value]
-
-    @property
-    def result(self) -> Union[None, int, str]:
-        return _CORE_RESULT[self._raw["result"]]
-
-    @property
-    def is_round_over(self) -> bool:
-        return self._raw["result"] != -1
-
-    @property
-    def bonus_set(self) -> str:
-        return _BONUS_SET_NAMES[self._raw["bonus_set"]]
-
-    @property
-    def market(self) -> str:
-        return F.letters(self._raw["market"])
-
-    @property
     def hand(self) -> str:
         """The observer's hand."""
         return F.letters(self._raw["hand"][self.observer])
@@ -94,10 +64,6 @@ class View(TextValue):
     @property
     def deck_size(self) -> int:
         return len(self._raw["deck"])
-
-    @property
-    def discard(self) -> str:
-        return F.letters(self._raw["discard"])
 
     @property
     def herds(self) -> tuple[int, int]:
@@ -111,11 +77,6 @@ class View(TextValue):
     def opponent_known(self) -> str:
         """Cards known to be in the opponent's hand."""
         return F.letters(self._raw["known"][self.opponent])
-
-    @property
-    def tokens(self) -> dict[str, tuple[int, ...]]:
-        raw = self._raw
-        return {LETTERS[g]: TOKENS[g][raw["tok_pos"][g]:] for g in range(GOODS)}
 
     @property
     def unseen(self) -> str:
@@ -360,8 +321,6 @@ class View(TextValue):
         return cls.from_dict(d)
 
     # ---------------------------------------------------------------- python
-
-
 
     def __str__(self) -> str:
         from ._board import draw_view

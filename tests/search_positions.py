@@ -8,6 +8,8 @@ the token stacks agree with the discard pile, so the positions can occur in a ga
 """
 from __future__ import annotations
 
+import random
+
 from jaipur_ai import GameState
 from jaipur_ai._cards import BONUS_KINDS, BONUS_SETS, CARD_TOTALS, LETTERS, TOKENS
 
@@ -102,3 +104,15 @@ def stop_the_threat_deep() -> GameState:
 
 
 STOP_THE_THREAT_DEEP = "camels"
+
+
+def mid_position(seed: int = 3, plies: int = 20) -> GameState:
+    """A running position: ``plies`` uniformly random moves from a seeded deal."""
+    rng = random.Random(seed)
+    s = GameState.new(seed=seed, starter=0)
+    for _ in range(plies):
+        nxt = s.apply(rng.choice(s.legal_moves()))
+        if nxt.is_round_over:
+            break
+        s = nxt
+    return s

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import random
 import threading
 
 import pytest
@@ -13,7 +12,7 @@ import jaipur_ai as jp
 from jaipur_ai.engine import Analysis, Engine
 from jaipur_ai.errors import InvalidPositionError
 
-from search_positions import POSITIONS, STOP_THE_THREAT_DEEP, stop_the_threat_deep
+from search_positions import POSITIONS, STOP_THE_THREAT_DEEP, mid_position, stop_the_threat_deep
 from strategies import running_states
 
 FAST = settings(max_examples=15, deadline=None,
@@ -21,17 +20,6 @@ FAST = settings(max_examples=15, deadline=None,
 
 ALGOS = ["ismcts", "expectimax", "greedy", "random", "cheat"]
 LIMITS = {"ismcts": 60, "cheat": 60, "expectimax": 400, "greedy": 1, "random": 1}
-
-
-def mid_position(seed: int = 3, plies: int = 20) -> jp.GameState:
-    rng = random.Random(seed)
-    s = jp.GameState.new(seed=seed, starter=0)
-    for _ in range(plies):
-        nxt = s.apply(rng.choice(s.legal_moves()))
-        if nxt.is_round_over:
-            break
-        s = nxt
-    return s
 
 
 def stable(a: Analysis) -> dict:

@@ -2,7 +2,6 @@
 pool, continuation, stopping, and fairness.  Iteration counts are kept small."""
 from __future__ import annotations
 
-import random
 import threading
 
 import pytest
@@ -13,22 +12,11 @@ from jaipur_ai import GameState
 from jaipur_ai._core import CoreState
 from jaipur_ai import _search as S
 
-from search_positions import POSITIONS, stop_the_threat_deep, STOP_THE_THREAT_DEEP
+from search_positions import POSITIONS, STOP_THE_THREAT_DEEP, mid_position, stop_the_threat_deep
 from strategies import running_states
 
 FAST = settings(max_examples=25, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-
-
-def mid_position(seed: int = 3, plies: int = 20) -> GameState:
-    rng = random.Random(seed)
-    s = GameState.new(seed=seed, starter=0)
-    for _ in range(plies):
-        nxt = s.apply(rng.choice(s.legal_moves()))
-        if nxt.is_round_over:
-            break
-        s = nxt
-    return s
 
 
 def mover_view(s: GameState):
