@@ -14,7 +14,7 @@ run() {  # name A B deals
   echo "== $name: $a vs $b, $deals deals x 2 seats" >&2
   python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed 2026 --workers 2 -q --json > "$out/$name.json"
 }
+run ismcts1s-vs-ismcts01s  ismcts:time=1   ismcts:time=0.1     60
 run ismcts1s-vs-greedy     ismcts:time=1   greedy              20
 run ismcts1s-vs-random     ismcts:time=1   random              10
 run ismcts-vs-expectimax   ismcts:time=0.25 expectimax:time=0.25 50
-run ismcts1s-vs-ismcts01s  ismcts:time=1   ismcts:time=0.1     40

@@ -7,15 +7,19 @@ import glob
 import json
 import os
 
-ORDER = ["ismcts1s-vs-greedy", "ismcts1s-vs-random", "ismcts-vs-expectimax",
-         "old-ismcts1s-vs-ismcts01s", "ismcts1s-vs-ismcts01s"]
+ORDER = ["ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
+         "ismcts-vs-expectimax", "flat-ismcts1s-vs-ismcts01s", "old-ismcts1s-vs-ismcts01s"]
+
+# the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
+SEARCH = {"old-": "full UCB tree", "flat-": "flat, cutoff 10"}
+CURRENT = "PUCT tree, cutoff 10"
 
 
 def row(d: dict, name: str) -> str:
     lo, hi = d["win_rate_ci95"]
     elo = "∞" if d.get("elo") is None else f"{d['elo']:+.0f}"
     spm = d["seconds_per_move"]
-    search = "full tree" if name.startswith("old-") or name in ORDER[:3] else "depth 1, cutoff 10"
+    search = next((v for k, v in SEARCH.items() if name.startswith(k)), CURRENT)
     return (f"| {search} | `{d['a']['spec']}` | `{d['b']['spec']}` | {d['games']} | "
             f"{d['wins']}–{d['draws']}–{d['losses']} | **{100 * d['win_rate']:.1f} %** | "
             f"{100 * lo:.1f}–{100 * hi:.1f} % | {elo} | {d['mean_margin']:+.1f} | "

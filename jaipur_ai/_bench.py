@@ -103,12 +103,24 @@ def search_positions(seeds: int = 8) -> dict[str, list[GameState]]:
     return out
 
 
-# The configurations timed: the Engine's default (a depth-1 tree, playouts cut after
-# 10 plies and scored by the leaf evaluation) and the full tree with whole playouts.
+def _engine_tree() -> dict:
+    """The tree settings the Engine passes to the searcher by default."""
+    from .engine import Engine
+    e = Engine()
+    return {k: getattr(e, k) for k in ("cutoff", "tree_depth", "puct", "prior_temp",
+                                       "chance_nodes")}
+
+
+# The configurations timed: the Engine's default (PUCT below the root, chance nodes,
+# playouts cut after 10 plies and scored by the leaf evaluation), the flat search,
+# and the textbook UCB tree with whole playouts.
 ISMCTS_CONFIGS = (
-    ("default (depth 1, cutoff 10)", "informed", {"tree_depth": 1, "cutoff": 10}),
-    ("full tree, whole playouts", "informed", {"tree_depth": 0, "cutoff": 0}),
-    ("full tree, random playouts", "random", {"tree_depth": 0, "cutoff": 0}),
+    ("default (PUCT tree, cutoff 10)", "informed", _engine_tree()),
+    ("flat (depth 1, cutoff 10)", "informed", {**_engine_tree(), "tree_depth": 1}),
+    ("UCB tree, whole playouts", "informed",
+     {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
+    ("UCB tree, random playouts", "random",
+     {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
 )
 
 

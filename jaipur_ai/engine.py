@@ -286,11 +286,19 @@ class Engine:
     margin mapped linearly onto [0, 1], ±``margin_scale`` points at the ends).
     ``margin_weight``: weight of a margin tie-break mixed into the ``"win"`` reward.
     ``cutoff``: ISMCTS playout plies after which an unfinished round is scored by the
-    leaf evaluation (a win chance) instead of being played out (0 = play out, default).
-    ``tree_depth``: deepest tree level an ISMCTS iteration descends to before its
-    playout (1 = flat Monte Carlo with UCB over the root moves; 0 = no limit, default).
-    ``widen``: ISMCTS progressive widening: a node gets a new child only while its
+    leaf evaluation (a win chance) instead of being played out (default 10; 0 = play
+    every round out).
+    ``tree_depth``: decisions an ISMCTS iteration descends through the tree before its
+    playout (0 = no limit, default; 1 = flat Monte Carlo with UCB over the root moves).
+    ``puct``: below the root, choose among the playout policy's candidate moves by PUCT
+    with this constant and priors from the move scores (default 1.5; 0 = UCB over all
+    legal moves, the textbook tree).  ``prior_temp``: softmax temperature of those
+    priors, in points (default 1).
+    ``chance_nodes``: branch the tree on the cards drawn into the market, so that later
+    decisions know the market they face (default True).
+    ``widen``: progressive widening of UCB nodes: a node gets a new child only while its
     legal children number fewer than ``1 + widen * sqrt(visits)`` (0 = off, default).
+    docs/search.md explains these settings and the matches behind the defaults.
     ``perfect_information``: search the true full state (needs a GameState): cheating,
     for study only.
     ``depth``: expectimax plies (default 3); ``samples``: worlds averaged by expectimax
@@ -310,7 +318,9 @@ class Engine:
                  max_nodes: int = 4_000_000, decisive_samples: int = 64,
                  epsilon: float = 0.1, noise: float = 1.0, max_playout: int = 400,
                  expand: str = "ordered", cutoff: int = 10,
-                 widen: float = 0.0, tree_depth: int = 1) -> None:
+                 widen: float = 0.0, tree_depth: int = 0,
+                 chance_nodes: bool = True, puct: float = 1.5,
+                 prior_temp: float = 1.0) -> None:
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
         if algorithm not in ALGORITHMS:
@@ -358,6 +368,13 @@ class Engine:
         if not isinstance(tree_depth, int) or tree_depth < 0:
             raise InvalidOptionError("tree_depth", f"must be an int >= 0, got {tree_depth!r}")
         self.tree_depth = tree_depth
+        self.chance_nodes = bool(chance_nodes)
+        if not (puct >= 0):
+            raise InvalidOptionError("puct", f"must be >= 0, got {puct!r}")
+        self.puct = float(puct)
+        if not (prior_temp > 0):
+            raise InvalidOptionError("prior_temp", f"must be > 0, got {prior_temp!r}")
+        self.prior_temp = float(prior_temp)
         self._calls: set = set()        # searches now running (one per analyse call)
         self._lock = threading.Lock()
 
@@ -368,7 +385,8 @@ class Engine:
     def options(self) -> dict[str, Any]:
         """The configuration as a dict (recorded in every Analysis)."""
         keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
-                           "cutoff", "widen", "tree_depth", "max_nodes"),
+                           "cutoff", "widen", "tree_depth", "puct", "prior_temp",
+                           "chance_nodes", "max_nodes"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples"),
                 "greedy": (), "random": ()}[self.algorithm]
         d = {k: getattr(self, k) for k in keys}
@@ -506,7 +524,9 @@ class Engine:
             initial_nodes=min(65536, self.max_nodes),
             decisive_samples=self.decisive_samples, expand=self.expand,
             cutoff=self.cutoff, widen=self.widen,
-            tree_depth=self.tree_depth) for s in seeds]
+            tree_depth=self.tree_depth,
+            chance_nodes=self.chance_nodes, puct=self.puct,
+            prior_temp=self.prior_temp) for s in seeds]
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]

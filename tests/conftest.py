@@ -7,8 +7,14 @@ as canonical text, so a test is written once for the reference oracle
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from jaipur_ai import _reference
+
+# No per-example deadline: the suite asserts behaviour, never speed, and a loaded CI
+# machine must not turn a slow example into a failure (speed lives in bench/).
+settings.register_profile("jaipur", deadline=None)
+settings.load_profile("jaipur")
 
 
 class ReferenceImpl:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import jaipur_ai as jp
 from jaipur_ai.engine import Analysis, Engine
-from jaipur_ai.errors import InvalidPositionError
+from jaipur_ai.errors import InvalidOptionError, InvalidPositionError
 
 from search_positions import POSITIONS, STOP_THE_THREAT_DEEP, mid_position, stop_the_threat_deep
 from strategies import running_states
@@ -241,6 +241,10 @@ def test_errors():
         Engine("alphazero")
     with pytest.raises(ValueError):
         Engine(threads=0)
+    for bad in (dict(puct=-1.0), dict(prior_temp=0.0), dict(tree_depth=-1), dict(cutoff=-2)):
+        with pytest.raises(InvalidOptionError) as e:
+            Engine(**bad)
+        assert e.value.field == next(iter(bad))
     with pytest.raises(ValueError):
         jp.analyse(s, iterations=-1)
     with pytest.raises(TypeError):

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jaipur_ai import GameState
-from jaipur_ai._core import CoreState
+from jaipur_ai._core import CoreState, N_ACTIONS_PY
 from jaipur_ai import _search as S
 
 from search_positions import POSITIONS, STOP_THE_THREAT_DEEP, mid_position, stop_the_threat_deep
@@ -43,6 +43,41 @@ def test_ismcts_plays_legal_moves(state, seed):
         assert sm["children"], "a running round always has a move"
         assert {c["action"] for c in sm["children"]} <= legal
         assert se.best_action() in legal
+
+
+ENGINE_TREE = dict(tree_depth=0, cutoff=10, chance_nodes=True, puct=1.5)
+
+
+def _drawn(code: int) -> int:
+    """Cards in an outcome node's code (3 bits of count per card type)."""
+    return sum((code >> (3 * t)) & 7 for t in range(7))
+
+
+@FAST
+@given(running_states(max_plies=120), st.integers(0, 2**32 - 1))
+def test_engine_tree_is_legal_and_well_formed(state, seed):
+    """The Engine's tree (PUCT below the root, chance-outcome nodes): legal root moves,
+    and every outcome node hangs below a move that drew that many cards."""
+    legal = set(state.legal_action_ids())
+    se = S.IsmctsSearcher(mover_view(state), seed=seed, **ENGINE_TREE)
+    assert se.run(iterations=300) == 300
+    assert {c["action"] for c in se.summary()["children"]} <= legal
+    assert se.best_action() in legal
+    arr = se.pool.arrays
+    camels = state._core.raw()["market"][6]
+    for i in range(1, se.pool.size):
+        parent = arr["parent"][i]
+        if arr["player"][i] == S.OUTCOME_PY:
+            assert parent != 0 and arr["player"][parent] != S.OUTCOME_PY
+            a = arr["action"][parent]
+            assert a <= 6, "only takes and camel takes draw cards"
+            if a < 6:
+                assert _drawn(arr["action"][i]) == 1
+            elif arr["parent"][parent] == 0:
+                assert _drawn(arr["action"][i]) == camels
+        else:
+            assert 0 <= arr["action"][i] < N_ACTIONS_PY
+        assert arr["avail"][i] >= arr["visits"][i]
 
 
 @FAST

@@ -4,6 +4,7 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, int64_t, 
 from jaipur_ai._core cimport State, View, Move, Rng
 
 cdef enum:
+    OUTCOME = 2                # player of a chance-outcome node (cards drawn)
     NO_NODE = -1               # "no node" in first_child / next_sibling / parent
     MAX_TREE_DEPTH = 256       # deepest path an ISMCTS iteration descends
     MAX_CAND = 48              # candidate moves the informed policy scores
@@ -27,6 +28,9 @@ ctypedef struct Params:
     int cutoff                 # playout plies before the leaf evaluation scores it (0: none)
     int tree_depth             # deepest tree node an iteration descends to (0: no limit)
     double widen               # progressive widening: children <= 1 + widen*sqrt(visits) (0: off)
+    double puct                # PUCT constant below the root (0: UCB over all moves)
+    double prior_temp          # temperature (points) of the PUCT priors from move scores
+    int chance_nodes           # tree nodes branch on the cards drawn into the market
 
 
 cdef class NodePool:

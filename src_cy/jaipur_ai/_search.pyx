@@ -25,9 +25,10 @@ import numpy as np
 from jaipur_ai._core cimport *
 
 __all__ = ["IsmctsSearcher", "ExpectimaxSearcher", "greedy_scores", "random_action",
-           "rank_children", "NO_NODE_PY", "derive_seed"]
+           "rank_children", "NO_NODE_PY", "OUTCOME_PY", "derive_seed"]
 
 NO_NODE_PY = NO_NODE
+OUTCOME_PY = OUTCOME
 
 # ---------------------------------------------------------------------------
 # Tables taken from the core at import (no card names here).
@@ -478,6 +479,27 @@ cdef int _candidates(const State* s, const HoldTab* T, Move* cand) noexcept nogi
     return n
 
 
+cdef int _score_candidates(const State* s, const HoldTab* T, const Move* cand, int n,
+                           double* sc) noexcept nogil:
+    """Move scores of the candidates, with the round-end look-ahead: a move that ends
+    the round is scored exactly, one that lets the opponent end it and win loses 800.
+    Returns how many are not such losing moves."""
+    cdef int ne = _empty(s), i, nok = 0
+    cdef bint endp = s.deck_len < 5 or ne >= 2
+    cdef bint danger = s.deck_len < 10 or ne >= 2
+    for i in range(n):
+        if endp and _ends_round(s, &cand[i]):
+            sc[i] = _end_score(s, &cand[i])
+        else:
+            sc[i] = _score(s, T, &cand[i])
+            if ((danger or (ne == 1 and _empties_stack(s, &cand[i])))
+                    and _gives_opp_win(s, &cand[i])):
+                sc[i] -= 800.0
+        if sc[i] > -500.0:
+            nok += 1
+    return nok
+
+
 cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcept nogil:
     """Choose a move by the informed policy; returns 0, or -1 when there is none."""
     cdef Move cand[MAX_CAND]
@@ -500,20 +522,7 @@ cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcep
             out[0] = buf[rng_below(r, n)]
         free(buf)
         return 0 if n > 0 else -1
-    ne = _empty(s)
-    endp = s.deck_len < 5 or ne >= 2
-    danger = s.deck_len < 10 or ne >= 2
-    nok = 0
-    for i in range(n):
-        if endp and _ends_round(s, &cand[i]):
-            sc[i] = _end_score(s, &cand[i])
-        else:
-            sc[i] = _score(s, &T, &cand[i])
-            if ((danger or (ne == 1 and _empties_stack(s, &cand[i])))
-                    and _gives_opp_win(s, &cand[i])):
-                sc[i] -= 800.0
-        if sc[i] > -500.0:
-            nok += 1
+    nok = _score_candidates(s, &T, cand, n, sc)
     if P.epsilon > 0.0 and nok > 0 and rng_unit(r) < P.epsilon:
         pick = rng_below(r, nok)
         for i in range(n):
@@ -822,7 +831,8 @@ cdef class IsmctsSearcher:
                  double margin_scale=40.0, double epsilon=0.1, double noise=1.0,
                  int max_playout=400, int max_nodes=4000000, int initial_nodes=65536,
                  int decisive_samples=64, expand="ordered", int cutoff=0,
-                 double widen=0.0, int tree_depth=0):
+                 double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
+                 double prior_temp=1.0):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
@@ -857,6 +867,13 @@ cdef class IsmctsSearcher:
         if tree_depth < 0:
             raise ValueError("tree_depth must be >= 0")
         self.P.tree_depth = tree_depth
+        self.P.chance_nodes = chance_nodes
+        if not (puct >= 0.0):
+            raise ValueError("puct must be >= 0")
+        self.P.puct = puct
+        if not (prior_temp > 0.0):
+            raise ValueError("prior_temp must be > 0")
+        self.P.prior_temp = prior_temp
         self.seed = seed
         rng_seed(&self.rng, seed)
         # the view must have at least one consistent world
@@ -954,12 +971,107 @@ cdef class IsmctsSearcher:
         self.gen += 2
         return self.gen
 
+    cdef int _outcome_child(self, int node, const State* s, int dl) noexcept nogil:
+        """The child of action node `node` for the cards just drawn into the market
+        (s.deck[s.deck_len:dl]): the draw is public, so the next decisions are taken
+        knowing it.  Outcome nodes carry player OUTCOME and the drawn counts as action."""
+        cdef int32_t code = 0
+        cdef int i, c
+        for i in range(s.deck_len, dl):
+            code += <int32_t>1 << (3 * s.deck[i])
+        c = self.pool.first_child[node]
+        while c != NO_NODE:
+            if self.pool.action[c] == code:
+                self.pool.avail[c] += 1
+                return c
+            c = self.pool.next_sibling[c]
+        return self.pool.new_node(node, code, OUTCOME)
+
+    cdef int _puct_step(self, int node, State* s, int* path, int* depth) noexcept nogil:
+        """One tree step below the root; returns the node reached, or -1 after an
+        expansion (the iteration then plays out from s)."""
+        cdef Move cand[MAX_CAND]
+        cdef double sc[MAX_CAND]
+        cdef double pr[MAX_CAND]
+        cdef int child[MAX_CAND]
+        cdef HoldTab T
+        cdef int n, i, c, best = -1, pp
+        cdef int32_t a
+        cdef uint32_t g
+        cdef double mx = -1e300, tot = 0.0, sq, u, bu = -1e300, fpu, v
+        _hold_tab(s, &T)
+        n = _candidates(s, &T, cand)
+        if n == 0:
+            return -1
+        _score_candidates(s, &T, cand, n, sc)
+        for i in range(n):
+            if sc[i] > mx:
+                mx = sc[i]
+        g = self._next_gen()
+        for i in range(n):
+            pr[i] = exp((sc[i] - mx) / self.P.prior_temp)
+            tot += pr[i]
+            a = action_of(&cand[i])
+            self.stamp[a] = g
+            self.slot[a] = i
+            child[i] = NO_NODE
+        c = self.pool.first_child[node]
+        while c != NO_NODE:
+            a = self.pool.action[c]
+            if self.stamp[a] == g:
+                child[self.slot[a]] = c
+                self.pool.avail[c] += 1
+            c = self.pool.next_sibling[c]
+        # first-play urgency: an untried move is valued like the node itself
+        pp = 0 if self.pool.player[node] == 0 else 1
+        fpu = 0.5
+        if self.pool.visits[node] > 0:
+            v = self.pool.value_sum[node] / self.pool.visits[node]
+            fpu = v if pp == s.to_move else 1.0 - v
+        sq = sqrt(<double>self.pool.visits[node] + 1.0)
+        for i in range(n):
+            c = child[i]
+            if c != NO_NODE and self.pool.visits[c] > 0:
+                u = (self.pool.value_sum[c] / self.pool.visits[c]
+                     + self.P.puct * pr[i] / tot * sq / (1.0 + self.pool.visits[c]))
+            else:
+                u = fpu + self.P.puct * pr[i] / tot * sq
+            if u > bu:
+                bu = u
+                best = i
+        c = child[best]
+        if c == NO_NODE:
+            c = self.pool.new_node(node, action_of(&cand[best]), s.to_move)
+            self._descend(c, s, &cand[best], path, depth)
+            return -1
+        return self._descend(c, s, &cand[best], path, depth)
+
+    cdef int _descend(self, int c, State* s, const Move* m, int* path,
+                      int* depth) noexcept nogil:
+        """Play m (the move of tree node c) and push c on the path, then the outcome
+        node of the cards it drew; returns the last node pushed, or NO_NODE when c
+        is NO_NODE (tree full) or no outcome node could be made."""
+        cdef int dl = s.deck_len
+        apply_move(s, m)
+        if c == NO_NODE:
+            return NO_NODE
+        depth[0] += 1
+        path[depth[0]] = c
+        if self.P.chance_nodes and s.deck_len < dl and s.result == RESULT_NONE:
+            c = self._outcome_child(c, s, dl)
+            if c == NO_NODE:
+                return NO_NODE
+            depth[0] += 1
+            path[depth[0]] = c
+        return c
+
     cdef void _iterate(self) noexcept nogil:
         cdef State s
         cdef Move buf[MAX_MOVES]
         cdef int32_t acts[MAX_MOVES]
         cdef int path[MAX_TREE_DEPTH]
         cdef int depth = 0, node = 0, n, i, c, best, nlegal, untried, k, pick
+        cdef int decisions = 0
         cdef int32_t a
         cdef uint32_t g
         cdef double u, bu, win, mg, r0
@@ -968,9 +1080,19 @@ cdef class IsmctsSearcher:
             return
         self.determinizations += 1
         path[0] = 0
-        while s.result == RESULT_NONE and depth < MAX_TREE_DEPTH - 1:
-            if self.P.tree_depth > 0 and depth >= self.P.tree_depth:
+        while s.result == RESULT_NONE and depth < MAX_TREE_DEPTH - 2:
+            # (a decision adds up to two nodes to the path: the move and its outcome)
+            if self.P.tree_depth > 0 and decisions >= self.P.tree_depth:
                 break
+            decisions += 1
+            if node != 0 and self.P.puct > 0.0:
+                # below the root: PUCT over the informed policy's candidates, with
+                # the policy's preferences as priors (rarely visited nodes then play
+                # like the playouts instead of trying every poor exchange)
+                node = self._puct_step(node, &s, path, &depth)
+                if node < 0:
+                    break
+                continue
             n = gen_moves(&s, buf)
             g = self._next_gen()
             for i in range(n):
@@ -1028,15 +1150,12 @@ cdef class IsmctsSearcher:
                                 break
                             k -= 1
                 c = self.pool.new_node(node, acts[pick], s.to_move)
-                apply_move(&s, &buf[pick])
-                if c != NO_NODE:
-                    depth += 1
-                    path[depth] = c
+                self._descend(c, &s, &buf[pick], path, &depth)
                 break
-            node = best
-            apply_move(&s, &buf[self.slot[self.pool.action[node]]])
-            depth += 1
-            path[depth] = node
+            node = self._descend(best, &s, &buf[self.slot[self.pool.action[best]]], path,
+                                 &depth)
+            if node == NO_NODE:
+                break
         if depth > self.max_depth:
             self.max_depth = depth
         if s.result == RESULT_NONE:
@@ -1076,7 +1195,8 @@ cdef class IsmctsSearcher:
     def _pv(self, int node, int max_len=12):
         pv = []
         while node != NO_NODE and len(pv) < max_len:
-            pv.append(int(self.pool.action[node]))
+            if self.pool.player[node] != OUTCOME:
+                pv.append(int(self.pool.action[node]))
             node = self._best_child(node)
             if node != NO_NODE and self.pool.visits[node] < 2:
                 break
