@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The matches behind docs/strength.md.  Each line is one row of the table; results
-# (JSON and the printed summary) go to bench/results/.  Takes about an hour on 2 cores.
+# (JSON) go to bench/results/.  Takes about an hour on 2 cores.
 #   bash bench/strength.sh            # all
 #   bash bench/strength.sh greedy     # only the rows whose name contains "greedy"
 set -euo pipefail
@@ -18,3 +18,4 @@ run ismcts1s-vs-ismcts01s  ismcts:time=1   ismcts:time=0.1     60
 run ismcts1s-vs-greedy     ismcts:time=1   greedy              20
 run ismcts1s-vs-random     ismcts:time=1   random              10
 run ismcts-vs-expectimax   ismcts:time=0.25 expectimax:time=0.25 50
+run ismcts-vs-expectimax-d6 ismcts:time=0.25 expectimax:time=0.25,depth=6 50

@@ -8,7 +8,8 @@ import json
 import os
 
 ORDER = ["ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
-         "ismcts-vs-expectimax", "flat-ismcts1s-vs-ismcts01s", "old-ismcts1s-vs-ismcts01s"]
+         "ismcts-vs-expectimax", "ismcts-vs-expectimax-d6", "flat-ismcts1s-vs-ismcts01s",
+         "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
 SEARCH = {"old-": "full UCB tree", "flat-": "flat, cutoff 10"}
