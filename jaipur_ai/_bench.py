@@ -114,9 +114,10 @@ def _engine_tree() -> dict:
 # The configurations timed: the Engine's default (PUCT below the root, chance nodes,
 # playouts cut after 10 plies and scored by the leaf evaluation), the flat search,
 # and the textbook UCB tree with whole playouts.
+_TREE = _engine_tree()
 ISMCTS_CONFIGS = (
-    ("default (PUCT tree, cutoff 10)", "informed", _engine_tree()),
-    ("flat (depth 1, cutoff 10)", "informed", {**_engine_tree(), "tree_depth": 1}),
+    ("default (PUCT tree, cutoff 10)", "informed", _TREE),
+    ("flat (depth 1, cutoff 10)", "informed", {**_TREE, "tree_depth": 1}),
     ("UCB tree, whole playouts", "informed",
      {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
     ("UCB tree, random playouts", "random",

@@ -268,6 +268,12 @@ class _Call:
         return self.requested or (self.event is not None and self.event.is_set())
 
 
+def _need(ok: bool, field: str, requirement: str, value: Any, word: str = "got") -> None:
+    """Raise InvalidOptionError for an engine option that fails its requirement."""
+    if not ok:
+        raise InvalidOptionError(field, f"must be {requirement}, {word} {value!r}")
+
+
 class Engine:
     """A configured search, reusable across positions.
 
@@ -323,19 +329,21 @@ class Engine:
                  prior_temp: float = 1.0) -> None:
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
-        if algorithm not in ALGORITHMS:
-            raise InvalidOptionError("algorithm", f"must be one of {ALGORITHMS + ('cheat',)}, "
-                             f"not {algorithm!r}")
-        if not isinstance(threads, int) or threads < 1:
-            raise InvalidOptionError("threads", f"must be an int >= 1, got {threads!r}")
-        if playout not in ("informed", "random"):
-            raise InvalidOptionError("playout", f"must be 'informed' or 'random', not {playout!r}")
-        if reward not in ("win", "margin"):
-            raise InvalidOptionError("reward", f"must be 'win' or 'margin', not {reward!r}")
-        if depth < 1:
-            raise InvalidOptionError("depth", f"must be >= 1, got {depth!r}")
-        if samples < 1:
-            raise InvalidOptionError("samples", f"must be >= 1, got {samples!r}")
+        _need(algorithm in ALGORITHMS, "algorithm", f"one of {ALGORITHMS + ('cheat',)}",
+              algorithm, "not")
+        _need(isinstance(threads, int) and threads >= 1, "threads", "an int >= 1", threads)
+        _need(playout in ("informed", "random"), "playout", "'informed' or 'random'", playout,
+              "not")
+        _need(reward in ("win", "margin"), "reward", "'win' or 'margin'", reward, "not")
+        _need(expand in ("random", "ordered"), "expand", "'random' or 'ordered'", expand, "not")
+        _need(depth >= 1, "depth", ">= 1", depth)
+        _need(samples >= 1, "samples", ">= 1", samples)
+        _need(isinstance(cutoff, int) and cutoff >= 0, "cutoff", "an int >= 0", cutoff)
+        _need(isinstance(tree_depth, int) and tree_depth >= 0, "tree_depth", "an int >= 0",
+              tree_depth)
+        _need(widen >= 0, "widen", ">= 0", widen)
+        _need(puct >= 0, "puct", ">= 0", puct)
+        _need(prior_temp > 0, "prior_temp", "> 0", prior_temp)
         self.algorithm = algorithm
         self.threads = threads
         self.playout = playout
@@ -356,24 +364,12 @@ class Engine:
         self.epsilon = float(epsilon)
         self.noise = float(noise)
         self.max_playout = int(max_playout)
-        if expand not in ("random", "ordered"):
-            raise InvalidOptionError("expand", f"must be 'random' or 'ordered', not {expand!r}")
         self.expand = expand
-        if not isinstance(cutoff, int) or cutoff < 0:
-            raise InvalidOptionError("cutoff", f"must be an int >= 0, got {cutoff!r}")
         self.cutoff = cutoff
-        if not (widen >= 0):
-            raise InvalidOptionError("widen", f"must be >= 0, got {widen!r}")
         self.widen = float(widen)
-        if not isinstance(tree_depth, int) or tree_depth < 0:
-            raise InvalidOptionError("tree_depth", f"must be an int >= 0, got {tree_depth!r}")
         self.tree_depth = tree_depth
         self.chance_nodes = bool(chance_nodes)
-        if not (puct >= 0):
-            raise InvalidOptionError("puct", f"must be >= 0, got {puct!r}")
         self.puct = float(puct)
-        if not (prior_temp > 0):
-            raise InvalidOptionError("prior_temp", f"must be > 0, got {prior_temp!r}")
         self.prior_temp = float(prior_temp)
         self._calls: set = set()        # searches now running (one per analyse call)
         self._lock = threading.Lock()

@@ -799,17 +799,52 @@ def rank_children(children):
     return children
 
 # ---------------------------------------------------------------------------
-# ISMCTS (single observer)
+# What every searcher shares: the searched position, the stop flag, one run at a
+# time, and the round-ending root moves judged in sampled worlds
 # ---------------------------------------------------------------------------
-cdef class IsmctsSearcher:
-    """SO-ISMCTS on one tree, continuable: ``run`` several times, then ``summary``."""
+cdef class _RootSearch:
     cdef View view
     cdef State truth
     cdef bint cheat
+    cdef readonly uint64_t seed
+    cdef volatile int stop_flag
+    cdef object _lock
+    cdef dict decisive
+    cdef int decisive_samples
+
+    cdef int _set_root(self, object pos, uint64_t seed) except -1:
+        _root_position(pos, &self.view, &self.truth, &self.cheat)
+        self.seed = seed
+        self.stop_flag = 0
+        self._lock = threading.Lock()
+        return 0
+
+    cdef int _judge_decisive(self, int samples) except -1:
+        self.decisive_samples = samples
+        self.decisive = _decisive_table(&self.view, &self.truth, self.cheat, samples,
+                                        self.seed)
+        return 0
+
+    def stop(self):
+        """Ask a running search to return (thread-safe; the flag stays set)."""
+        self.stop_flag = 1
+
+    def clear_stop(self):
+        self.stop_flag = 0
+
+    @property
+    def stopped(self):
+        return bool(self.stop_flag)
+
+
+# ---------------------------------------------------------------------------
+# ISMCTS (single observer)
+# ---------------------------------------------------------------------------
+cdef class IsmctsSearcher(_RootSearch):
+    """SO-ISMCTS on one tree, continuable: ``run`` several times, then ``summary``."""
     cdef int observer
     cdef Params P
     cdef Rng rng
-    cdef readonly uint64_t seed
     cdef readonly NodePool pool
     cdef uint32_t[::1] stamp
     cdef uint16_t[::1] slot
@@ -819,10 +854,6 @@ cdef class IsmctsSearcher:
     cdef readonly double elapsed
     cdef readonly long long playout_plies
     cdef readonly int max_depth
-    cdef volatile int stop_flag
-    cdef object _lock
-    cdef dict decisive
-    cdef int decisive_samples
     cdef int n_root_moves
     cdef readonly object root          # the CoreView (or CoreState) searched
 
@@ -836,7 +867,7 @@ cdef class IsmctsSearcher:
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
-        _root_position(pos, &self.view, &self.truth, &self.cheat)
+        self._set_root(pos, seed)
         self.root = pos
         self.observer = self.view.observer
         if playout not in ("informed", "random"):
@@ -874,7 +905,6 @@ cdef class IsmctsSearcher:
         if not (prior_temp > 0.0):
             raise ValueError("prior_temp must be > 0")
         self.P.prior_temp = prior_temp
-        self.seed = seed
         rng_seed(&self.rng, seed)
         # the view must have at least one consistent world
         rng_seed(&r, seed)
@@ -891,24 +921,9 @@ cdef class IsmctsSearcher:
         self.elapsed = 0.0
         self.playout_plies = 0
         self.max_depth = 0
-        self.stop_flag = 0
-        self._lock = threading.Lock()
-        self.decisive_samples = decisive_samples
-        self.decisive = _decisive_table(&self.view, &self.truth, self.cheat,
-                                        decisive_samples, seed)
+        self._judge_decisive(decisive_samples)
 
     # -- control ---------------------------------------------------------
-    def stop(self):
-        """Ask a running search to return (thread-safe; the flag stays set)."""
-        self.stop_flag = 1
-
-    def clear_stop(self):
-        self.stop_flag = 0
-
-    @property
-    def stopped(self):
-        return bool(self.stop_flag)
-
     @property
     def decisive_win(self):
         """Action id of a round-ending move that won in every sampled world, or None."""
@@ -1607,16 +1622,12 @@ cdef double _x_node(XCtx* X, const State* s, int depth, double alpha, double bet
     return best
 
 
-cdef class ExpectimaxSearcher:
+cdef class ExpectimaxSearcher(_RootSearch):
     """Depth-limited expectimax over `samples` sampled worlds of the observer's view.
 
     ``run_depth(d)`` searches every root move to d plies in every world (one C call);
     the Python driver deepens iteratively.  Values are win-chance estimates in [0, 1]
     from the mover's point of view; margins are points."""
-    cdef View view
-    cdef State truth
-    cdef bint cheat
-    cdef readonly uint64_t seed
     cdef readonly int samples
     cdef object _worlds_arr
     cdef uint8_t[::1] worlds      # samples * sizeof(State) bytes
@@ -1629,12 +1640,8 @@ cdef class ExpectimaxSearcher:
     cdef readonly long long nodes
     cdef readonly double elapsed
     cdef readonly int depth_done
-    cdef volatile int stop_flag
     cdef readonly int beam
     cdef readonly int chance_samples
-    cdef object _lock
-    cdef dict decisive
-    cdef int decisive_samples
     cdef object _last           # results of the deepest completed depth
 
     def __init__(self, pos, *, uint64_t seed=0, int samples=8, int beam=0,
@@ -1644,10 +1651,9 @@ cdef class ExpectimaxSearcher:
         cdef State* w
         if samples < 1 or samples > 4096:
             raise ValueError("samples must be in 1..4096")
-        _root_position(pos, &self.view, &self.truth, &self.cheat)
+        self._set_root(pos, seed)
         if self.cheat:
             samples = 1
-        self.seed = seed
         self.samples = samples
         self.beam = beam
         self.chance_samples = chance_samples if chance_samples > 0 else 1
@@ -1670,22 +1676,8 @@ cdef class ExpectimaxSearcher:
         self.nodes = 0
         self.elapsed = 0.0
         self.depth_done = 0
-        self.stop_flag = 0
-        self._lock = threading.Lock()
-        self.decisive_samples = decisive_samples
-        self.decisive = _decisive_table(&self.view, &self.truth, self.cheat,
-                                        decisive_samples, seed)
+        self._judge_decisive(decisive_samples)
         self._last = None
-
-    def stop(self):
-        self.stop_flag = 1
-
-    def clear_stop(self):
-        self.stop_flag = 0
-
-    @property
-    def stopped(self):
-        return bool(self.stop_flag)
 
     def run_depth(self, int depth, node_limit=None, seconds=None):
         """Search every root move to `depth` plies in every world.  Stops early at
