@@ -25,6 +25,11 @@ directives = {
 compile_args = (["-O1", "-g", "-UNDEBUG", "-fsanitize=bounds", "-fsanitize-undefined-trap-on-error"]
                 if DEBUG else ["-O3"])
 
+# The compiled modules: the rules core, then the search split by responsibility
+# (docs/development.md has the map).
+MODULES = ("_core", "_figures", "_decisive", "_policy", "_evaluation", "_nodepool", "_root",
+           "_ismcts", "_expectimax", "_search")
+
 extensions = [
     Extension(
         f"jaipur_ai.{name}",
@@ -33,8 +38,7 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-    for name in ("_core", "_search")
-    if os.path.exists(f"src_cy/jaipur_ai/{name}.pyx")
+    for name in MODULES
 ]
 
 setup(

@@ -1,0 +1,99 @@
+# cython: language_level=3
+"""The node pool of the ISMCTS tree: parallel arrays, grown by doubling (_nodepool.pxd)."""
+from libc.stdint cimport int32_t
+
+import numpy as np
+
+
+cdef class NodePool:
+    """Preallocated parallel arrays of tree nodes; grows by doubling up to max_nodes."""
+
+    def __cinit__(self, int capacity=65536, int max_nodes=4000000):
+        if capacity < 1:
+            capacity = 1
+        if max_nodes < capacity:
+            max_nodes = capacity
+        self.max_nodes = max_nodes
+        self.size = 0
+        self.capacity = 0
+        self._alloc(capacity)
+
+    def _alloc(self, int cap):
+        cdef int n = self.size
+        old = self._arrays
+        new = {
+            "visits": np.zeros(cap, np.int32),
+            "avail": np.zeros(cap, np.int32),
+            "value_sum": np.zeros(cap, np.float64),
+            "win_sum": np.zeros(cap, np.float64),
+            "margin_sum": np.zeros(cap, np.float64),
+            "action": np.zeros(cap, np.int32),
+            "player": np.zeros(cap, np.int8),
+            "first_child": np.full(cap, NO_NODE, np.int32),
+            "next_sibling": np.full(cap, NO_NODE, np.int32),
+            "parent": np.full(cap, NO_NODE, np.int32),
+        }
+        if old is not None:
+            for k, a in new.items():
+                a[:n] = old[k][:n]
+        self._arrays = new
+        self.visits = new["visits"]
+        self.avail = new["avail"]
+        self.value_sum = new["value_sum"]
+        self.win_sum = new["win_sum"]
+        self.margin_sum = new["margin_sum"]
+        self.action = new["action"]
+        self.player = new["player"]
+        self.first_child = new["first_child"]
+        self.next_sibling = new["next_sibling"]
+        self.parent = new["parent"]
+        self.capacity = cap
+
+    @property
+    def arrays(self):
+        """The arrays (views of the first `size` nodes), for inspection."""
+        return {k: a[:self.size] for k, a in self._arrays.items()}
+
+    def clear(self):
+        self.size = 0
+        self.first_child[:] = NO_NODE
+        self.next_sibling[:] = NO_NODE
+        self.parent[:] = NO_NODE
+
+    cdef int _grow(self) noexcept nogil:
+        cdef int cap
+        if self.capacity >= self.max_nodes:
+            return -1
+        cap = self.capacity * 2
+        if cap > self.max_nodes:
+            cap = self.max_nodes
+        with gil:
+            try:
+                self._alloc(cap)
+            except MemoryError:
+                self.max_nodes = self.capacity
+                return -1
+        return 0
+
+    cdef int new_node(self, int parent, int32_t action, int player) noexcept nogil:
+        """A fresh node, linked first among parent's children; NO_NODE when full."""
+        cdef int i
+        if self.size >= self.capacity and self._grow() != 0:
+            return NO_NODE
+        i = self.size
+        self.size += 1
+        self.visits[i] = 0
+        self.avail[i] = 1
+        self.value_sum[i] = 0.0
+        self.win_sum[i] = 0.0
+        self.margin_sum[i] = 0.0
+        self.action[i] = action
+        self.player[i] = player
+        self.first_child[i] = NO_NODE
+        self.parent[i] = parent
+        if parent != NO_NODE:
+            self.next_sibling[i] = self.first_child[parent]
+            self.first_child[parent] = i
+        else:
+            self.next_sibling[i] = NO_NODE
+        return i

@@ -1,0 +1,66 @@
+# cython: language_level=3
+"""The searched position and what every searcher shares (_root.pxd)."""
+from libc.string cimport memcpy
+from libc.stdint cimport uint64_t
+
+import threading
+
+from jaipur_ai._core cimport CoreState, CoreView, RESULT_NONE, make_view
+from jaipur_ai._worlds cimport mix
+from jaipur_ai._decisive cimport decisive_table
+
+
+def derive_seed(uint64_t seed, uint64_t index):
+    """Seed of the index-th sub-search (thread) of a search seeded with `seed`."""
+    return mix(seed ^ mix(index + <uint64_t>0xD1B54A32D192ED03))
+
+
+cdef int root_position(object pos, View* v, State* truth, bint* cheat) except -1:
+    """Fill v (and truth when a full state is searched with perfect information)."""
+    cdef CoreView cv
+    cdef CoreState cs
+    if isinstance(pos, CoreView):
+        cv = pos
+        v[0] = cv.v
+        cheat[0] = False
+        memcpy(truth, &v.s, sizeof(State))
+    elif isinstance(pos, CoreState):
+        cs = pos
+        truth[0] = cs.s
+        make_view(&cs.s, cs.s.to_move, v)
+        cheat[0] = True
+    else:
+        raise TypeError(f"expected CoreView or CoreState, got {type(pos).__name__}")
+    if v.s.result != RESULT_NONE:
+        raise ValueError("the round is over: there is no move to search")
+    if v.s.to_move != v.observer:
+        raise ValueError("it is not the observer's turn")
+    return 0
+
+
+cdef class RootSearch:
+    """Base of the searchers: the root, the stop flag, the decisive table."""
+
+    cdef int _set_root(self, object pos, uint64_t seed) except -1:
+        root_position(pos, &self.view, &self.truth, &self.cheat)
+        self.seed = seed
+        self.stop_flag = 0
+        self._lock = threading.Lock()
+        return 0
+
+    cdef int _judge_decisive(self, int samples) except -1:
+        self.decisive_samples = samples
+        self.decisive = decisive_table(&self.view, &self.truth, self.cheat, samples,
+                                       self.seed)
+        return 0
+
+    def stop(self):
+        """Ask a running search to return (thread-safe; the flag stays set)."""
+        self.stop_flag = 1
+
+    def clear_stop(self):
+        self.stop_flag = 0
+
+    @property
+    def stopped(self):
+        return bool(self.stop_flag)
