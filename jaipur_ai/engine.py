@@ -49,12 +49,14 @@ from ._core import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
 from .errors import InvalidOptionError, InvalidPositionError
+from .evaluation import cached_evaluation, default_evaluation
 from .move import Move
 
 __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHMS",
            "DEFAULT_TIME"]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
+EVALUATIONS = ("learned", "heuristic")
 DEFAULT_TIME = 1.0
 """Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
 
@@ -313,6 +315,10 @@ class Engine:
     ``time``/``iterations``: default limits of every search.
     ``max_nodes``: ISMCTS tree size limit per thread (the tree stops growing there).
     ``decisive_samples``: worlds sampled to judge moves that end the round at once.
+    ``evaluation``: the leaf evaluation of ISMCTS and expectimax: ``"learned"`` (weights
+    learned by self-play, docs/search.md "Learned evaluation") or ``"heuristic"`` (the
+    hand-set one).  ``weights``: a weights file of one's own for ``"learned"`` (default:
+    the shipped weights); a missing or mismatched file raises InvalidWeightsError.
     """
 
     def __init__(self, algorithm: str = "ismcts", *, threads: int = 1,
@@ -326,7 +332,8 @@ class Engine:
                  expand: str = "ordered", cutoff: int = 10,
                  widen: float = 0.0, tree_depth: int = 0,
                  chance_nodes: bool = True, puct: float = 1.5,
-                 prior_temp: float = 1.0) -> None:
+                 prior_temp: float = 1.0, evaluation: str = "heuristic",
+                 weights: Optional[str] = None) -> None:
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
         _need(algorithm in ALGORITHMS, "algorithm", f"one of {ALGORITHMS + ('cheat',)}",
@@ -344,6 +351,10 @@ class Engine:
         _need(widen >= 0, "widen", ">= 0", widen)
         _need(puct >= 0, "puct", ">= 0", puct)
         _need(prior_temp > 0, "prior_temp", "> 0", prior_temp)
+        _need(evaluation in EVALUATIONS, "evaluation", f"one of {EVALUATIONS}", evaluation,
+              "not")
+        _need(weights is None or evaluation == "learned", "weights",
+              "only with evaluation='learned'", evaluation)
         self.algorithm = algorithm
         self.threads = threads
         self.playout = playout
@@ -371,6 +382,13 @@ class Engine:
         self.chance_nodes = bool(chance_nodes)
         self.puct = float(puct)
         self.prior_temp = float(prior_temp)
+        self.evaluation = evaluation
+        self.weights = None if weights is None else str(weights)
+        # the learned weights are loaded (and checked) once, here
+        self._evaluation = None
+        if evaluation == "learned":
+            self._evaluation = (default_evaluation() if weights is None
+                                else cached_evaluation(weights))
         self._calls: set = set()        # searches now running (one per analyse call)
         self._lock = threading.Lock()
 
@@ -382,8 +400,9 @@ class Engine:
         """The configuration as a dict (recorded in every Analysis)."""
         keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
                            "cutoff", "widen", "tree_depth", "puct", "prior_temp",
-                           "chance_nodes", "max_nodes"),
-                "expectimax": ("depth", "samples", "beam", "chance_samples"),
+                           "chance_nodes", "max_nodes", "evaluation", "weights"),
+                "expectimax": ("depth", "samples", "beam", "chance_samples", "evaluation",
+                               "weights"),
                 "greedy": (), "random": ()}[self.algorithm]
         d = {k: getattr(self, k) for k in keys}
         d["perfect_information"] = self.perfect_information
@@ -522,7 +541,7 @@ class Engine:
             cutoff=self.cutoff, widen=self.widen,
             tree_depth=self.tree_depth,
             chance_nodes=self.chance_nodes, puct=self.puct,
-            prior_temp=self.prior_temp) for s in seeds]
+            prior_temp=self.prior_temp, evaluation=self._evaluation) for s in seeds]
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
@@ -620,7 +639,8 @@ class Engine:
         seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
         searchers = [ExpectimaxSearcher(core, seed=s, samples=c, beam=self.beam,
                                         chance_samples=self.chance_samples,
-                                        decisive_samples=self.decisive_samples)
+                                        decisive_samples=self.decisive_samples,
+                                        evaluation=self._evaluation)
                      for s, c in zip(seeds, counts)]
         budget = None
         if iterations is not None:

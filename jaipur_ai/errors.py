@@ -11,6 +11,7 @@ __all__ = [
     "InvalidMoveError",
     "IllegalMoveError",
     "InvalidOptionError",
+    "InvalidWeightsError",
 ]
 
 
@@ -49,4 +50,13 @@ class InvalidOptionError(JaipurError):
 
     >>> str(InvalidOptionError("threads", "must be an int >= 1, got 0"))
     'threads: must be an int >= 1, got 0'
+    """
+
+
+class InvalidWeightsError(JaipurError):
+    """A learned-evaluation weights file that is missing, unreadable or does not match
+    this version's features; ``field`` is the file.
+
+    >>> str(InvalidWeightsError("my.npz", "no such file"))
+    'my.npz: no such file'
     """

@@ -1,7 +1,24 @@
 # cython: language_level=3
-"""The leaf evaluation and the reward of a finished iteration (see _evaluation.pyx)."""
+"""The leaf evaluation: hand-set or learned (see _evaluation.pyx)."""
 from jaipur_ai._core cimport State
-from jaipur_ai._params cimport Params
+from jaipur_ai._features cimport N_FEATURES
 
-cdef double evaluate(const State* s, int p, double* margin) noexcept nogil  # win chance of p
-cdef double reward(const Params* P, double win, double margin) noexcept nogil
+cdef enum:
+    MAX_HIDDEN = 64            # largest hidden layer of a learned evaluation
+
+ctypedef struct Model:
+    int n_hidden                       # hidden units in use (0: a linear model)
+    double lin[N_FEATURES]             # linear weights of the win logit
+    double margin[N_FEATURES]          # linear weights of the expected margin (points)
+    double w[MAX_HIDDEN][N_FEATURES]   # hidden layer weights
+    double b[MAX_HIDDEN]               # hidden layer biases
+    double v[MAX_HIDDEN]               # output weights of the hidden units
+
+cdef class Evaluation:
+    cdef Model m                       # the weights, read by the search without the GIL
+    cdef readonly object source        # where the weights came from (a path or a name)
+
+# win chance of p (and margin in points) of a full state: learned when model is not
+# NULL, else the hand-set evaluation; a finished round is scored exactly
+cdef double evaluate(const State* s, int p, double* margin, const Model* model) noexcept nogil
+cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil

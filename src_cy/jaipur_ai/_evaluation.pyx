@@ -5,25 +5,29 @@ ISMCTS scores a playout cut after ``cutoff`` plies with it, expectimax its leave
 It reads the world it is given (a sampled world, never the real hidden state) and
 returns an estimated win chance of one player, with an estimated margin in points
 (docs/search.md, "Leaf evaluation").
+
+Two evaluations: the hand-set one (tokens, what the hands would sell for, camels,
+through a logistic curve) and a learned one (``Evaluation``): a win logit that is a
+linear function of the features (_features.pyx) plus an antisymmetric hidden layer,
+``h(f) - h(-f)`` with ``h(f) = sum_j v_j relu(w_j . f + b_j)``, and a linear margin.
+As the features change sign with the player, the two players' values add up to one.
 """
 from libc.math cimport exp
 
-from jaipur_ai._core cimport N_GOODS, RESULT_NONE, round_totals
-from jaipur_ai._params cimport REWARD_MARGIN
+import numpy as np
+
+from jaipur_ai._core cimport CoreState, N_GOODS, RESULT_NONE, round_totals
+from jaipur_ai._features cimport features
 from jaipur_ai._policy cimport Heur, weights, hold_value
 from jaipur_ai._decisive cimport outcome
 
 cdef const Heur* H = weights()
 
 
-cdef double evaluate(const State* s, int p, double* margin) noexcept nogil:
-    """Leaf evaluation: (estimated win chance of p, estimated margin in points)."""
+cdef inline double _heuristic(const State* s, int p, double* margin) noexcept nogil:
     cdef int t[2]
     cdef int g, o = 1 - p
-    cdef double e, w
-    if s.result != RESULT_NONE:
-        w = outcome(s, p, margin)
-        return w
+    cdef double e
     round_totals(s, t)
     e = t[p] - t[o]
     for g in range(N_GOODS):
@@ -36,14 +40,91 @@ cdef double evaluate(const State* s, int p, double* margin) noexcept nogil:
     return 1.0 / (1.0 + exp(-e / H.eval_scale))
 
 
-cdef double reward(const Params* P, double win, double margin) noexcept nogil:
-    """The reward backed up by an iteration: win (1/0.5/0 or a win chance) mixed with
-    the margin mapped onto [0, 1] (clipped at +-margin_scale points)."""
-    cdef double x = margin / P.margin_scale
-    if x > 1.0:
-        x = 1.0
-    elif x < -1.0:
-        x = -1.0
-    if P.reward == REWARD_MARGIN:
-        return 0.5 + 0.5 * x
-    return (1.0 - P.margin_weight) * win + P.margin_weight * (0.5 + 0.5 * x)
+cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil:
+    """The learned evaluation of a running round (no check for a finished one)."""
+    cdef double f[N_FEATURES]
+    cdef double z = 0.0, mg = 0.0, a
+    cdef int i, j
+    features(s, p, f)
+    for i in range(N_FEATURES):
+        z += M.lin[i] * f[i]
+        mg += M.margin[i] * f[i]
+    for j in range(M.n_hidden):
+        a = 0.0
+        for i in range(N_FEATURES):
+            a += M.w[j][i] * f[i]
+        # h(f) - h(-f), one unit at a time
+        if a + M.b[j] > 0.0:
+            z += M.v[j] * (a + M.b[j])
+        if M.b[j] - a > 0.0:
+            z -= M.v[j] * (M.b[j] - a)
+    margin[0] = mg
+    if z > 40.0:
+        z = 40.0
+    elif z < -40.0:
+        z = -40.0
+    return 1.0 / (1.0 + exp(-z))
+
+
+cdef double evaluate(const State* s, int p, double* margin, const Model* model) noexcept nogil:
+    """Leaf evaluation: (estimated win chance of p, estimated margin in points)."""
+    if s.result != RESULT_NONE:
+        return outcome(s, p, margin)
+    if model != NULL:
+        return learned(model, s, p, margin)
+    return _heuristic(s, p, margin)
+
+
+cdef class Evaluation:
+    """Learned evaluation weights in the form the search reads (plain C arrays).
+
+    Built from numpy arrays already checked by ``jaipur_ai.evaluation`` (which loads
+    and validates weights files): ``lin`` and ``margin`` of length N_FEATURES,
+    ``hidden_w`` (H, N_FEATURES), ``hidden_b`` and ``out_w`` (H,), H <= MAX_HIDDEN."""
+
+    def __init__(self, lin, margin, hidden_w, hidden_b, out_w, source="<arrays>"):
+        lin = np.asarray(lin, np.float64)
+        margin = np.asarray(margin, np.float64)
+        hidden_w = np.asarray(hidden_w, np.float64).reshape(-1, N_FEATURES)
+        hidden_b = np.asarray(hidden_b, np.float64).ravel()
+        out_w = np.asarray(out_w, np.float64).ravel()
+        nh = hidden_w.shape[0]
+        if lin.shape != (N_FEATURES,) or margin.shape != (N_FEATURES,):
+            raise ValueError(f"lin and margin must have {N_FEATURES} entries")
+        if nh > MAX_HIDDEN or hidden_b.shape != (nh,) or out_w.shape != (nh,):
+            raise ValueError(f"hidden layer: at most {MAX_HIDDEN} units, with one bias "
+                             "and one output weight each")
+        for arr in (lin, margin, hidden_w, hidden_b, out_w):
+            if not np.all(np.isfinite(arr)):
+                raise ValueError("weights must be finite")
+        self.m.n_hidden = nh
+        for i in range(N_FEATURES):
+            self.m.lin[i] = lin[i]
+            self.m.margin[i] = margin[i]
+        for j in range(nh):
+            self.m.b[j] = hidden_b[j]
+            self.m.v[j] = out_w[j]
+            for i in range(N_FEATURES):
+                self.m.w[j][i] = hidden_w[j, i]
+        self.source = source
+
+    @property
+    def n_hidden(self):
+        return self.m.n_hidden
+
+    def value(self, CoreState st, int player):
+        """(win chance, margin) of a full state for player, as the search computes it."""
+        cdef double mg
+        if player not in (0, 1):
+            raise ValueError("player must be 0 or 1")
+        w = evaluate(&st.s, player, &mg, &self.m)
+        return w, mg
+
+
+def heuristic_value(CoreState st, int player):
+    """(win chance, margin) of a full state for player by the hand-set evaluation."""
+    cdef double mg
+    if player not in (0, 1):
+        raise ValueError("player must be 0 or 1")
+    w = evaluate(&st.s, player, &mg, NULL)
+    return w, mg

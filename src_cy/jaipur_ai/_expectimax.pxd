@@ -4,6 +4,7 @@ docs/search.md, "Expectimax")."""
 from libc.stdint cimport uint8_t, int32_t
 from jaipur_ai._core cimport State, Move, Rng, MAX_MOVES
 from jaipur_ai._root cimport RootSearch
+from jaipur_ai._evaluation cimport Evaluation, Model
 
 ctypedef struct XCtx:
     int P                       # the searching player
@@ -16,6 +17,7 @@ ctypedef struct XCtx:
     int chance_samples          # sampled draws when 3+ cards are drawn
     int max_outcomes            # exact enumeration up to this many draw outcomes
     Rng rng                     # draws the sampled refills
+    const Model* model          # learned leaf evaluation, or NULL (hand-set)
 
 
 cdef class ExpectimaxSearcher(RootSearch):
@@ -33,6 +35,7 @@ cdef class ExpectimaxSearcher(RootSearch):
     cdef readonly int depth_done       # deepest completed depth
     cdef readonly int beam             # moves tried at inner nodes (0 = all)
     cdef readonly int chance_samples   # sampled draws when 3+ cards are drawn
+    cdef readonly Evaluation evaluation  # learned leaf evaluation, or None (hand-set)
     cdef object _last                  # (value, marg, reply) of the deepest completed depth
 
     cdef double _root_move(self, XCtx* X, const State* w, int i, int depth, double* mg,

@@ -19,7 +19,7 @@ from jaipur_ai._worlds cimport sample_world, mix
 from jaipur_ai._policy cimport HoldTab, hold_tab, score
 from jaipur_ai._decisive cimport ends_round, end_score, any_end_possible
 from jaipur_ai._decisive import decisive_kind
-from jaipur_ai._evaluation cimport evaluate
+from jaipur_ai._evaluation cimport Evaluation, evaluate
 
 
 cdef inline bint _x_check(XCtx* X) noexcept nogil:
@@ -213,7 +213,7 @@ cdef double _x_node(XCtx* X, const State* s, int depth, double alpha, double bet
         margin[0] = 0.0
         return 0.0
     if s.result != RESULT_NONE or depth <= 0:
-        return evaluate(s, X.P, margin)
+        return evaluate(s, X.P, margin, X.model)
     n = _ordered_moves(s, buf, order)
     lim = n
     if X.beam > 0 and lim > X.beam:
@@ -257,13 +257,15 @@ cdef class ExpectimaxSearcher(RootSearch):
     from the mover's point of view; margins are points."""
 
     def __init__(self, pos, *, uint64_t seed=0, int samples=8, int beam=0,
-                 int chance_samples=4, int decisive_samples=64):
+                 int chance_samples=4, int decisive_samples=64,
+                 Evaluation evaluation=None):
         cdef Rng r
         cdef int j, bad = 0
         cdef State* w
         if samples < 1 or samples > 4096:
             raise ValueError("samples must be in 1..4096")
         self._set_root(pos, seed)
+        self.evaluation = evaluation
         if self.cheat:
             samples = 1
         self.samples = samples
@@ -315,6 +317,7 @@ cdef class ExpectimaxSearcher(RootSearch):
             X.aborted = 0
             X.beam = self.beam
             X.chance_samples = self.chance_samples
+            X.model = NULL if self.evaluation is None else &self.evaluation.m
             with nogil:
                 for j in range(self.samples):
                     if X.aborted:

@@ -5,6 +5,7 @@ from jaipur_ai._core cimport State, Move, Rng
 from jaipur_ai._params cimport Params
 from jaipur_ai._nodepool cimport NodePool
 from jaipur_ai._root cimport RootSearch
+from jaipur_ai._evaluation cimport Evaluation, Model
 
 cdef enum:
     OUTCOME = 2                # player of a chance-outcome node (cards drawn)
@@ -26,6 +27,8 @@ cdef class IsmctsSearcher(RootSearch):
     cdef readonly int max_depth        # longest path from the root so far (nodes)
     cdef int n_root_moves              # legal moves at the root
     cdef readonly object root          # the CoreView (or CoreState) searched
+    cdef readonly Evaluation evaluation  # learned leaf evaluation, or None (hand-set)
+    cdef const Model* model            # its weights, or NULL
 
     cdef long long _run(self, long long limit, double budget) noexcept nogil
     cdef uint32_t _next_gen(self) noexcept nogil

@@ -25,10 +25,23 @@ from jaipur_ai._policy cimport (MAX_CAND, HoldTab, hold_tab, score, candidates,
                                 score_candidates, playout as run_playout)
 from jaipur_ai._decisive cimport ends_round, end_score, any_end_possible, outcome
 from jaipur_ai._decisive import decisive_kind, rank_children
-from jaipur_ai._evaluation cimport evaluate, reward as reward_of
+from jaipur_ai._evaluation cimport Evaluation, evaluate
 
 NO_NODE_PY = NO_NODE
 OUTCOME_PY = OUTCOME
+
+
+cdef inline double _reward(const Params* P, double win, double margin) noexcept nogil:
+    """The reward an iteration backs up: win (1/0.5/0 or a win chance) mixed with the
+    margin mapped onto [0, 1] (clipped at +-margin_scale points)."""
+    cdef double x = margin / P.margin_scale
+    if x > 1.0:
+        x = 1.0
+    elif x < -1.0:
+        x = -1.0
+    if P.reward == REWARD_MARGIN:
+        return 0.5 + 0.5 * x
+    return (1.0 - P.margin_weight) * win + P.margin_weight * (0.5 + 0.5 * x)
 
 
 cdef class IsmctsSearcher(RootSearch):
@@ -40,13 +53,16 @@ cdef class IsmctsSearcher(RootSearch):
                  int max_playout=400, int max_nodes=4000000, int initial_nodes=65536,
                  int decisive_samples=64, expand="ordered", int cutoff=0,
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
-                 double prior_temp=1.0):
+                 double prior_temp=1.0, Evaluation evaluation=None):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
         self._set_root(pos, seed)
         self.root = pos
         self.observer = self.view.observer
+        # the leaf evaluation: learned weights, or the hand-set one (None)
+        self.evaluation = evaluation
+        self.model = NULL if evaluation is None else &evaluation.m
         if playout not in ("informed", "random"):
             raise ValueError(f"playout must be 'informed' or 'random', not {playout!r}")
         if reward not in ("win", "margin"):
@@ -353,10 +369,10 @@ cdef class IsmctsSearcher(RootSearch):
         if s.result == RESULT_NONE:
             self.playout_plies += <long long>run_playout(&s, &self.rng, &self.P)
         if s.result == RESULT_NONE and self.P.cutoff > 0:
-            win = evaluate(&s, 0, &mg)
+            win = evaluate(&s, 0, &mg, self.model)
         else:
             win = outcome(&s, 0, &mg)
-        r0 = reward_of(&self.P, win, mg)
+        r0 = _reward(&self.P, win, mg)
         for i in range(depth + 1):
             c = path[i]
             self.pool.visits[c] += 1

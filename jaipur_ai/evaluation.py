@@ -1,0 +1,142 @@
+"""Learned-evaluation weights: the file format, loading with checks, saving.
+
+A weights file is a numpy ``.npz`` archive with these arrays:
+
+==================  =====================================================
+``format``          the string ``"jaipur-ai-evaluation"``
+``version``         format version (1)
+``features_version`` the feature set the weights were trained on
+``feature_names``   the feature names, in order (checked against this build)
+``lin``             (F,) linear weights of the win logit
+``margin``          (F,) linear weights of the expected margin, in points
+``hidden_w``        (H, F) hidden layer (H may be 0: a linear model)
+``hidden_b``        (H,) hidden biases
+``out_w``           (H,) output weights of the hidden units
+``meta``            a JSON string: how the weights were made (data, command, scores)
+==================  =====================================================
+
+The features are those of ``jaipur_ai._features`` (docs/search.md, "Learned
+evaluation"); features and weights are versioned together, and a file made for
+another feature set is refused.  The shipped weights (``data/evaluation.npz``) are
+loaded once, on first use.
+
+>>> ev = default_evaluation()
+>>> ev.source.endswith("evaluation.npz")
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Union
+
+import numpy as np
+
+from ._evaluation import Evaluation
+from ._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY
+from .errors import InvalidWeightsError
+
+__all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
+           "save_weights", "read_meta"]
+
+FORMAT = "jaipur-ai-evaluation"
+VERSION = 1
+DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "data" / "evaluation.npz"
+_ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
+MAX_HIDDEN = 64
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
+    """Write a weights file (atomically: a partial file never replaces a good one)."""
+    path = Path(path)
+    arrays = {k: np.asarray(weights[k], np.float64) for k in _ARRAYS}
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        np.savez(fh, format=np.array(FORMAT), version=np.array(VERSION),
+                 features_version=np.array(FEATURES_VERSION_PY),
+                 feature_names=np.array(FEATURE_NAMES), meta=np.array(json.dumps(dict(meta))),
+                 **arrays)
+    os.replace(tmp, path)
+
+
+def _read(path: Path) -> dict:
+    name = str(path)
+    if not path.is_file():
+        raise InvalidWeightsError(name, "no such file")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
+        raise InvalidWeightsError(name, f"not a readable weights file ({e})") from None
+
+
+def _check(name: str, z: dict) -> dict:
+    missing = [k for k in ("format", "version", "features_version", "feature_names") + _ARRAYS
+               if k not in z]
+    if missing:
+        raise InvalidWeightsError(name, f"missing arrays: {', '.join(missing)}")
+    if str(z["format"]) != FORMAT:
+        raise InvalidWeightsError(name, f"format is {str(z['format'])!r}, expected {FORMAT!r}")
+    if int(z["version"]) != VERSION:
+        raise InvalidWeightsError(name, f"format version {int(z['version'])}, this build "
+                                  f"reads version {VERSION}")
+    names = tuple(str(x) for x in z["feature_names"])
+    if int(z["features_version"]) != FEATURES_VERSION_PY or names != tuple(FEATURE_NAMES):
+        raise InvalidWeightsError(
+            name, f"made for features version {int(z['features_version'])} "
+            f"({len(names)} features); this build computes version {FEATURES_VERSION_PY} "
+            f"({N_FEATURES_PY} features): retrain with 'jaipur-ai train'")
+    a = {k: np.asarray(z[k], np.float64) for k in _ARRAYS}
+    nh = a["hidden_w"].shape[0] if a["hidden_w"].ndim == 2 else -1
+    shapes_ok = (a["lin"].shape == (N_FEATURES_PY,) and a["margin"].shape == (N_FEATURES_PY,)
+                 and a["hidden_w"].ndim == 2 and a["hidden_w"].shape[1] == N_FEATURES_PY
+                 and a["hidden_b"].shape == (nh,) and a["out_w"].shape == (nh,))
+    if not shapes_ok:
+        raise InvalidWeightsError(name, "array shapes do not match the features "
+                                  f"(lin and margin ({N_FEATURES_PY},), hidden_w (H, "
+                                  f"{N_FEATURES_PY}), hidden_b and out_w (H,))")
+    if nh > MAX_HIDDEN:
+        raise InvalidWeightsError(name, f"{nh} hidden units, at most {MAX_HIDDEN}")
+    for k, v in a.items():
+        if not np.all(np.isfinite(v)):
+            raise InvalidWeightsError(name, f"{k} holds a value that is not finite")
+    return a
+
+
+def load_evaluation(path: PathLike) -> Evaluation:
+    """Load and check a weights file; raises InvalidWeightsError naming the file."""
+    p = Path(path)
+    a = _check(str(path), _read(p))
+    return Evaluation(a["lin"], a["margin"], a["hidden_w"], a["hidden_b"], a["out_w"],
+                      source=str(p))
+
+
+def read_meta(path: PathLike) -> dict:
+    """The ``meta`` record of a weights file (how it was made), or {} if it has none."""
+    z = _read(Path(path))
+    return json.loads(str(z["meta"])) if "meta" in z else {}
+
+
+@lru_cache(maxsize=None)
+def _cached(path: str, mtime: float) -> Evaluation:
+    return load_evaluation(path)
+
+
+def default_evaluation() -> Evaluation:
+    """The shipped weights, loaded once."""
+    return cached_evaluation(DEFAULT_WEIGHTS)
+
+
+def cached_evaluation(path: PathLike) -> Evaluation:
+    """load_evaluation(path), loaded once per file version (reused across searches)."""
+    p = Path(path)
+    try:
+        mtime = p.stat().st_mtime
+    except OSError:
+        raise InvalidWeightsError(str(path), "no such file") from None
+    return _cached(str(p.resolve()), mtime)
