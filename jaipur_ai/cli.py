@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from . import __version__
 from .errors import IllegalMoveError, InvalidMoveError, JaipurError
-from .match import LEVELS, EngineSpec, derive_seed, format_result, run_match
+from .match import LEVELS, EngineSpec, derive_seed, format_result, option_value, run_match
 from .move import Move
 from .state import GameState
 from .view import View, read_position
@@ -104,8 +104,7 @@ def _option(text: str) -> tuple[str, Any]:
     key, eq, val = text.partition("=")
     if not eq or not key.strip():
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    from .match import _value
-    return key.strip().replace("-", "_"), _value(val.strip())
+    return key.strip().replace("-", "_"), option_value(val.strip())
 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:

@@ -53,7 +53,7 @@ from .state import GameState
 __all__ = [
     "EngineSpec", "GameRecord", "MatchResult", "play_round", "play_game", "run_match",
     "deal_seeds", "derive_seed", "wilson_interval", "normal_interval", "elo_difference",
-    "summarise", "format_result", "LEVELS", "ALGORITHMS",
+    "summarise", "format_result", "option_value", "LEVELS", "ALGORITHMS",
 ]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
@@ -105,7 +105,13 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
 
 
 # --------------------------------------------------------------------- engine spec
-def _value(text: str) -> Any:
+def option_value(text: str) -> Any:
+    """An option's value from its text, as in an engine spec or ``--option``:
+    true/false/none words, then an int, a float, else the text itself.
+
+    >>> option_value("yes"), option_value("12"), option_value("0.5"), option_value("random")
+    (True, 12, 0.5, 'random')
+    """
     low = text.lower()
     if low in ("true", "yes", "on"):
         return True
@@ -196,17 +202,17 @@ class EngineSpec:
             if not eq or not key or not val:
                 raise SpecError("engine", f"expected key=value, got {item!r} in {text!r}")
             if key in ("time", "t", "seconds"):
-                v = _value(val.rstrip("s") if val.endswith("s") else val)
+                v = option_value(val.rstrip("s") if val.endswith("s") else val)
                 if not isinstance(v, (int, float)) or isinstance(v, bool):
                     raise SpecError("time", f"expected seconds, got {val!r} in {text!r}")
                 limits["time"] = float(v)
             elif key in ("iterations", "iters", "it", "n"):
-                v = _value(val)
+                v = option_value(val)
                 if not isinstance(v, int) or isinstance(v, bool):
                     raise SpecError("iterations", f"expected an integer, got {val!r} in {text!r}")
                 limits["iterations"] = v
             else:
-                options[key] = _value(val)
+                options[key] = option_value(val)
         return cls(algo, limits["time"], limits["iterations"], options)
 
     def __str__(self) -> str:
