@@ -24,6 +24,8 @@ from ._table import format_analysis
 from .errors import JaipurError
 from .game import Game
 from .match import LEVELS, EngineSpec, format_result, option_value, run_match
+from .serve import ALGORITHMS as SERVE_ALGORITHMS
+from .serve import serve_stdio
 from .state import GameState
 from .view import View, read_position
 
@@ -392,12 +394,9 @@ def cmd_version(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_serve(argv: list[str]) -> int:
-    try:
-        from . import serve
-    except ImportError as e:
-        raise CliError("serve", f"the server is not available in this build ({e})", 1) from None
-    return int(serve.main(argv) or 0)
+def cmd_serve(args: argparse.Namespace) -> int:
+    return int(serve_stdio(algorithm=args.algorithm, threads=args.threads,
+                           time=args.time) or 0)
 
 
 # ------------------------------------------------------------------- parser
@@ -464,6 +463,15 @@ examples:
   {PROG} match ismcts:iterations=1000 greedy --games 20 --seed 1
   {PROG} match ismcts:time=1 ismcts:time=1,playout=random --games 100 --workers 4
   {PROG} match hard medium --unit match --games 10 --json > result.json
+"""
+
+SERVE_EPILOG = f"""\
+Requests and answers are one JSON object per line; docs/protocol.md has every message.
+
+examples:
+  {PROG} serve
+  {PROG} serve --threads 2 --time 0.5
+  echo '{{"id": 1, "action": "version"}}' | {PROG} serve
 """
 
 BENCH_EPILOG = f"""\
@@ -546,8 +554,18 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true", help="print the figures as JSON")
     b.set_defaults(func=cmd_bench)
 
-    sub.add_parser("serve", help="JSON-lines server on stdin/stdout (see 'serve --help')",
-                   add_help=False)
+    sv = sub.add_parser("serve", help="JSON-lines server on stdin/stdout (docs/protocol.md)",
+                        formatter_class=_formatter, epilog=SERVE_EPILOG,
+                        description="Serve the engine over stdin/stdout, one JSON object per "
+                                    "line (docs/protocol.md).")
+    sv.add_argument("--algorithm", default="ismcts", choices=SERVE_ALGORITHMS,
+                    help="search of requests that name none (default: ismcts)")
+    sv.add_argument("--threads", type=_positive_int, default=1, metavar="N",
+                    help="search threads of requests that name none (default: 1)")
+    sv.add_argument("--time", type=_positive_float, default=None, metavar="S",
+                    help="seconds per search for requests that give neither time nor "
+                         "iterations (default: the engine's own default)")
+    sv.set_defaults(func=cmd_serve)
     v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
     v.set_defaults(func=cmd_version)
     return p
@@ -564,8 +582,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        if args_list and args_list[0] == "serve":
-            return cmd_serve(args_list[1:])
         parser = build_parser()
         try:
             args = parser.parse_args(args_list)
