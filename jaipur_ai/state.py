@@ -223,7 +223,7 @@ class GameState(TextValue):
         return "draw" if w == 2 else w
 
     def view(self, player: int) -> "View":
-        """What ``player`` knows: their information set (RULINGS.md, ruling 8)."""
+        """What ``player`` knows: their information set (docs/rules.md, section 7, "What each player knows", R8)."""
         # The one import of view.py from here, inside the method: view.py imports
         # this module (a View samples GameStates), so the module-level imports run
         # one way, view -> state (tests/test_imports.py).

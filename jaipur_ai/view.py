@@ -1,4 +1,4 @@
-"""A player's view of the game: their information set (RULINGS.md, ruling 8).
+"""A player's view of the game: their information set (docs/rules.md, section 7, "What each player knows", R8).
 
 A :class:`View` holds exactly what one player (the *observer*) knows: the market,
 their own hand and bonus values, both herds, the discard pile, the token stacks,
