@@ -1,7 +1,8 @@
 """Head-to-head strength of search settings: rounds won, seats swapped on every deal.
 
 Each deal (``GameState.new(seed=deal)``) is played twice, A starting once and B once,
-so that the deal's luck cancels.  A round won counts 1, a drawn round 0.5.  Every
+so that the deal's luck cancels.  The games are played by :func:`jaipur_ai.match.play_game`
+(the runner of ``jaipur-ai match``), with this benchmark's deals and search seeds.  A round won counts 1, a drawn round 0.5.  Every
 search is seeded from (deal, ply), so a run is reproducible.
 
     PYTHONPATH=. python3 bench/bench_strength.py --deals 100 \
@@ -11,6 +12,7 @@ search is seeded from (deal, ply), so a run is reproducible.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import multiprocessing as mp
@@ -20,34 +22,28 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from jaipur_ai._core import CoreState  # noqa: E402
-from jaipur_ai.engine import Engine  # noqa: E402
+from jaipur_ai.match import EngineSpec, play_game  # noqa: E402
 
 
-def _engine(spec: dict):
-    spec = dict(spec)
-    limits = {k: spec.pop(k) for k in ("iterations", "time") if k in spec}
-    return Engine(spec.pop("algorithm", "ismcts"), **spec), limits
+def _spec(options: dict) -> EngineSpec:
+    """An engine spec from the JSON options: ``algorithm`` (default ismcts),
+    ``iterations`` or ``time`` per move, and the options of jaipur_ai.Engine."""
+    options = dict(options)
+    return EngineSpec(options.pop("algorithm", "ismcts"), time=options.pop("time", None),
+                      iterations=options.pop("iterations", None), options=options)
+
+
+def _move_seed(deal: int, rnd: int, ply: int, player: int) -> int:
+    """This benchmark's search seeds: from the deal, the ply and the player."""
+    return (deal * 1000003 + ply * 7919 + player) & 0xFFFFFFFF
 
 
 def play_round(deal: int, a: dict, b: dict, a_starts: bool):
-    """(points of A: 1/0.5/0, margin of A, plies)."""
-    ea, la = _engine(a)
-    eb, lb = _engine(b)
-    s = CoreState.new(deal, 0 if a_starts else 1)
-    # A is player 0
-    ply = 0
-    while s.raw()["result"] == -1:
-        p = s.raw()["to_move"]
-        eng, lim = (ea, la) if p == 0 else (eb, lb)
-        seed = (deal * 1000003 + ply * 7919 + p) & 0xFFFFFFFF
-        mv = eng.best_move(s, seed=seed, **lim)
-        s.apply_action(mv.action_id)
-        ply += 1
-    r = s.raw()["result"]
-    t = s.totals()
-    pts = 1.0 if r == 0 else (0.5 if r == 2 else 0.0)
-    return pts, t[0] - t[1], ply
+    """(points of A: 1/0.5/0, margin of A, plies); A is player 0, the deal is
+    ``GameState.new(deal, starter)``.  The game is played by jaipur_ai.match."""
+    rec = play_game(_spec(a), _spec(b), deal, 0, starter=0 if a_starts else 1, deal=deal,
+                    move_seed=functools.partial(_move_seed, deal))
+    return rec.score, rec.margin, rec.plies
 
 
 def _job(args):

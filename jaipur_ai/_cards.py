@@ -1,4 +1,4 @@
-"""The figures of the game (see ../shared/RULINGS.md) and the card letters.
+"""The figures of the game (docs/rules.md, section 1, "Components") and the card letters.
 
 Card types are numbered as in the compiled core: 0 diamond, 1 gold, 2 silver,
 3 cloth, 4 spice, 5 leather (goods) and 6 camel.

@@ -110,7 +110,7 @@ def kind_map(x: Any, field: str) -> dict[int, Any]:
 def remaining_tokens(x: Any, field: str) -> list[int]:
     """Remaining goods-token stacks -> how many tokens were taken from each.
 
-    Each stack must be a suffix of the real one (RULINGS.md figures)."""
+    Each stack must be a suffix of the real one (docs/rules.md, section 1, "Goods tokens")."""
     stacks = good_map(x, field)
     taken = []
     for g in range(GOODS):

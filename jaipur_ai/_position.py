@@ -1,12 +1,13 @@
-"""What states and views share as values: equality, hashing, repr, pickling and JSON,
-all through their canonical one-line text form."""
+"""What states and views share: the value base class (equality, hashing, repr, pickling
+and JSON, all through the canonical one-line text form) and the fields of the one-line
+text that both forms write and read (docs/notation.md)."""
 from __future__ import annotations
 
 import json
 from typing import Any, Optional, TypeVar, Union
 
 from . import _fields as F
-from ._cards import BONUS_SET_IDS, GOODS, LETTERS, TOKENS
+from ._cards import BONUS_KINDS, BONUS_SET_IDS, GOODS, LETTERS, TOKENS
 
 P = TypeVar("P", bound="TextValue")
 
@@ -109,3 +110,46 @@ class TextValue:
 
     def __setstate__(self, st: dict) -> None:
         self._core = type(self).from_text(st["text"])._core
+
+
+# ---------------------------------------------------------------- one-line text
+# Fields that the one-line forms of a state and of a view share (docs/notation.md).
+
+def text_head(d: dict) -> str:
+    return (f"{d['round']}.{d['starter']}.{d['to_move']}.{d['seals'][0]}{d['seals'][1]}"
+            f".{F.RESULT_TEXT[d['result']]}")
+
+
+def parse_text_head(text: str, d: dict) -> None:
+    rnd, starter, to_move, seals, result = F.split(text, ".", 5, "round.starter.to_move.seals.result")
+    d["round"] = F.parse_int(rnd, "round", 1, 255)
+    d["starter"] = F.parse_int(starter, "starter", 0, 1)
+    d["to_move"] = F.parse_int(to_move, "to_move", 0, 1)
+    if len(seals) != 2 or not F.is_digits(seals):
+        raise F.fail("seals", f"expected two digits, got {seals!r}")
+    d["seals"] = [int(seals[0]), int(seals[1])]
+    if result not in F.TEXT_RESULT:
+        raise F.fail("result", f"expected '-', '0', '1' or '=', got {result!r}")
+    d["result"] = F.TEXT_RESULT[result]
+
+
+def parse_stacks(text: str) -> dict[str, list[int]]:
+    if len(text) != GOODS or not F.is_digits(text):
+        raise F.fail("tokens", f"expected six digits (tokens left in each stack), got {text!r}")
+    out = {}
+    for g in range(GOODS):
+        n = int(text[g])
+        if n > len(TOKENS[g]):
+            raise F.fail(f"tokens.{LETTERS[g]}", f"{n} tokens left, the stack has {len(TOKENS[g])}")
+        out[LETTERS[g]] = list(TOKENS[g][len(TOKENS[g]) - n:])
+    return out
+
+
+def parse_held_tokens(text: str, field: str) -> dict[str, list[int]]:
+    groups = F.split(text, ".", GOODS, field)
+    return {LETTERS[g]: F.parse_digits(groups[g], f"{field}.{LETTERS[g]}") for g in range(GOODS)}
+
+
+def parse_held_bonus(text: str, field: str) -> dict[str, list[int]]:
+    groups = F.split(text, ".", 3, field)
+    return {k: F.parse_digits(groups[i], f"{field}.{k}") for i, k in enumerate(BONUS_KINDS)}

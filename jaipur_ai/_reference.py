@@ -5,8 +5,9 @@ move.  It favours clarity over speed and imports nothing from the core.
 
 It works on the JSON dict form of a full state (``docs/notation.md``, "JSON form
 of a full state") and on moves in canonical text (``take D``, ``camels``,
-``sell 3L``, ``swap DG for LM``).  Figures and rulings come from
-``shared/RULINGS.md``; the points that matter here are:
+``sell 3L``, ``swap DG for LM``).  Figures and rulings are those of
+``docs/rules.md`` (R1 to R8 are its rulings, section "The rulings"); the points
+that matter here are:
 
 * Hand = goods only; camels live in the herd and never count for the hand limit
   of 7 goods.
@@ -15,20 +16,20 @@ of a full state") and on moves in canonical text (``take D``, ``camels``,
 * ``camels`` takes *all* camels in the market (needs at least one); the gaps are
   refilled.
 * A refill of ``g`` gaps with fewer than ``g`` cards in the deck draws nothing and
-  ends the round at once (ruling 1).  A deck that runs empty while the market is
+  ends the round at once (R1).  A deck that runs empty while the market is
   full does not end the round.
 * ``sell nX``: any ``n`` from 1 to the cards of X in hand, at least 2 for
-  diamond, gold and silver (ruling 5), even if fewer tokens are left.  The seller
+  diamond, gold and silver (R5), even if fewer tokens are left.  The seller
   takes ``min(n, left)`` tokens from the top of the stack and, for ``n >= 3``,
   the top bonus token of the stack for 3, 4 or 5+ cards, if any is left
-  (ruling 2).
+  (R2).
 * ``swap T for G``: ``k >= 2`` goods taken from the market (never camels), ``k``
   cards given from hand goods and/or herd camels, no type both taken and given,
-  at most 7 goods in hand afterwards (ruling 3).  No refill.
+  at most 7 goods in hand afterwards (R3).  No refill.
 * After every move the turn passes.  The round ends when a refill failed or when
-  3 or more goods-token stacks are empty (ruling 2).  The round's seal goes to the
+  3 or more goods-token stacks are empty (R2).  The round's seal goes to the
   higher total (tokens + bonus + camel token), then more bonus tokens, then more
-  goods tokens, else nobody (ruling 6).  The camel token (5) goes to the player
+  goods tokens, else nobody (R6).  The camel token (5) goes to the player
   with strictly more camels.
 
 Public functions never mutate their argument.  Nothing is validated beyond the
@@ -183,23 +184,23 @@ def legal_moves(d: dict) -> list[str]:
     hand_size = sum(hand)
     moves: set[str] = set()
 
-    # Take one good (ruling 4: not with 7 goods in hand).
+    # Take one good (R4: not with 7 goods in hand).
     if hand_size < HAND_LIMIT:
         for g in range(GOODS):
             if market[g] > 0:
                 moves.add(f"take {LETTERS[g]}")
 
-    # Take all camels (ruling 4: only if there is one).
+    # Take all camels (R4: only if there is one).
     if market[CAMEL] > 0:
         moves.add("camels")
 
-    # Sell n cards of one good (ruling 5: at least 2 of a precious good).
+    # Sell n cards of one good (R5: at least 2 of a precious good).
     for g in range(GOODS):
         least = 2 if g in PRECIOUS else 1
         for n in range(least, hand[g] + 1):
             moves.add(_sell_text(g, n))
 
-    # Exchange (ruling 3).
+    # Exchange (R3).
     market_goods = market[:GOODS]
     for k in range(2, sum(market_goods) + 1):
         for taken in _vectors(market_goods, k):
@@ -222,7 +223,7 @@ def _refill(d: dict, gaps: int) -> bool:
     """Fill ``gaps`` market gaps from the top of the deck.
 
     Returns False (and draws nothing) when the deck holds fewer than ``gaps``
-    cards: the round then ends (ruling 1).
+    cards: the round then ends (R1).
     """
     deck = d["deck"]
     if len(deck) < gaps:
@@ -326,7 +327,7 @@ def round_totals(d: dict) -> tuple[int, int]:
     """Each player's rupees: goods tokens + bonus tokens + camel token.
 
     The camel token (5) goes to the player with strictly more camels in the
-    herd; with equal herds nobody gets it (ruling 6).
+    herd; with equal herds nobody gets it (R6).
     """
     totals = [sum(_goods_tokens(pl)) + sum(_bonus_tokens(pl)) for pl in d["players"]]
     herds = [pl["herd"] for pl in d["players"]]
@@ -336,7 +337,7 @@ def round_totals(d: dict) -> tuple[int, int]:
 
 
 def round_winner(d: dict) -> Winner:
-    """Who gets the round's seal: 0, 1 or ``"draw"`` (ruling 6).
+    """Who gets the round's seal: 0, 1 or ``"draw"`` (R6).
 
     Higher total wins; tie: more bonus tokens; tie: more goods tokens; still
     tied: a draw.
@@ -377,7 +378,7 @@ def deal(
     round_no: int = 1,
     seals: tuple[int, int] = (0, 0),
 ) -> dict:
-    """A fresh round dealt as the rulebook says, shuffled with ``rng``.
+    """A fresh round dealt as docs/rules.md says (section 2, "Set-up of a round"), shuffled with ``rng``.
 
     3 camels go to the market, the other 52 cards are shuffled, 5 go to each
     player (camels to the herd), 2 complete the market and the rest is the deck.

@@ -20,9 +20,12 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, Union
 
 from . import __version__
-from .errors import IllegalMoveError, InvalidMoveError, JaipurError
-from .match import LEVELS, EngineSpec, derive_seed, format_result, run_match
-from .move import Move
+from ._table import format_analysis
+from .errors import JaipurError
+from .game import Game
+from .match import LEVELS, EngineSpec, format_result, option_value, run_match
+from .serve import ALGORITHMS as SERVE_ALGORITHMS
+from .serve import serve_stdio
 from .state import GameState
 from .view import View, read_position
 
@@ -104,8 +107,7 @@ def _option(text: str) -> tuple[str, Any]:
     key, eq, val = text.partition("=")
     if not eq or not key.strip():
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    from .match import _value
-    return key.strip().replace("-", "_"), _value(val.strip())
+    return key.strip().replace("-", "_"), option_value(val.strip())
 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
@@ -218,93 +220,6 @@ def _run_interruptibly(fn: Callable[[Any], Any]) -> tuple[Any, bool]:
     return box.get("value"), interrupted
 
 
-def _fmt_float(x: Any, fmt: str, none: str = "-") -> str:
-    if x is None:
-        return none
-    try:
-        return format(float(x), fmt)
-    except (TypeError, ValueError):
-        return str(x)
-
-
-def _pv_text(pv: Any, limit: int = 8) -> str:
-    if not pv:
-        return "-"
-    items = [str(m) for m in pv]
-    more = len(items) > limit
-    return ", ".join(items[:limit]) + (", ..." if more else "")
-
-
-def format_analysis(report: Any, top: Optional[int] = None) -> str:
-    """The table of candidates and the totals line printed by ``analyse``:
-    move, win probability, expected margin, visits and principal variation (the
-    line of play expected after the move, starting with it), best first."""
-    cands = list(getattr(report, "candidates", []) or [])
-    if top is not None:
-        cands = cands[:top]
-    algo = getattr(report, "algorithm", "?")
-    counts = algo in ("ismcts", "expectimax")
-    scores = any(getattr(c, "score", None) is not None for c in cands)
-    head = ["#", "move", "win", "margin", "visits" if algo != "expectimax" else "worlds"]
-    if scores:
-        head.append("score")
-    head.append("principal variation")
-    rows = []
-    for i, c in enumerate(cands, 1):
-        win = getattr(c, "win_probability", None)
-        visits = getattr(c, "visits", None)
-        row = [str(i), str(getattr(c, "move", "?")),
-               "-" if win is None else f"{100 * float(win):.1f}%",
-               _fmt_float(getattr(c, "expected_margin", None), "+.2f"),
-               f"{int(visits):,}" if counts and visits is not None else "-"]
-        if scores:
-            row.append(_fmt_float(getattr(c, "score", None), ".2f"))
-        pv = _pv_text(getattr(c, "pv", None))
-        decisive = getattr(c, "decisive", None)
-        if decisive:
-            pv = f"[ends the round: {decisive}] {pv}"
-        row.append(pv)
-        rows.append(row)
-    ncol = len(head) - 1
-    widths = [max([len(head[k])] + [len(r[k]) for r in rows]) for k in range(ncol)]
-
-    def line(cells: Sequence[str]) -> str:
-        parts = [c.ljust(widths[k]) if k == 1 else c.rjust(widths[k])
-                 for k, c in enumerate(cells[:ncol])]
-        return ("  ".join(parts) + "  " + cells[ncol]).rstrip()
-
-    out = [line(head)] + [line(r) for r in rows]
-    if not rows:
-        out.append("(no candidate moves)")
-    it = getattr(report, "iterations", None)
-    el = getattr(report, "elapsed", None)
-    ips = getattr(report, "iterations_per_second", None)
-    det = getattr(report, "determinizations", None)
-    unit = "nodes" if algo == "expectimax" else "iterations"
-    tot = [f"algorithm {algo}"]
-    if counts and it is not None:
-        tot.append(f"{int(it):,} {unit}")
-        if ips:
-            tot.append(f"{float(ips):,.0f} {unit}/s")
-    if counts and det:
-        tot.append(f"{int(det):,} sampled worlds")
-    if getattr(report, "depth", None) is not None:
-        tot.append(f"depth {report.depth}")
-    threads = getattr(report, "threads", 1)
-    if threads and threads > 1:
-        tot.append(f"{threads} threads")
-    if el is not None:
-        tot.append(f"elapsed {float(el):.2f} s")
-    seed = getattr(report, "seed", None)
-    if seed is not None:
-        tot.append(f"seed {seed}")
-    if getattr(report, "stopped", False):
-        tot.append("stopped early")
-    out.append("")
-    out.append(", ".join(tot))
-    return "\n".join(out)
-
-
 def _report_dict(report: Any) -> dict:
     if hasattr(report, "to_dict"):
         return report.to_dict()
@@ -371,253 +286,6 @@ def _result_text(r: Any) -> str:
 
 
 # ---------------------------------------------------------------------- play
-class _Quit(Exception):
-    pass
-
-
-class _EndOfInput(Exception):
-    pass
-
-
-PLAY_HELP = """\
-Type a move in the notation (forgiving: case and spaces do not matter, names work):
-  take D | take diamond      take one good from the market
-  camels                     take all the camels from the market
-  sell 3L | sell 3 leather   sell cards of one good
-  swap DG for LM | DG>LM     exchange: take 2+ goods, give as many cards (camels allowed)
-  N                          the move numbered N in the last 'moves' list
-Commands:
-  moves   list your legal moves (numbered)
-  hint    ask the engine for its top moves
-  board   draw the table again
-  help    this text
-  quit    leave the game (end of input does the same)"""
-
-
-def _cards_spaced(cards: str) -> str:
-    return " ".join(cards) if cards else "-"
-
-
-class _Game:
-    """Human versus engine in the terminal, one line of input at a time."""
-
-    def __init__(self, args: argparse.Namespace) -> None:
-        self.spec = _level_spec(args.level)
-        self.hint_spec = args.hint
-        self.seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
-        you = args.you
-        self.you = (derive_seed(self.seed, 7) & 1) if you == "random" else int(you)
-        self.bot = 1 - self.you
-        self.state = GameState.new(self.seed)
-        self.engine = self.spec.make_engine()
-        self._hinter: Any = None
-        self.echo = not sys.stdin.isatty()
-        self.last: list[str] = []           # what happened since your last move
-        self.listed: list[Move] = []
-        self.ply = 0
-
-    # -- i/o --
-    def say(self, text: str = "") -> None:
-        print(text, flush=True)
-
-    def read(self, prompt: str) -> str:
-        if not self.echo:
-            try:
-                return input(prompt)
-            except EOFError:
-                raise _EndOfInput from None
-        sys.stdout.write(prompt)
-        sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
-            self.say()
-            raise _EndOfInput
-        line = line.rstrip("\r\n")
-        self.say(line)
-        return line
-
-    # -- drawing --
-    def table(self) -> str:
-        v = self.state.view(self.you)
-        d = v.to_dict()
-        me, them = d["players"][self.you], d["players"][self.bot]
-        my_pts = sum(sum(x) for x in me["tokens"].values())
-        my_bonus = sum(sum(x) for x in me["bonus"].values())
-        my_nb = sum(len(x) for x in me["bonus"].values())
-        th_pts = sum(sum(x) for x in them["tokens"].values())
-        th_nb = sum(them["bonus"].values())
-        seals = d["seals"]
-        turn = "your move" if d["to_move"] == self.you else "engine to move"
-        lines = [
-            f"==== Round {d['round']}  |  seals: you {seals[self.you]}, engine {seals[self.bot]}"
-            f"  |  {turn} ====",
-            f"  market     {_cards_spaced(d['market']):<12}  deck {d['deck_size']} cards"
-            f"   discard {len(d['discard'])} cards",
-            f"  your hand  {_cards_spaced(me['hand']):<14}({len(me['hand'])}/7)"
-            f"   herd {me['herd']} camel{'s' if me['herd'] != 1 else ''}",
-            f"  engine     {them['hand_size']} cards, known: {_cards_spaced(them['known']):<10}"
-            f"herd {them['herd']} camel{'s' if them['herd'] != 1 else ''}",
-            f"  the engine knows you hold: {_cards_spaced(me['known'])}",
-            f"  score      you {my_pts + my_bonus} (goods {my_pts}, {my_nb} bonus worth {my_bonus})"
-            f"   engine {th_pts} + {th_nb} hidden bonus token{'s' if th_nb != 1 else ''}",
-            "  camel token (5 points) to the bigger herd at the end of the round",
-            "  goods tokens left (next first)          bonus tokens left",
-        ]
-        from ._cards import LETTERS, NAMES
-        bonus = [f"3 cards: {d['bonus_left']['3']}", f"4 cards: {d['bonus_left']['4']}",
-                 f"5+ cards: {d['bonus_left']['5']}", "", "", ""]
-        for g in range(6):
-            stack = " ".join(map(str, d["tokens"][LETTERS[g]])) or "(empty)"
-            lines.append(f"    {LETTERS[g]} {NAMES[g]:<8} {stack:<25}   {bonus[g]}".rstrip())
-        if self.last:
-            lines.append("  since your last move: " + "; ".join(self.last))
-        return "\n".join(lines)
-
-    # -- commands --
-    def show_moves(self) -> None:
-        self.listed = self.state.legal_moves()
-        items = [f"{i:>3}. {m}" for i, m in enumerate(self.listed, 1)]
-        width = max(len(x) for x in items) + 2
-        per = max(1, 78 // width)
-        self.say(f"{len(items)} legal moves:")
-        for k in range(0, len(items), per):
-            self.say("".join(x.ljust(width) for x in items[k:k + per]).rstrip())
-
-    def hint(self) -> None:
-        if self._hinter is None:
-            self._hinter = self.hint_spec.make_engine()
-        lim = self.hint_spec.limits()
-        self.say(f"thinking ({self.hint_spec}) ...")
-        report = self._hinter.analyse(self.state.view(self.you), time=lim["time"],
-                                      iterations=lim["iterations"], top=3,
-                                      seed=derive_seed(self.seed, 5, self.ply))
-        for line in format_analysis(report, 3).splitlines():
-            self.say(("  " + line).rstrip())
-
-    def human_turn(self) -> None:
-        self.say()
-        self.say(self.table())
-        while True:
-            text = self.read("your move> ").strip()
-            low = text.lower()
-            if not text:
-                continue
-            if low in ("quit", "exit", "q", "resign"):
-                raise _Quit
-            if low in ("help", "?", "h"):
-                self.say(PLAY_HELP)
-                continue
-            if low in ("moves", "legal", "m", "list"):
-                self.show_moves()
-                continue
-            if low in ("hint", "suggest"):
-                self.hint()
-                continue
-            if low in ("board", "table", "show"):
-                self.say(self.table())
-                continue
-            if low.isdigit():
-                k = int(low)
-                legal = self.state.legal_moves()
-                if self.listed != legal:
-                    self.say("type 'moves' first to number the legal moves")
-                    continue
-                if not 1 <= k <= len(legal):
-                    self.say(f"no move numbered {k}: choose 1 to {len(legal)}")
-                    continue
-                move = legal[k - 1]
-            else:
-                try:
-                    move = Move.parse(text)
-                except InvalidMoveError as e:
-                    self.say(f"cannot read {text!r} as a move: {_after_quote(e.reason)} "
-                             f"(type 'help' or 'moves')")
-                    continue
-            try:
-                self.state = self.state.apply(move)
-            except IllegalMoveError as e:
-                self.say(f"illegal move: {move}: {_after_quote(e.reason)} (type 'moves' for "
-                         f"the legal ones)")
-                continue
-            self.ply += 1
-            self.listed = []
-            self.last = []
-            self.say(f"you play: {move}")
-            return
-
-    def engine_turn(self) -> None:
-        lim = self.spec.limits()
-        t0 = time.perf_counter()
-        move = self.engine.best_move(self.state.view(self.bot), time=lim["time"],
-                                     iterations=lim["iterations"],
-                                     seed=derive_seed(self.seed, 3, self.ply))
-        secs = time.perf_counter() - t0
-        self.state = self.state.apply(move)
-        self.ply += 1
-        self.last.append(f"engine played {move}")
-        self.say(f"engine plays: {move}   ({secs:.2f} s)")
-
-    def round_summary(self) -> None:
-        s = self.state
-        totals = s.round_totals()
-        pl = s.players
-        self.say()
-        self.say(f"==== Round {s.round} over ====")
-        for p, who in ((self.you, "you   "), (self.bot, "engine")):
-            camel = totals[p] - pl[p].goods_points - pl[p].bonus_points
-            self.say(f"  {who} goods {pl[p].goods_points:>3} + bonus {pl[p].bonus_points:>3}"
-                     f" + camel token {camel} = {totals[p]:>3}   (herd {pl[p].herd})")
-        self.say(f"  the engine's hand was: {_cards_spaced(pl[self.bot].hand)}")
-        r = s.result
-        if r == "draw":
-            self.say("  the round is drawn: nobody takes a seal")
-        elif r == self.you:
-            self.say("  you win the round and take a seal of excellence")
-        else:
-            self.say("  the engine wins the round and takes a seal of excellence")
-        self.say(f"  seals: you {s.seals[self.you]}, engine {s.seals[self.bot]}")
-
-    def run(self) -> int:
-        self.say(f"Jaipur: you are player {self.you}, the engine ({self.spec}) is player "
-                 f"{self.bot}.  Seed {self.seed}.  A match is won with 2 seals.")
-        self.say("Type a move (e.g. 'take D', 'camels', 'sell 3L', 'swap DG for LM'), or "
-                 "'moves', 'hint', 'help', 'quit'.")
-        self.say(f"Round 1: {'you start' if self.state.to_move == self.you else 'the engine starts'}.")
-        try:
-            while True:
-                if self.state.is_round_over:
-                    self.round_summary()
-                    if self.state.is_match_over:
-                        w = self.state.match_winner
-                        seals = self.state.seals
-                        who = "You win" if w == self.you else "The engine wins"
-                        self.say(f"{who} the match, {seals[w]}-{seals[1 - w]}.")
-                        return 0
-                    self.state = self.state.next_round(
-                        seed=derive_seed(self.seed, 2, self.state.round))
-                    self.ply = 0
-                    self.last = []
-                    starter = "you start" if self.state.to_move == self.you else "the engine starts"
-                    self.say(f"Round {self.state.round}: {starter}.")
-                    continue
-                if self.state.to_move == self.you:
-                    self.human_turn()
-                else:
-                    self.engine_turn()
-        except _Quit:
-            self.say("You left the game.")
-            return 0
-        except _EndOfInput:
-            self.say("End of input: the game is left unfinished.")
-            return 0
-
-
-def _after_quote(reason: str) -> str:
-    """``"'xyz': unknown card"`` -> ``"unknown card"`` (the text is shown already)."""
-    m = re.match(r"'.*?': (.*)", reason, re.S)
-    return m.group(1) if m else reason
-
-
 def _level_spec(level: str) -> EngineSpec:
     try:
         return EngineSpec.parse(level)
@@ -627,7 +295,7 @@ def _level_spec(level: str) -> EngineSpec:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    game = _Game(args)
+    game = Game(_level_spec(args.level), args.hint, seed=args.seed, you=args.you)
     try:
         return game.run()
     except KeyboardInterrupt:
@@ -726,12 +394,9 @@ def cmd_version(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_serve(argv: list[str]) -> int:
-    try:
-        from . import serve
-    except ImportError as e:
-        raise CliError("serve", f"the server is not available in this build ({e})", 1) from None
-    return int(serve.main(argv) or 0)
+def cmd_serve(args: argparse.Namespace) -> int:
+    return int(serve_stdio(algorithm=args.algorithm, threads=args.threads,
+                           time=args.time) or 0)
 
 
 # ------------------------------------------------------------------- parser
@@ -798,6 +463,15 @@ examples:
   {PROG} match ismcts:iterations=1000 greedy --games 20 --seed 1
   {PROG} match ismcts:time=1 ismcts:time=1,playout=random --games 100 --workers 4
   {PROG} match hard medium --unit match --games 10 --json > result.json
+"""
+
+SERVE_EPILOG = f"""\
+Requests and answers are one JSON object per line; docs/protocol.md has every message.
+
+examples:
+  {PROG} serve
+  {PROG} serve --threads 2 --time 0.5
+  echo '{{"id": 1, "action": "version"}}' | {PROG} serve
 """
 
 BENCH_EPILOG = f"""\
@@ -880,8 +554,18 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true", help="print the figures as JSON")
     b.set_defaults(func=cmd_bench)
 
-    sub.add_parser("serve", help="JSON-lines server on stdin/stdout (see 'serve --help')",
-                   add_help=False)
+    sv = sub.add_parser("serve", help="JSON-lines server on stdin/stdout (docs/protocol.md)",
+                        formatter_class=_formatter, epilog=SERVE_EPILOG,
+                        description="Serve the engine over stdin/stdout, one JSON object per "
+                                    "line (docs/protocol.md).")
+    sv.add_argument("--algorithm", default="ismcts", choices=SERVE_ALGORITHMS,
+                    help="search of requests that name none (default: ismcts)")
+    sv.add_argument("--threads", type=_positive_int, default=1, metavar="N",
+                    help="search threads of requests that name none (default: 1)")
+    sv.add_argument("--time", type=_positive_float, default=None, metavar="S",
+                    help="seconds per search for requests that give neither time nor "
+                         "iterations (default: the engine's own default)")
+    sv.set_defaults(func=cmd_serve)
     v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
     v.set_defaults(func=cmd_version)
     return p
@@ -898,8 +582,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        if args_list and args_list[0] == "serve":
-            return cmd_serve(args_list[1:])
         parser = build_parser()
         try:
             args = parser.parse_args(args_list)

@@ -182,31 +182,9 @@ class Analysis:
         return json.dumps(self.to_dict(), indent=indent)
 
     def __str__(self) -> str:
-        unit = "nodes" if self.algorithm == "expectimax" else "iterations"
-        head = (f"{self.algorithm}: {self.iterations} {unit} in {self.elapsed:.3f} s "
-                f"({self.iterations_per_second:,.0f}/s), {self.determinizations} worlds, "
-                f"seed {self.seed}")
-        if self.depth is not None:
-            head += f", depth {self.depth}"
-        if self.threads > 1:
-            head += f", {self.threads} threads"
-        if self.stopped:
-            head += " (stopped)"
-        rows = [("#", "move", "visits", "win %", "margin", "line")]
-        for i, c in enumerate(self.candidates, 1):
-            win = "-" if c.win_probability is None else f"{100 * c.win_probability:.1f}"
-            mar = "-" if c.expected_margin is None else f"{c.expected_margin:+.1f}"
-            line = " ".join(str(m) for m in c.pv[1:6])
-            if c.decisive:
-                line = f"[ends round: {c.decisive}] " + line
-            rows.append((str(i), str(c.move), str(c.visits), win, mar, line.strip()))
-        widths = [max(len(r[k]) for r in rows) for k in range(5)]
-        out = [head]
-        for r in rows:
-            out.append("  ".join([r[0].rjust(widths[0]), r[1].ljust(widths[1]),
-                                  r[2].rjust(widths[2]), r[3].rjust(widths[3]),
-                                  r[4].rjust(widths[4]), r[5]]).rstrip())
-        return "\n".join(out)
+        """The table that ``jaipur-ai analyse`` prints (jaipur_ai._table)."""
+        from ._table import format_analysis
+        return format_analysis(self)
 
 
 # ---------------------------------------------------------------------------

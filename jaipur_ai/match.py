@@ -53,7 +53,7 @@ from .state import GameState
 __all__ = [
     "EngineSpec", "GameRecord", "MatchResult", "play_round", "play_game", "run_match",
     "deal_seeds", "derive_seed", "wilson_interval", "normal_interval", "elo_difference",
-    "summarise", "format_result", "LEVELS", "ALGORITHMS",
+    "summarise", "format_result", "option_value", "LEVELS", "ALGORITHMS",
 ]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
@@ -105,7 +105,13 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
 
 
 # --------------------------------------------------------------------- engine spec
-def _value(text: str) -> Any:
+def option_value(text: str) -> Any:
+    """An option's value from its text, as in an engine spec or ``--option``:
+    true/false/none words, then an int, a float, else the text itself.
+
+    >>> option_value("yes"), option_value("12"), option_value("0.5"), option_value("random")
+    (True, 12, 0.5, 'random')
+    """
     low = text.lower()
     if low in ("true", "yes", "on"):
         return True
@@ -196,17 +202,17 @@ class EngineSpec:
             if not eq or not key or not val:
                 raise SpecError("engine", f"expected key=value, got {item!r} in {text!r}")
             if key in ("time", "t", "seconds"):
-                v = _value(val.rstrip("s") if val.endswith("s") else val)
+                v = option_value(val.rstrip("s") if val.endswith("s") else val)
                 if not isinstance(v, (int, float)) or isinstance(v, bool):
                     raise SpecError("time", f"expected seconds, got {val!r} in {text!r}")
                 limits["time"] = float(v)
             elif key in ("iterations", "iters", "it", "n"):
-                v = _value(val)
+                v = option_value(val)
                 if not isinstance(v, int) or isinstance(v, bool):
                     raise SpecError("iterations", f"expected an integer, got {val!r} in {text!r}")
                 limits["iterations"] = v
             else:
-                options[key] = _value(val)
+                options[key] = option_value(val)
         return cls(algo, limits["time"], limits["iterations"], options)
 
     def __str__(self) -> str:
@@ -315,13 +321,14 @@ def _choose(engine: Any, spec: EngineSpec, state: GameState, seed: int) -> tuple
     return move, time.perf_counter() - t0
 
 
-def _play_one_round(state: GameState, engines: dict, specs: dict, seed_path: tuple,
-                    acc: dict) -> GameState:
-    """Play ``state`` to the end of its round; ``engines``/``specs`` by player."""
+def _play_one_round(state: GameState, engines: dict, specs: dict,
+                    seed_of: Callable[[int, int], int], acc: dict) -> GameState:
+    """Play ``state`` to the end of its round; ``engines``/``specs`` by player;
+    ``seed_of(ply, player)`` seeds each search."""
     ply = 0
     while not state.is_round_over:
         p = state.to_move
-        move, secs = _choose(engines[p], specs[p], state, derive_seed(*seed_path, ply))
+        move, secs = _choose(engines[p], specs[p], state, seed_of(ply, p))
         state = state.apply(move)
         acc["moves"].append(str(move))
         acc["seconds"][p] += secs
@@ -333,11 +340,14 @@ def _play_one_round(state: GameState, engines: dict, specs: dict, seed_path: tup
 
 def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], deal_seed: int,
               a_seat: int, *, unit: str = "round", starter: Optional[int] = None,
-              seed: Optional[int] = None, deal: int = 0) -> GameRecord:
+              seed: Optional[int] = None, deal: int = 0,
+              move_seed: Optional[Callable[[int, int, int], int]] = None) -> GameRecord:
     """Play one game (``unit="round"``: one round; ``"match"``: rounds until a
     player holds two seals) from ``GameState.new(deal_seed, starter)``, engine A
     as player ``a_seat``.  Search seeds derive from ``seed`` (default: the deal
-    seed), the seat, the round and the ply."""
+    seed), the seat, the round and the ply; ``move_seed(round, ply, player)``,
+    when given, is the seed of each search instead (bench/bench_strength.py keeps
+    its own seeding this way)."""
     if unit not in ("round", "match"):
         raise SpecError("unit", f"expected 'round' or 'match', got {unit!r}")
     if a_seat not in (0, 1):
@@ -353,7 +363,15 @@ def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], de
     rounds = 0
     while True:
         rounds += 1
-        state = _play_one_round(state, engines, specs, (base, 1, deal, a_seat, rounds), acc)
+        if move_seed is None:
+            path = (base, 1, deal, a_seat, rounds)
+
+            def seed_of(ply: int, player: int, path: tuple = path) -> int:
+                return derive_seed(*path, ply)
+        else:
+            def seed_of(ply: int, player: int, rnd: int = rounds) -> int:
+                return move_seed(rnd, ply, player)
+        state = _play_one_round(state, engines, specs, seed_of, acc)
         totals = state.round_totals()
         points[0] += totals[0]
         points[1] += totals[1]

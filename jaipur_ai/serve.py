@@ -27,7 +27,6 @@ message; in short::
 """
 from __future__ import annotations
 
-import argparse
 import inspect
 import io
 import json
@@ -661,48 +660,27 @@ def _guess_field(message: str, opts: dict) -> Optional[str]:
 
 
 # --------------------------------------------------------------------------- CLI
-def _positive_int(text: str) -> int:
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return n
-
-
-def _positive_float(text: str) -> float:
-    x = float(text)
-    if not (x > 0 and math.isfinite(x)):
-        raise argparse.ArgumentTypeError("must be a positive number of seconds")
-    return x
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="jaipur-ai serve",
-        description="Serve the engine over stdin/stdout, one JSON object per line "
-                    "(docs/protocol.md).")
-    p.add_argument("--algorithm", default="ismcts", choices=ALGORITHMS,
-                   help="search of requests that name none (default: ismcts)")
-    p.add_argument("--threads", type=_positive_int, default=1,
-                   help="search threads of requests that name none (default: 1)")
-    p.add_argument("--time", type=_positive_float, default=None,
-                   help="seconds per search for requests that give neither time nor "
-                        "iterations (default: the engine's own default)")
-    return p
-
-
-def main(argv: Optional[list[str]] = None) -> int:
-    """``jaipur-ai serve [--algorithm A] [--threads N] [--time S]``."""
-    args = build_parser().parse_args(argv)
+def serve_stdio(algorithm: str = "ismcts", threads: int = 1,
+                time: Optional[float] = None) -> int:
+    """Serve on this process's stdin and stdout until ``quit`` or end of input;
+    what ``jaipur-ai serve`` runs once the command line (jaipur_ai/cli.py) has
+    read its options.  Returns the exit status."""
     out = sys.stdout
     binary_out = getattr(out, "buffer", out)
     binary_in = getattr(sys.stdin, "buffer", sys.stdin)
-    server = Server(binary_in, binary_out, algorithm=args.algorithm,
-                    threads=args.threads, time=args.time)
+    server = Server(binary_in, binary_out, algorithm=algorithm, threads=threads, time=time)
     sys.stdout = sys.stderr  # a stray print must never corrupt the protocol
     try:
         return server.run()
     finally:
         sys.stdout = out
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """``jaipur-ai serve [--algorithm A] [--threads N] [--time S]``: the options are
+    read by the one command-line parser, jaipur_ai.cli (errors: one line, exit 2)."""
+    from .cli import main as cli_main
+    return cli_main(["serve", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":  # pragma: no cover

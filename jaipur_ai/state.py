@@ -17,20 +17,25 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from . import _fields as F
-from ._position import TextValue
+from ._board import draw_state
+from ._position import RESULT_CORE as _RESULT_CORE
+from ._position import (TextValue, parse_held_bonus, parse_held_tokens, parse_stacks,
+                        parse_text_head, text_head)
 from ._cards import (BONUS_KINDS, BONUS_SET_IDS, CAMEL, GOODS, HAND_LIMIT, LETTERS,
                      SEALS_TO_WIN, TOKENS)
 from ._core import CoreState
 from .errors import IllegalMoveError, InvalidPositionError
 from .move import Move
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .view import View
+
 __all__ = ["GameState", "PlayerState"]
 
 STATE_FORMAT = "jaipur-state/1"
-from ._position import RESULT_CORE as _RESULT_CORE
 
 MoveLike = Union[Move, str, int]
 
@@ -218,7 +223,10 @@ class GameState(TextValue):
         return "draw" if w == 2 else w
 
     def view(self, player: int) -> "View":
-        """What ``player`` knows: their information set (RULINGS.md, ruling 8)."""
+        """What ``player`` knows: their information set (docs/rules.md, section 7, "What each player knows", R8)."""
+        # The one import of view.py from here, inside the method: view.py imports
+        # this module (a View samples GameStates), so the module-level imports run
+        # one way, view -> state (tests/test_imports.py).
         from .view import View
         F.as_int(player, "player", 0, 1)
         return View(self._core.view(player))
@@ -329,7 +337,7 @@ class GameState(TextValue):
     def to_text(self) -> str:
         """The one-line text form (docs/notation.md, like chess's FEN)."""
         d = self.to_dict()
-        head = _text_head(d)
+        head = text_head(d)
         stacks = "".join(str(len(d["tokens"][g])) for g in LETTERS[:GOODS])
         bonus = ".".join(F.digits(d["bonus"][k]) for k in BONUS_KINDS)
         players = [
@@ -348,9 +356,9 @@ class GameState(TextValue):
     def from_text(cls, text: str) -> "GameState":
         parts, bonus_set = F.text_fields(text, "S", 9)
         d: dict[str, Any] = {"format": STATE_FORMAT, "bonus_set": bonus_set}
-        _parse_text_head(parts[1], d)
+        parse_text_head(parts[1], d)
         d["market"], d["deck"], d["discard"] = parts[2], parts[3], parts[4]
-        d["tokens"] = _parse_stacks(parts[5])
+        d["tokens"] = parse_stacks(parts[5])
         groups = F.split(parts[6], ".", 3, "bonus")
         d["bonus"] = {k: F.parse_digits(groups[i], f"bonus.{k}") for i, k in enumerate(BONUS_KINDS)}
         d["players"] = []
@@ -360,15 +368,14 @@ class GameState(TextValue):
             d["players"].append({
                 "hand": hand, "known": known,
                 "herd": F.parse_int(herd, f"{f}.herd", 0, 11),
-                "tokens": _parse_held_tokens(toks, f"{f}.tokens"),
-                "bonus": _parse_held_bonus(bonus, f"{f}.bonus"),
+                "tokens": parse_held_tokens(toks, f"{f}.tokens"),
+                "bonus": parse_held_bonus(bonus, f"{f}.bonus"),
             })
         return cls.from_dict(d)
 
     # -------------------------------------------------------------- python
 
     def __str__(self) -> str:
-        from ._board import draw_state
         return draw_state(self)
 
 
@@ -389,47 +396,3 @@ def _check_round(state: "GameState", raw: dict, result: Any) -> None:
             raise F.fail("result", f"says {result!r} but the totals "
                                    f"{state.round_totals()} and tie-breaks give {actual!r}")
     F.check_seals(raw["seals"], raw["round_no"], result)
-
-
-def _text_head(d: dict) -> str:
-    return (f"{d['round']}.{d['starter']}.{d['to_move']}.{d['seals'][0]}{d['seals'][1]}"
-            f".{F.RESULT_TEXT[d['result']]}")
-
-
-def _parse_text_head(text: str, d: dict) -> None:
-    rnd, starter, to_move, seals, result = F.split(text, ".", 5, "round.starter.to_move.seals.result")
-    d["round"] = F.parse_int(rnd, "round", 1, 255)
-    d["starter"] = F.parse_int(starter, "starter", 0, 1)
-    d["to_move"] = F.parse_int(to_move, "to_move", 0, 1)
-    if len(seals) != 2 or not F.is_digits(seals):
-        raise F.fail("seals", f"expected two digits, got {seals!r}")
-    d["seals"] = [int(seals[0]), int(seals[1])]
-    if result not in F.TEXT_RESULT:
-        raise F.fail("result", f"expected '-', '0', '1' or '=', got {result!r}")
-    d["result"] = F.TEXT_RESULT[result]
-
-
-def _parse_stacks(text: str) -> dict[str, list[int]]:
-    if len(text) != GOODS or not F.is_digits(text):
-        raise F.fail("tokens", f"expected six digits (tokens left in each stack), got {text!r}")
-    out = {}
-    for g in range(GOODS):
-        n = int(text[g])
-        if n > len(TOKENS[g]):
-            raise F.fail(f"tokens.{LETTERS[g]}", f"{n} tokens left, the stack has {len(TOKENS[g])}")
-        out[LETTERS[g]] = list(TOKENS[g][len(TOKENS[g]) - n:])
-    return out
-
-
-def _parse_held_tokens(text: str, field: str) -> dict[str, list[int]]:
-    groups = F.split(text, ".", GOODS, field)
-    return {LETTERS[g]: F.parse_digits(groups[g], f"{field}.{LETTERS[g]}") for g in range(GOODS)}
-
-
-def _parse_held_bonus(text: str, field: str) -> dict[str, list[int]]:
-    groups = F.split(text, ".", 3, field)
-    return {k: F.parse_digits(groups[i], f"{field}.{k}") for i, k in enumerate(BONUS_KINDS)}
-
-
-# Imported late: view.py imports this module.
-from .view import View  # noqa: E402

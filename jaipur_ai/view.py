@@ -1,4 +1,4 @@
-"""A player's view of the game: their information set (RULINGS.md, ruling 8).
+"""A player's view of the game: their information set (docs/rules.md, section 7, "What each player knows", R8).
 
 A :class:`View` holds exactly what one player (the *observer*) knows: the market,
 their own hand and bonus values, both herds, the discard pile, the token stacks,
@@ -20,23 +20,23 @@ True
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 from . import _fields as F
-from ._position import TextValue
+from ._board import draw_view
+from ._position import RESULT_CORE as _RESULT_CORE
+from ._position import (TextValue, parse_held_bonus, parse_held_tokens, parse_stacks,
+                        parse_text_head, text_head)
 from ._cards import (BONUS_KINDS, BONUS_SET_IDS, BONUS_SETS, CAMEL, CARD_TOTALS, GOODS,
                      HAND_LIMIT, LETTERS, SEALS_TO_WIN, TOKENS, TYPES)
-from ._core import CoreView
+from ._core import CoreState, CoreView
 from .errors import InvalidPositionError
 from .move import Move
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import GameState
+from .state import GameState
 
 __all__ = ["View", "read_position"]
 
 VIEW_FORMAT = "jaipur-view/1"
-from ._position import RESULT_CORE as _RESULT_CORE
 _MAX_REJECTIONS = 1000
 
 
@@ -99,15 +99,13 @@ class View(TextValue):
         if self.to_move != self.observer:
             raise InvalidPositionError(
                 "to_move", "it is the opponent's turn: their moves depend on their hidden hand")
-        from ._core import CoreState
         return [Move.from_action_id(a) for a in CoreState.from_raw(self._raw).legal_actions()]
 
-    def sample(self, seed: int) -> "GameState":
+    def sample(self, seed: int) -> GameState:
         """A full state drawn uniformly among those consistent with this view:
         the unseen cards are split between the opponent's unknown hand slots and
         the deck (in random order), the unseen bonus values between the
         opponent's bonus tokens and the stacks."""
-        from .state import GameState
         seed = F.as_int(seed, "seed", 0, 2**64 - 1)
         if not self.is_round_over:
             return GameState(self._core.sample(seed))
@@ -268,7 +266,6 @@ class View(TextValue):
     def to_text(self) -> str:
         """One-line text form: ``V <round.starter.to_move.seals.result> <observer>
         <market> <deck size> <discard> <stacks> <bonus left> <player0> <player1>``."""
-        from .state import _text_head
         d = self.to_dict()
         obs = d["observer"]
         stacks = "".join(str(len(d["tokens"][g])) for g in LETTERS[:GOODS])
@@ -283,7 +280,7 @@ class View(TextValue):
                 first = str(pl["hand_size"])
                 bonus = ".".join(str(pl["bonus"][k]) for k in BONUS_KINDS)
             players.append("/".join([first, str(pl["herd"]), F.dash(pl["known"]), toks, bonus]))
-        parts = ["V", _text_head(d), str(obs), F.dash(d["market"]), str(d["deck_size"]),
+        parts = ["V", text_head(d), str(obs), F.dash(d["market"]), str(d["deck_size"]),
                  F.dash(d["discard"]), stacks, left, *players]
         if d["bonus_set"] != "standard":
             parts.append(d["bonus_set"])
@@ -291,15 +288,14 @@ class View(TextValue):
 
     @classmethod
     def from_text(cls, text: str) -> "View":
-        from .state import _parse_held_bonus, _parse_held_tokens, _parse_stacks, _parse_text_head
         parts, bonus_set = F.text_fields(text, "V", 10)
         d: dict[str, Any] = {"format": VIEW_FORMAT, "bonus_set": bonus_set}
-        _parse_text_head(parts[1], d)
+        parse_text_head(parts[1], d)
         obs = d["observer"] = F.parse_int(parts[2], "observer", 0, 1)
         d["market"] = parts[3]
         d["deck_size"] = F.parse_int(parts[4], "deck_size", 0, 55)
         d["discard"] = parts[5]
-        d["tokens"] = _parse_stacks(parts[6])
+        d["tokens"] = parse_stacks(parts[6])
         if len(parts[7]) != 3 or not F.is_digits(parts[7]):
             raise F.fail("bonus_left", f"expected three digits, got {parts[7]!r}")
         d["bonus_left"] = {k: int(parts[7][i]) for i, k in enumerate(BONUS_KINDS)}
@@ -308,10 +304,10 @@ class View(TextValue):
             f = f"players[{p}]"
             first, herd, known, toks, bonus = F.split(parts[8 + p], "/", 5, f)
             pl: dict[str, Any] = {"herd": F.parse_int(herd, f"{f}.herd", 0, 11), "known": known,
-                                  "tokens": _parse_held_tokens(toks, f"{f}.tokens")}
+                                  "tokens": parse_held_tokens(toks, f"{f}.tokens")}
             if p == obs:
                 pl["hand"] = first
-                pl["bonus"] = _parse_held_bonus(bonus, f"{f}.bonus")
+                pl["bonus"] = parse_held_bonus(bonus, f"{f}.bonus")
             else:
                 pl["hand_size"] = F.parse_int(first, f"{f}.hand_size", 0, HAND_LIMIT)
                 groups = F.split(bonus, ".", 3, f"{f}.bonus")
@@ -323,15 +319,13 @@ class View(TextValue):
     # ---------------------------------------------------------------- python
 
     def __str__(self) -> str:
-        from ._board import draw_view
         return draw_view(self)
 
 
 
 
-def read_position(text: str) -> Union["GameState", View]:
+def read_position(text: str) -> Union[GameState, View]:
     """A state or a view from its one-line text form or its JSON form."""
-    from .state import GameState
     s = text.strip() if isinstance(text, str) else text
     if isinstance(s, str) and s.startswith("{"):
         d = F.load_json(s)

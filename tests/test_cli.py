@@ -59,7 +59,7 @@ def test_version():
         assert p.stdout.startswith(f"jaipur-ai {jp.__version__}")
 
 
-@pytest.mark.parametrize("cmd", [[], ["analyse"], ["play"], ["match"], ["bench"]])
+@pytest.mark.parametrize("cmd", [[], ["analyse"], ["play"], ["match"], ["bench"], ["serve"]])
 def test_help_everywhere(cmd):
     p = cli(*cmd, "--help")
     assert p.returncode == 0 and p.stderr == ""
@@ -74,7 +74,15 @@ def test_no_command_is_one_line_error():
 def test_serve_dispatches():
     p = cli("serve", "--help")
     assert p.returncode == 0
-    assert "serve" in p.stdout
+    assert "usage: jaipur-ai serve" in p.stdout
+    for option in ("--algorithm", "--threads", "--time"):
+        assert option in p.stdout
+    p = cli("serve", stdin='{"id": 1, "action": "version"}\n')
+    assert p.returncode == 0 and json.loads(p.stdout)["version"] == jp.__version__
+
+
+def test_serve_bad_option_is_one_line_error():
+    assert_bad_input(cli("serve", "--threads", "0"), "--threads", "at least 1")
 
 
 # -------------------------------------------------------------------- analyse

@@ -17,8 +17,9 @@ they were.
 
 The reference is the oracle only for what happens *within* a round (it has no
 deal of its own for a next round): each new round is dealt by the core and its
-dict handed to the reference, after checking the deal against RULINGS.md
-(fresh table, seals kept, ruling 7 for who starts).
+dict handed to the reference, after checking the deal against docs/rules.md
+(section 2, "Set-up of a round": a fresh table; section 6, "The match": seals kept,
+R7 for who starts).
 
 No normalisation of the two JSON dicts is needed, and none is done:
 ``GameState.to_dict()`` and the reference both write card multisets (market,
@@ -113,7 +114,7 @@ def disagreements(state: GameState, d: dict) -> list[str]:
 
 def fresh_deal_problems(state: GameState, *, round_no: int, starter: int,
                         seals: tuple[int, int], bonus_set: str) -> list[str]:
-    """What is wrong with a round just dealt (rulebooks, "set-up"; ruling 7)."""
+    """What is wrong with a round just dealt (docs/rules.md, section 2, "Set-up of a round"; R7)."""
     d = state.to_dict()
     problems = []
 
@@ -145,7 +146,7 @@ def fresh_deal_problems(state: GameState, *, round_no: int, starter: int,
 
 
 def next_starter(finished: dict) -> int:
-    """Ruling 7: the loser of the round starts the next; after a draw, the player
+    """R7 (docs/rules.md, section 6): the loser of the round starts the next; after a draw, the player
     who did not start the drawn round."""
     if finished["result"] == "draw":
         return 1 - finished["starter"]
@@ -302,7 +303,7 @@ def replay_round(seed: int) -> Optional[str]:
         played.append(move)
         if len(played) > 1000:
             return report(["round not over after 1000 moves"])
-    if not state.is_match_over:                 # the next round's deal (ruling 7)
+    if not state.is_match_over:                 # the next round's deal (R7)
         nxt = state.next_round(seed)
         problems = fresh_deal_problems(nxt, round_no=2, starter=next_starter(d),
                                        seals=tuple(d["seals"]), bonus_set=d["bonus_set"])

@@ -273,7 +273,7 @@ def test_analysis_table_and_json():
     assert a.iterations_per_second > 0
     g = jp.analyse(s, algorithm="greedy", seed=1)
     assert g[0].score is not None
-    str(g)
+    assert "score" in str(g).splitlines()[0]
     str(jp.analyse(s, algorithm="random", seed=1))
     str(jp.analyse(s, algorithm="expectimax", iterations=500, seed=1))
 
@@ -302,3 +302,23 @@ def test_one_engine_two_searches_at_once():
     assert len(out) == 2 and all(a.best in s.legal_moves() for a in out)
     # a stop does not leak into the next search
     assert not e.analyse(s, iterations=100, seed=1).stopped
+
+
+def test_print_analysis_is_the_cli_table():
+    """One table: ``str(analysis)`` is what ``jaipur-ai analyse`` prints, with the
+    move in every row and thousands separators."""
+    from jaipur_ai._table import format_analysis
+    s = mid_position()
+    a = jp.analyse(s, iterations=3000, seed=1, top=3)
+    text = str(a)
+    assert text == format_analysis(a)
+    lines = text.splitlines()
+    assert lines[0].split()[:2] == ["#", "move"] and "principal variation" in lines[0]
+    rows = lines[1:1 + len(a)]
+    for i, (row, c) in enumerate(zip(rows, a), 1):
+        assert row.startswith(f"{i}  {c.move}")
+        assert f"{c.visits:,}" in row and f"{100 * c.win_probability:.1f}%" in row
+        assert row.endswith(", ".join(str(m) for m in c.pv[:8]) + (", ..." if len(c.pv) > 8 else ""))
+    assert any(c.visits >= 1000 and f"{c.visits:,}" != str(c.visits) for c in a)
+    assert lines[-1].startswith("algorithm ismcts, 3,000 iterations, ")
+    assert lines[-1].endswith(", seed 1")

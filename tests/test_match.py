@@ -111,6 +111,53 @@ def test_play_game_full_match():
     assert r.moves.count("|") == r.rounds - 1
 
 
+def test_play_game_move_seed_replaces_the_derived_seeds():
+    spec = "ismcts:iterations=60"
+    calls = []
+
+    def derived(rnd, ply, player):       # the default seeds, written out
+        calls.append((rnd, ply, player))
+        return derive_seed(9, 1, 4, 0, rnd, ply)
+
+    base = play_game(spec, spec, deal_seed=9, a_seat=0, deal=4)
+    same = play_game(spec, spec, deal_seed=9, a_seat=0, deal=4, move_seed=derived)
+    assert same.moves == base.moves
+    assert calls == [(1, ply, calls[ply][2]) for ply in range(base.plies)]
+    s = GameState.new(9)
+    for (_, _, player), m in zip(calls, base.moves):  # the player to move at each ply
+        assert player == s.to_move
+        s = s.apply(m)
+    other = [play_game(spec, spec, deal_seed=9, a_seat=0, deal=4,
+                       move_seed=lambda r, ply, p, k=k: k * 1000 + ply).moves for k in (1, 2, 3)]
+    assert any(moves != base.moves for moves in other)
+
+
+def test_bench_strength_plays_through_the_match_runner(monkeypatch):
+    """bench/bench_strength.py has no game loop of its own: its rounds are
+    play_game's, with its deal (A is player 0) and its seeds."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_strength.py"
+    spec = importlib.util.spec_from_file_location("bench_strength", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    seen = []
+    real = bench.play_game
+
+    def spy(*args, **kw):
+        rec = real(*args, **kw)
+        seen.append(rec)
+        return rec
+
+    monkeypatch.setattr(bench, "play_game", spy)
+    pts, margin, plies = bench.play_round(2, {"iterations": 80}, {"algorithm": "greedy"}, False)
+    (rec,) = seen
+    assert rec.a_seat == 0 and rec.starter == 1 and rec.deal_seed == 2
+    assert (pts, margin, plies) == (rec.score, rec.margin, rec.plies)
+    assert bench._spec({"time": 0.5, "playout": "random"}) == \
+        EngineSpec("ismcts", time=0.5, options={"playout": "random"})
+
+
 def test_play_game_bad_args():
     with pytest.raises(ValueError):
         play_game("greedy", "random", 1, a_seat=2)

@@ -1,10 +1,11 @@
-"""One test (or a few) per figure and ruling of shared/RULINGS.md.
+"""One test (or a few) per figure and ruling of docs/rules.md (its figures in
+section 1 and its rulings R1 to R8, section "The rulings").
 
 Every test runs against both rules engines through the ``impl`` fixture
 (tests/conftest.py): the pure-Python oracle and the compiled core.  Positions
 are built by hand as JSON dicts (docs/notation.md) with :func:`make_state`,
-which accounts for all 55 cards.  Rulings 7 (who starts) and 8 (information
-set) are tested elsewhere.
+which accounts for all 55 cards.  R7 (who starts) and R8
+(information set) are tested elsewhere.
 """
 from __future__ import annotations
 
@@ -254,7 +255,7 @@ def test_figure_seals_to_win():
 
 
 # --------------------------------------------------------------------------
-# Ruling 1: end of a round by the deck
+# R1: end of a round by the deck
 # --------------------------------------------------------------------------
 
 def test_r1_deck_empty_market_full_play_goes_on(impl):
@@ -310,7 +311,7 @@ def test_r1_camels_with_exactly_enough_cards_keeps_round_going(impl):
 
 
 # --------------------------------------------------------------------------
-# Ruling 2: end of a round by tokens; short sales; empty bonus stack
+# R2: end of a round by tokens; short sales; empty bonus stack
 # --------------------------------------------------------------------------
 
 def test_r2_third_empty_stack_ends_round_at_once(impl):
@@ -395,7 +396,7 @@ def test_r2_sale_with_empty_token_stack_is_legal(impl):
 
 
 # --------------------------------------------------------------------------
-# Ruling 3: exchange
+# R3: exchange
 # --------------------------------------------------------------------------
 
 def swaps(moves: list[str]) -> list[tuple[str, str]]:
@@ -474,7 +475,7 @@ def test_r3_hand_limit_holds_after_exchange(impl):
 
 
 # --------------------------------------------------------------------------
-# Ruling 4: take camels / take one good
+# R4: take camels / take one good
 # --------------------------------------------------------------------------
 
 def test_r4_take_camels_takes_all(impl):
@@ -511,7 +512,7 @@ def test_r4_take_one_good_not_with_7_goods(impl):
 
 
 # --------------------------------------------------------------------------
-# Ruling 5: sale
+# R5: sale
 # --------------------------------------------------------------------------
 
 def test_r5_sale_of_one_type_any_number(impl):
@@ -540,7 +541,7 @@ def test_r5_precious_goods_need_two_even_with_one_token_left(impl):
 
 
 # --------------------------------------------------------------------------
-# Ruling 6: seal of the round, camel token
+# R6: seal of the round, camel token
 # --------------------------------------------------------------------------
 
 def finish(impl, d: dict) -> dict:

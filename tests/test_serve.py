@@ -437,10 +437,26 @@ def test_end_of_input_finishes_searches_first():
     assert e.close() == 0
 
 
-def test_bad_command_line():
-    r = subprocess.run(SERVE_CMD + ["--threads", "0"], input=b"", capture_output=True,
+@pytest.mark.parametrize("args, words", [
+    (["--threads", "0"], ["--threads", "at least 1"]),
+    (["--time", "-1"], ["--time", "> 0"]),
+    (["--algorithm", "alphabeta"], ["--algorithm", "alphabeta"]),
+    (["--bogus"], ["unrecognized arguments: --bogus"]),
+])
+def test_bad_command_line(args, words):
+    """The one command-line parser reads serve's options: one line, exit 2."""
+    r = subprocess.run(SERVE_CMD + args, input=b"", capture_output=True,
                        cwd=ROOT, timeout=TIMEOUT)
     assert r.returncode == 2 and r.stdout == b""
+    lines = r.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("jaipur-ai: error: "), r.stderr
+    assert all(w in lines[0] for w in words), lines[0]
+
+
+def test_serve_main_reads_its_options_with_the_cli_parser(capsys):
+    assert serve.main(["--threads", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("jaipur-ai: error: --threads: ") and err.count("\n") == 1
 
 
 # --------------------------------------------------------------------------- in-process

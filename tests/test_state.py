@@ -1,8 +1,8 @@
 """GameState: round trips, invariants under random play, illegal moves, who
-starts the next round (RULINGS.md, ruling 7), the deal, and validation of
+starts the next round (docs/rules.md, section 6, "The match", R7), the deal, and validation of
 positions read from JSON and text.
 
-The figures of the game are written out here from shared/RULINGS.md rather than
+The figures of the game are written out here from docs/rules.md (section 1) rather than
 imported from the package, so that a wrong figure in the package shows up.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from jaipur_ai import (GameState, IllegalMoveError, InvalidMoveError, InvalidPos
 from strategies import moves, play_randomly, states
 
 # --------------------------------------------------------------------------
-# Figures (shared/RULINGS.md)
+# Figures (docs/rules.md, section 1, "Components")
 
 LETTERS = "DGSCPLM"
 GOODS = "DGSCPL"
@@ -40,7 +40,7 @@ SETTINGS = settings(max_examples=60, deadline=None,
 
 
 def _outcome(d: dict) -> tuple[tuple[int, int], object]:
-    """(totals, winner) from a state's JSON dict, by ruling 6."""
+    """(totals, winner) from a state's JSON dict, by R6."""
     p = d["players"]
     t = [sum(sum(v) for v in pl["tokens"].values()) + sum(sum(v) for v in pl["bonus"].values())
          for pl in p]
@@ -55,12 +55,12 @@ def _outcome(d: dict) -> tuple[tuple[int, int], object]:
 
 
 def expected_totals(s: GameState) -> tuple[int, int]:
-    """tokens + bonus + camel token, from the players' holdings (ruling 6)."""
+    """tokens + bonus + camel token, from the players' holdings (R6)."""
     return _outcome(s.to_dict())[0]
 
 
 def expected_winner(s: GameState):
-    """0, 1 or "draw" by the tie-breaks of ruling 6, from the players' holdings."""
+    """0, 1 or "draw" by the tie-breaks of R6, from the players' holdings."""
     return _outcome(s.to_dict())[1]
 
 
@@ -362,7 +362,7 @@ def test_specific_illegal_moves_in_a_known_position():
     for good in ["take G", "take S", "camels", "sell 2S", "sell 2P", "sell 1P",
                  "swap GS for DP", "swap GS for PP"]:
         assert s.is_legal(good), good
-    assert not s.is_legal("sell 1S")       # silver needs a sale of 2 (ruling 5)
+    assert not s.is_legal("sell 1S")       # silver needs a sale of 2 (R5)
 
 
 def test_moves_after_the_round_is_over_raise():
@@ -378,7 +378,7 @@ def test_moves_after_the_round_is_over_raise():
 
 
 # --------------------------------------------------------------------------
-# Ruling 7: the next round
+# R7 (docs/rules.md, section 6): the next round
 
 @pytest.mark.parametrize("starter", [0, 1])
 @pytest.mark.parametrize("outcome,winner", [("0", 0), ("1", 1), ("draw", "draw")])

@@ -1,4 +1,4 @@
-"""View: a player's information set (RULINGS.md, ruling 8), its sampling,
+"""View: a player's information set (docs/rules.md, section 7, R8), its sampling,
 JSON/text forms, read_position, validation of hand-written views and legal moves.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ def unknown_cards(hand: str, known: str) -> Counter:
 
 
 # --------------------------------------------------------------------------
-# Ruling 8: what a view shows and hides
+# R8 (docs/rules.md, section 7): what a view shows and hides
 
 @SETTINGS
 @given(states(), st.integers(0, 1))

@@ -1,0 +1,272 @@
+"""``jaipur-ai play``: a match against the engine in the terminal.
+
+:class:`Game` reads one line at a time (a move in the notation, or a command:
+``moves``, ``hint``, ``board``, ``help``, ``quit``), so a game can be scripted;
+docs/cli.md shows one.  The engine searches its own view only, never your hand.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from typing import Any, Optional, Union
+
+from ._cards import LETTERS, NAMES
+from ._table import format_analysis
+from .errors import IllegalMoveError, InvalidMoveError
+from .match import EngineSpec, derive_seed
+from .move import Move
+from .state import GameState
+
+__all__ = ["Game", "PLAY_HELP"]
+
+
+class _Quit(Exception):
+    pass
+
+
+class _EndOfInput(Exception):
+    pass
+
+
+PLAY_HELP = """\
+Type a move in the notation (forgiving: case and spaces do not matter, names work):
+  take D | take diamond      take one good from the market
+  camels                     take all the camels from the market
+  sell 3L | sell 3 leather   sell cards of one good
+  swap DG for LM | DG>LM     exchange: take 2+ goods, give as many cards (camels allowed)
+  N                          the move numbered N in the last 'moves' list
+Commands:
+  moves   list your legal moves (numbered)
+  hint    ask the engine for its top moves
+  board   draw the table again
+  help    this text
+  quit    leave the game (end of input does the same)"""
+
+
+def _cards_spaced(cards: str) -> str:
+    return " ".join(cards) if cards else "-"
+
+
+class Game:
+    """Human versus engine in the terminal, one line of input at a time.
+
+    ``spec`` is the engine's, ``hint_spec`` the one that answers ``hint``;
+    ``seed`` (``None``: from OS entropy) fixes the deals and the searches; ``you``
+    is your player number, 0, 1 or ``"random"`` (drawn from the seed)."""
+
+    def __init__(self, spec: EngineSpec, hint_spec: EngineSpec, seed: Optional[int] = None,
+                 you: Union[int, str] = "random") -> None:
+        self.spec = spec
+        self.hint_spec = hint_spec
+        self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+        self.you = (derive_seed(self.seed, 7) & 1) if you == "random" else int(you)
+        self.bot = 1 - self.you
+        self.state = GameState.new(self.seed)
+        self.engine = self.spec.make_engine()
+        self._hinter: Any = None
+        self.echo = not sys.stdin.isatty()
+        self.last: list[str] = []           # what happened since your last move
+        self.listed: list[Move] = []
+        self.ply = 0
+
+    # -- i/o --
+    def say(self, text: str = "") -> None:
+        print(text, flush=True)
+
+    def read(self, prompt: str) -> str:
+        if not self.echo:
+            try:
+                return input(prompt)
+            except EOFError:
+                raise _EndOfInput from None
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            self.say()
+            raise _EndOfInput
+        line = line.rstrip("\r\n")
+        self.say(line)
+        return line
+
+    # -- drawing --
+    def table(self) -> str:
+        v = self.state.view(self.you)
+        d = v.to_dict()
+        me, them = d["players"][self.you], d["players"][self.bot]
+        my_pts = sum(sum(x) for x in me["tokens"].values())
+        my_bonus = sum(sum(x) for x in me["bonus"].values())
+        my_nb = sum(len(x) for x in me["bonus"].values())
+        th_pts = sum(sum(x) for x in them["tokens"].values())
+        th_nb = sum(them["bonus"].values())
+        seals = d["seals"]
+        turn = "your move" if d["to_move"] == self.you else "engine to move"
+        lines = [
+            f"==== Round {d['round']}  |  seals: you {seals[self.you]}, engine {seals[self.bot]}"
+            f"  |  {turn} ====",
+            f"  market     {_cards_spaced(d['market']):<12}  deck {d['deck_size']} cards"
+            f"   discard {len(d['discard'])} cards",
+            f"  your hand  {_cards_spaced(me['hand']):<14}({len(me['hand'])}/7)"
+            f"   herd {me['herd']} camel{'s' if me['herd'] != 1 else ''}",
+            f"  engine     {them['hand_size']} cards, known: {_cards_spaced(them['known']):<10}"
+            f"herd {them['herd']} camel{'s' if them['herd'] != 1 else ''}",
+            f"  the engine knows you hold: {_cards_spaced(me['known'])}",
+            f"  score      you {my_pts + my_bonus} (goods {my_pts}, {my_nb} bonus worth {my_bonus})"
+            f"   engine {th_pts} + {th_nb} hidden bonus token{'s' if th_nb != 1 else ''}",
+            "  camel token (5 points) to the bigger herd at the end of the round",
+            "  goods tokens left (next first)          bonus tokens left",
+        ]
+        bonus = [f"3 cards: {d['bonus_left']['3']}", f"4 cards: {d['bonus_left']['4']}",
+                 f"5+ cards: {d['bonus_left']['5']}", "", "", ""]
+        for g in range(6):
+            stack = " ".join(map(str, d["tokens"][LETTERS[g]])) or "(empty)"
+            lines.append(f"    {LETTERS[g]} {NAMES[g]:<8} {stack:<25}   {bonus[g]}".rstrip())
+        if self.last:
+            lines.append("  since your last move: " + "; ".join(self.last))
+        return "\n".join(lines)
+
+    # -- commands --
+    def show_moves(self) -> None:
+        self.listed = self.state.legal_moves()
+        items = [f"{i:>3}. {m}" for i, m in enumerate(self.listed, 1)]
+        width = max(len(x) for x in items) + 2
+        per = max(1, 78 // width)
+        self.say(f"{len(items)} legal moves:")
+        for k in range(0, len(items), per):
+            self.say("".join(x.ljust(width) for x in items[k:k + per]).rstrip())
+
+    def hint(self) -> None:
+        if self._hinter is None:
+            self._hinter = self.hint_spec.make_engine()
+        lim = self.hint_spec.limits()
+        self.say(f"thinking ({self.hint_spec}) ...")
+        report = self._hinter.analyse(self.state.view(self.you), time=lim["time"],
+                                      iterations=lim["iterations"], top=3,
+                                      seed=derive_seed(self.seed, 5, self.ply))
+        for line in format_analysis(report, 3).splitlines():
+            self.say(("  " + line).rstrip())
+
+    def human_turn(self) -> None:
+        self.say()
+        self.say(self.table())
+        while True:
+            text = self.read("your move> ").strip()
+            low = text.lower()
+            if not text:
+                continue
+            if low in ("quit", "exit", "q", "resign"):
+                raise _Quit
+            if low in ("help", "?", "h"):
+                self.say(PLAY_HELP)
+                continue
+            if low in ("moves", "legal", "m", "list"):
+                self.show_moves()
+                continue
+            if low in ("hint", "suggest"):
+                self.hint()
+                continue
+            if low in ("board", "table", "show"):
+                self.say(self.table())
+                continue
+            if low.isdigit():
+                k = int(low)
+                legal = self.state.legal_moves()
+                if self.listed != legal:
+                    self.say("type 'moves' first to number the legal moves")
+                    continue
+                if not 1 <= k <= len(legal):
+                    self.say(f"no move numbered {k}: choose 1 to {len(legal)}")
+                    continue
+                move = legal[k - 1]
+            else:
+                try:
+                    move = Move.parse(text)
+                except InvalidMoveError as e:
+                    self.say(f"cannot read {text!r} as a move: {_after_quote(e.reason)} "
+                             f"(type 'help' or 'moves')")
+                    continue
+            try:
+                self.state = self.state.apply(move)
+            except IllegalMoveError as e:
+                self.say(f"illegal move: {move}: {_after_quote(e.reason)} (type 'moves' for "
+                         f"the legal ones)")
+                continue
+            self.ply += 1
+            self.listed = []
+            self.last = []
+            self.say(f"you play: {move}")
+            return
+
+    def engine_turn(self) -> None:
+        lim = self.spec.limits()
+        t0 = time.perf_counter()
+        move = self.engine.best_move(self.state.view(self.bot), time=lim["time"],
+                                     iterations=lim["iterations"],
+                                     seed=derive_seed(self.seed, 3, self.ply))
+        secs = time.perf_counter() - t0
+        self.state = self.state.apply(move)
+        self.ply += 1
+        self.last.append(f"engine played {move}")
+        self.say(f"engine plays: {move}   ({secs:.2f} s)")
+
+    def round_summary(self) -> None:
+        s = self.state
+        totals = s.round_totals()
+        pl = s.players
+        self.say()
+        self.say(f"==== Round {s.round} over ====")
+        for p, who in ((self.you, "you   "), (self.bot, "engine")):
+            camel = totals[p] - pl[p].goods_points - pl[p].bonus_points
+            self.say(f"  {who} goods {pl[p].goods_points:>3} + bonus {pl[p].bonus_points:>3}"
+                     f" + camel token {camel} = {totals[p]:>3}   (herd {pl[p].herd})")
+        self.say(f"  the engine's hand was: {_cards_spaced(pl[self.bot].hand)}")
+        r = s.result
+        if r == "draw":
+            self.say("  the round is drawn: nobody takes a seal")
+        elif r == self.you:
+            self.say("  you win the round and take a seal of excellence")
+        else:
+            self.say("  the engine wins the round and takes a seal of excellence")
+        self.say(f"  seals: you {s.seals[self.you]}, engine {s.seals[self.bot]}")
+
+    def run(self) -> int:
+        self.say(f"Jaipur: you are player {self.you}, the engine ({self.spec}) is player "
+                 f"{self.bot}.  Seed {self.seed}.  A match is won with 2 seals.")
+        self.say("Type a move (e.g. 'take D', 'camels', 'sell 3L', 'swap DG for LM'), or "
+                 "'moves', 'hint', 'help', 'quit'.")
+        self.say(f"Round 1: {'you start' if self.state.to_move == self.you else 'the engine starts'}.")
+        try:
+            while True:
+                if self.state.is_round_over:
+                    self.round_summary()
+                    if self.state.is_match_over:
+                        w = self.state.match_winner
+                        seals = self.state.seals
+                        who = "You win" if w == self.you else "The engine wins"
+                        self.say(f"{who} the match, {seals[w]}-{seals[1 - w]}.")
+                        return 0
+                    self.state = self.state.next_round(
+                        seed=derive_seed(self.seed, 2, self.state.round))
+                    self.ply = 0
+                    self.last = []
+                    starter = "you start" if self.state.to_move == self.you else "the engine starts"
+                    self.say(f"Round {self.state.round}: {starter}.")
+                    continue
+                if self.state.to_move == self.you:
+                    self.human_turn()
+                else:
+                    self.engine_turn()
+        except _Quit:
+            self.say("You left the game.")
+            return 0
+        except _EndOfInput:
+            self.say("End of input: the game is left unfinished.")
+            return 0
+
+
+def _after_quote(reason: str) -> str:
+    """``"'xyz': unknown card"`` -> ``"unknown card"`` (the text is shown already)."""
+    m = re.match(r"'.*?': (.*)", reason, re.S)
+    return m.group(1) if m else reason
