@@ -18,7 +18,7 @@ import numpy as np
 
 from jaipur_ai._core cimport CoreState, N_GOODS, RESULT_NONE, round_totals
 from jaipur_ai._features cimport features
-from jaipur_ai._policy cimport Heur, weights, hold_value
+from jaipur_ai._heuristic cimport Heur, weights, hold_value
 from jaipur_ai._decisive cimport outcome
 
 cdef const Heur* H = weights()

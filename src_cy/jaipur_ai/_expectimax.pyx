@@ -16,7 +16,7 @@ from jaipur_ai._core cimport (N_TYPES, N_CARDS, CAMEL, MOVE_TAKE, MOVE_CAMELS, R
                               gen_moves, apply_move, action_of, rng_seed, rng_below)
 from jaipur_ai._root cimport now
 from jaipur_ai._worlds cimport sample_world, mix
-from jaipur_ai._policy cimport HoldTab, hold_tab, score
+from jaipur_ai._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai._decisive cimport ends_round, end_score, any_end_possible
 from jaipur_ai._decisive import decisive_kind
 from jaipur_ai._evaluation cimport Evaluation, evaluate

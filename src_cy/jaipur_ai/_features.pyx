@@ -16,7 +16,7 @@ import numpy as np
 
 from jaipur_ai._core cimport CoreState, N_GOODS, CAMEL, HAND_LIMIT
 from jaipur_ai._figures cimport Figures, figures, hand_count, n_empty
-from jaipur_ai._policy cimport hold_value
+from jaipur_ai._heuristic cimport hold_value
 
 cdef const Figures* F = figures()
 

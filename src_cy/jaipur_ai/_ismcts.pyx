@@ -21,8 +21,9 @@ from jaipur_ai._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, REWARD_WIN, RE
 from jaipur_ai._nodepool cimport NO_NODE
 from jaipur_ai._root cimport now
 from jaipur_ai._worlds cimport sample_world
-from jaipur_ai._policy cimport (MAX_CAND, HoldTab, hold_tab, score, candidates,
-                                score_candidates, playout as run_playout)
+from jaipur_ai._heuristic cimport HoldTab, hold_tab, score
+from jaipur_ai._policy cimport (MAX_CAND, candidates, score_candidates,
+                                playout as run_playout)
 from jaipur_ai._decisive cimport ends_round, end_score, any_end_possible, outcome
 from jaipur_ai._decisive import decisive_kind, rank_children
 from jaipur_ai._evaluation cimport Evaluation, evaluate

@@ -1,34 +1,12 @@
 # cython: language_level=3
-"""The move score and the informed playout policy (see _policy.pyx, docs/search.md
-"Move score" and "Informed playouts")."""
-from libc.stdint cimport uint8_t
-from jaipur_ai._core cimport State, Move, Rng, N_GOODS
+"""The informed playout policy (see _policy.pyx, docs/search.md "Playout policies")."""
+from jaipur_ai._core cimport State, Move, Rng
 from jaipur_ai._params cimport Params
+from jaipur_ai._heuristic cimport HoldTab
 
 cdef enum:
     MAX_CAND = 48              # candidate moves the informed policy scores
 
-ctypedef struct Heur:
-    double hold            # a card in hand is worth this share of what it would sell for now
-    double small_sale      # factor on a sale that is neither urgent nor a set of 3+
-    double camel           # value of one camel taken
-    double camel_major     # extra for taking the camel majority (token of 5)
-    double reveal          # cost per market card revealed to the opponent
-    double gift            # cost per point of goods handed to the market in an exchange
-    double swap_cost       # fixed cost of an exchange (tempo)
-    double near_full       # cost of reaching 7 goods by a take
-    double eval_hold       # leaf evaluation: share of a hand's sale value counted
-    double eval_camel      # leaf evaluation: value of a camel in the herd (beyond the token)
-    double eval_scale      # leaf evaluation: points for which the win chance moves by ~23%
-
-ctypedef struct HoldTab:
-    double v[N_GOODS][16]  # v[g][n]: what n cards of g would sell for now (tokens + mean bonus)
-
-cdef const Heur* weights() noexcept nogil
-cdef double hold_value(const State* s, int g, int n) noexcept nogil
-cdef void hold_tab(const State* s, HoldTab* t) noexcept nogil
-cdef double score(const State* s, const HoldTab* T, const Move* m) noexcept nogil
-cdef double score_move(const State* s, const Move* m) noexcept nogil
 cdef int candidates(const State* s, const HoldTab* T, Move* cand) noexcept nogil
 cdef int score_candidates(const State* s, const HoldTab* T, const Move* cand, int n,
                           double* sc) noexcept nogil

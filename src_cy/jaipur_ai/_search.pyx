@@ -14,12 +14,13 @@ from libc.stdint cimport uint64_t
 from jaipur_ai._core cimport State, View, Move, Rng, MAX_MOVES, gen_moves, action_of, rng_seed, rng_below
 from jaipur_ai._worlds cimport sample_world
 from jaipur_ai._root cimport root_position
-from jaipur_ai._policy cimport score_move
+from jaipur_ai._heuristic cimport score_move
 from jaipur_ai._decisive cimport decisive_table, danger_rates
 
 from jaipur_ai._root import derive_seed
 from jaipur_ai._decisive import decisive_kind, rank_children
-from jaipur_ai._policy import check_policy, heuristic_weights, set_heuristic_weights
+from jaipur_ai._policy import check_policy
+from jaipur_ai._heuristic import heuristic_weights, set_heuristic_weights
 from jaipur_ai._ismcts import IsmctsSearcher, NO_NODE_PY, OUTCOME_PY
 from jaipur_ai._expectimax import ExpectimaxSearcher
 
