@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The matches behind docs/strength.md.  Each line is one row of the table; results
-# (JSON) go to bench/results/.  Takes about an hour on 2 cores.
+# (JSON) go to bench/results/.  The learned-evaluation rows take about 80 minutes on
+# 2 cores, the others about an hour.
 #   bash bench/strength.sh            # all
 #   bash bench/strength.sh greedy     # only the rows whose name contains "greedy"
 set -euo pipefail
@@ -14,6 +15,11 @@ run() {  # name A B deals
   echo "== $name: $a vs $b, $deals deals x 2 seats" >&2
   python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed 2026 --workers 2 -q --json > "$out/$name.json"
 }
+H=evaluation=heuristic,priors=heuristic    # the previous default, move for move
+run learned01-vs-heuristic01  ismcts:time=0.1  ismcts:time=0.1,$H   200
+run learned01-vs-greedy       ismcts:time=0.1  greedy               100
+run learned1-vs-heuristic1    ismcts:time=1    ismcts:time=1,$H     50
+run learned1-vs-learned025    ismcts:time=1    ismcts:time=0.25     50
 run ismcts1s-vs-ismcts01s  ismcts:time=1   ismcts:time=0.1     60
 run ismcts1s-vs-greedy     ismcts:time=1   greedy              20
 run ismcts1s-vs-random     ismcts:time=1   random              10

@@ -103,26 +103,41 @@ def search_positions(seeds: int = 8) -> dict[str, list[GameState]]:
     return out
 
 
-def _engine_tree() -> dict:
-    """The tree settings the Engine passes to the searcher by default."""
+def _engine_tree(**options) -> dict:
+    """The searcher settings an Engine passes by default (or with these options)."""
     from .engine import Engine
-    e = Engine()
-    return {k: getattr(e, k) for k in ("cutoff", "tree_depth", "puct", "prior_temp",
-                                       "chance_nodes")}
+    e = Engine(**options)
+    d = {k: getattr(e, k) for k in ("cutoff", "tree_depth", "puct", "prior_temp",
+                                    "chance_nodes")}
+    d.update(evaluation=e._evaluation, learned_priors=e.priors == "learned")
+    return d
 
 
-# The configurations timed: the Engine's default (PUCT below the root, chance nodes,
-# playouts cut after 10 plies and scored by the leaf evaluation), the flat search,
-# and the textbook UCB tree with whole playouts.
+# The configurations timed: the Engine's default (learned evaluation and priors, PUCT
+# below the root, chance nodes, playouts cut after ``cutoff`` plies), the previous
+# default with the hand-set evaluation, the flat search, and the textbook UCB tree
+# with whole playouts.
 _TREE = _engine_tree()
+_HEURISTIC = _engine_tree(evaluation="heuristic", priors="heuristic")
 ISMCTS_CONFIGS = (
-    ("default (PUCT tree, cutoff 10)", "informed", _TREE),
-    ("flat (depth 1, cutoff 10)", "informed", {**_TREE, "tree_depth": 1}),
+    ("default (learned evaluation and priors)", "informed", _TREE),
+    ("hand-set evaluation (the previous default)", "informed", _HEURISTIC),
+    ("flat (depth 1), hand-set", "informed", {**_HEURISTIC, "tree_depth": 1}),
     ("UCB tree, whole playouts", "informed",
      {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
     ("UCB tree, random playouts", "random",
      {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
 )
+
+
+def evaluation_cost(states: list[GameState], n: int = 200000) -> dict:
+    """Nanoseconds per leaf evaluation (hand-set and learned), median over states."""
+    from ._evaluation import time_evaluation
+    from .evaluation import default_evaluation
+    ev = default_evaluation()
+    return {"heuristic_ns": 1e9 * statistics.median(time_evaluation(s._core, n) for s in states),
+            "learned_ns": 1e9 * statistics.median(time_evaluation(s._core, n, ev)
+                                                  for s in states)}
 
 
 def ismcts_rate(states: list[GameState], playout: str, iterations: int,
@@ -178,8 +193,10 @@ def search_report(quick: bool = False, seeds: int = 8, iterations: int = 20000,
         expectimax.append({"phase": name,
                            "nodes_per_second": statistics.median(r[0] for r in runs_x),
                            "nodes_per_search": runs_x[0][1]})
+    cost = evaluation_cost(pos["middle"], 20000 if quick else 200000)
     return {"seeds": seeds, "iterations": iterations, "repeat": repeat, "depth": depth,
-            "samples": samples, "ismcts": ismcts, "expectimax": expectimax}
+            "samples": samples, "ismcts": ismcts, "expectimax": expectimax,
+            "evaluation": cost}
 
 
 def format_search_report(r: dict) -> str:
@@ -196,4 +213,9 @@ def format_search_report(r: dict) -> str:
     for row in r["expectimax"]:
         lines.append(f"| {row['phase']} | {row['nodes_per_second']:,.0f} | "
                      f"{row['nodes_per_search']:,.0f} |")
+    c = r["evaluation"]
+    lines += ["", "Leaf evaluation, one call, middle positions (median)",
+              "| evaluation | ns per call |", "| --- | ---: |",
+              f"| hand-set | {c['heuristic_ns']:,.0f} |",
+              f"| learned | {c['learned_ns']:,.0f} |"]
     return "\n".join(lines)

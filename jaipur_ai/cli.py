@@ -566,6 +566,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="seconds per search for requests that give neither time nor "
                          "iterations (default: the engine's own default)")
     sv.set_defaults(func=cmd_serve)
+    from .learn import add_commands as _add_learning_commands
+    _add_learning_commands(sub, _formatter, _positive_int)
     v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
     v.set_defaults(func=cmd_version)
     return p

@@ -264,7 +264,10 @@ class Engine:
     ``threads``: ISMCTS: independent trees searched in parallel (root parallelism),
     merged by summing the statistics of each root move; the iteration limit is the
     total over all trees.  Expectimax: the sampled worlds are split between threads.
-    ``playout``: ``"informed"`` (default) or ``"random"`` playouts (ISMCTS).
+    ``playout``: ``"informed"`` (default), ``"learned"`` (the informed policy's candidates
+    chosen by the learned value of the position each leads to) or ``"random"`` playouts
+    (ISMCTS).  ``priors``: where the PUCT priors come from: ``"heuristic"`` (the move
+    scores) or ``"learned"`` (learned values of the positions the moves lead to).
     ``exploration``: UCB constant (ISMCTS, default 0.7).
     ``expand``: ISMCTS expansion order of untried moves: ``"ordered"`` (default: best
     move score first, with noise) or ``"random"`` (uniform).
@@ -311,14 +314,14 @@ class Engine:
                  widen: float = 0.0, tree_depth: int = 0,
                  chance_nodes: bool = True, puct: float = 1.5,
                  prior_temp: float = 1.0, evaluation: str = "heuristic",
-                 weights: Optional[str] = None) -> None:
+                 weights: Optional[str] = None, priors: str = "heuristic") -> None:
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
         _need(algorithm in ALGORITHMS, "algorithm", f"one of {ALGORITHMS + ('cheat',)}",
               algorithm, "not")
         _need(isinstance(threads, int) and threads >= 1, "threads", "an int >= 1", threads)
-        _need(playout in ("informed", "random"), "playout", "'informed' or 'random'", playout,
-              "not")
+        _need(playout in ("informed", "random", "learned"), "playout",
+              "'informed', 'learned' or 'random'", playout, "not")
         _need(reward in ("win", "margin"), "reward", "'win' or 'margin'", reward, "not")
         _need(expand in ("random", "ordered"), "expand", "'random' or 'ordered'", expand, "not")
         _need(depth >= 1, "depth", ">= 1", depth)
@@ -333,6 +336,12 @@ class Engine:
               "not")
         _need(weights is None or evaluation == "learned", "weights",
               "only with evaluation='learned'", evaluation)
+        _need(priors in ("heuristic", "learned"), "priors", "'heuristic' or 'learned'", priors,
+              "not")
+        _need(priors == "heuristic" or evaluation == "learned", "priors",
+              "'learned' only with evaluation='learned'", priors, "not")
+        _need(playout != "learned" or evaluation == "learned", "playout",
+              "'learned' only with evaluation='learned'", playout, "not")
         self.algorithm = algorithm
         self.threads = threads
         self.playout = playout
@@ -361,6 +370,7 @@ class Engine:
         self.puct = float(puct)
         self.prior_temp = float(prior_temp)
         self.evaluation = evaluation
+        self.priors = priors
         self.weights = None if weights is None else str(weights)
         # the learned weights are loaded (and checked) once, here
         self._evaluation = None
@@ -378,7 +388,7 @@ class Engine:
         """The configuration as a dict (recorded in every Analysis)."""
         keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
                            "cutoff", "widen", "tree_depth", "puct", "prior_temp",
-                           "chance_nodes", "max_nodes", "evaluation", "weights"),
+                           "chance_nodes", "max_nodes", "evaluation", "weights", "priors"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples", "evaluation",
                                "weights"),
                 "greedy": (), "random": ()}[self.algorithm]
@@ -519,7 +529,8 @@ class Engine:
             cutoff=self.cutoff, widen=self.widen,
             tree_depth=self.tree_depth,
             chance_nodes=self.chance_nodes, puct=self.puct,
-            prior_temp=self.prior_temp, evaluation=self._evaluation) for s in seeds]
+            prior_temp=self.prior_temp, evaluation=self._evaluation,
+            learned_priors=self.priors == "learned") for s in seeds]
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]

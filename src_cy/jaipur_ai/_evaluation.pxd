@@ -22,3 +22,4 @@ cdef class Evaluation:
 # NULL, else the hand-set evaluation; a finished round is scored exactly
 cdef double evaluate(const State* s, int p, double* margin, const Model* model) noexcept nogil
 cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil
+cdef double learned_logit(const Model* M, const State* s, int p, double* margin) noexcept nogil

@@ -40,8 +40,8 @@ cdef inline double _heuristic(const State* s, int p, double* margin) noexcept no
     return 1.0 / (1.0 + exp(-e / H.eval_scale))
 
 
-cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil:
-    """The learned evaluation of a running round (no check for a finished one)."""
+cdef double learned_logit(const Model* M, const State* s, int p, double* margin) noexcept nogil:
+    """The learned win logit of p in a running round (and the margin, in points)."""
     cdef double f[N_FEATURES]
     cdef double z = 0.0, mg = 0.0, a
     cdef int i, j
@@ -60,10 +60,15 @@ cdef double learned(const Model* M, const State* s, int p, double* margin) noexc
             z -= M.v[j] * (M.b[j] - a)
     margin[0] = mg
     if z > 40.0:
-        z = 40.0
-    elif z < -40.0:
-        z = -40.0
-    return 1.0 / (1.0 + exp(-z))
+        return 40.0
+    if z < -40.0:
+        return -40.0
+    return z
+
+
+cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil:
+    """The learned win chance of p in a running round (no check for a finished one)."""
+    return 1.0 / (1.0 + exp(-learned_logit(M, s, p, margin)))
 
 
 cdef double evaluate(const State* s, int p, double* margin, const Model* model) noexcept nogil:
@@ -128,3 +133,22 @@ def heuristic_value(CoreState st, int player):
         raise ValueError("player must be 0 or 1")
     w = evaluate(&st.s, player, &mg, NULL)
     return w, mg
+
+
+def time_evaluation(CoreState st, int n, Evaluation evaluation=None):
+    """Seconds per evaluation of st (learned with `evaluation`, else hand-set), timed
+    over n calls in C: the cost figure of docs/performance.md."""
+    from time import perf_counter
+    cdef double mg, acc = 0.0
+    cdef int i
+    cdef const Model* m = NULL if evaluation is None else &evaluation.m
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    t = perf_counter()
+    with nogil:
+        for i in range(n):
+            acc += evaluate(&st.s, i & 1, &mg, m)
+    t = perf_counter() - t
+    if acc < 0:     # (keeps the loop from being optimised away)
+        raise AssertionError
+    return t / n

@@ -28,7 +28,6 @@ cdef class IsmctsSearcher(RootSearch):
     cdef int n_root_moves              # legal moves at the root
     cdef readonly object root          # the CoreView (or CoreState) searched
     cdef readonly Evaluation evaluation  # learned leaf evaluation, or None (hand-set)
-    cdef const Model* model            # its weights, or NULL
 
     cdef long long _run(self, long long limit, double budget) noexcept nogil
     cdef uint32_t _next_gen(self) noexcept nogil

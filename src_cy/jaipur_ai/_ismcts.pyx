@@ -16,13 +16,13 @@ import numpy as np
 
 from jaipur_ai._core cimport (MAX_MOVES, N_ACTIONS, RESULT_NONE, gen_moves, apply_move,
                               action_of, rng_seed, rng_below, rng_unit)
-from jaipur_ai._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, REWARD_WIN, REWARD_MARGIN,
-                                EXPAND_ORDERED, EXPAND_RANDOM)
+from jaipur_ai._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, PLAYOUT_LEARNED, REWARD_WIN,
+                                REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM)
 from jaipur_ai._nodepool cimport NO_NODE
 from jaipur_ai._root cimport now
 from jaipur_ai._worlds cimport sample_world
 from jaipur_ai._heuristic cimport HoldTab, hold_tab, score
-from jaipur_ai._policy cimport (MAX_CAND, candidates, score_candidates,
+from jaipur_ai._policy cimport (MAX_CAND, candidates, score_candidates, rescore_learned,
                                 playout as run_playout)
 from jaipur_ai._decisive cimport ends_round, end_score, any_end_possible, outcome
 from jaipur_ai._decisive import decisive_kind, rank_children
@@ -54,7 +54,8 @@ cdef class IsmctsSearcher(RootSearch):
                  int max_playout=400, int max_nodes=4000000, int initial_nodes=65536,
                  int decisive_samples=64, expand="ordered", int cutoff=0,
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
-                 double prior_temp=1.0, Evaluation evaluation=None):
+                 double prior_temp=1.0, Evaluation evaluation=None,
+                 bint learned_priors=False):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
@@ -63,9 +64,12 @@ cdef class IsmctsSearcher(RootSearch):
         self.observer = self.view.observer
         # the leaf evaluation: learned weights, or the hand-set one (None)
         self.evaluation = evaluation
-        self.model = NULL if evaluation is None else &evaluation.m
-        if playout not in ("informed", "random"):
-            raise ValueError(f"playout must be 'informed' or 'random', not {playout!r}")
+        self.P.model = NULL if evaluation is None else &evaluation.m
+        self.P.learned_priors = learned_priors and evaluation is not None
+        if playout not in ("informed", "random", "learned"):
+            raise ValueError(f"playout must be 'informed', 'learned' or 'random', not {playout!r}")
+        if playout == "learned" and evaluation is None:
+            raise ValueError("playout='learned' needs a learned evaluation")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
         if not (exploration >= 0.0):
@@ -73,7 +77,8 @@ cdef class IsmctsSearcher(RootSearch):
         if margin_scale <= 0:
             raise ValueError("margin_scale must be > 0")
         self.P.c_uct = exploration
-        self.P.playout = PLAYOUT_INFORMED if playout == "informed" else PLAYOUT_RANDOM
+        self.P.playout = {"informed": PLAYOUT_INFORMED, "random": PLAYOUT_RANDOM,
+                          "learned": PLAYOUT_LEARNED}[playout]
         self.P.reward = REWARD_WIN if reward == "win" else REWARD_MARGIN
         self.P.margin_weight = margin_weight
         self.P.margin_scale = margin_scale
@@ -213,6 +218,8 @@ cdef class IsmctsSearcher(RootSearch):
         if n == 0:
             return -1
         score_candidates(s, &T, cand, n, sc)
+        if self.P.learned_priors and self.P.model != NULL:
+            rescore_learned(s, cand, n, sc, self.P.model)
         for i in range(n):
             if sc[i] > mx:
                 mx = sc[i]
@@ -370,7 +377,7 @@ cdef class IsmctsSearcher(RootSearch):
         if s.result == RESULT_NONE:
             self.playout_plies += <long long>run_playout(&s, &self.rng, &self.P)
         if s.result == RESULT_NONE and self.P.cutoff > 0:
-            win = evaluate(&s, 0, &mg, self.model)
+            win = evaluate(&s, 0, &mg, self.P.model)
         else:
             win = outcome(&s, 0, &mg)
         r0 = _reward(&self.P, win, mg)

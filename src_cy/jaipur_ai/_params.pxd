@@ -1,10 +1,12 @@
 # cython: language_level=3
 """The settings of one search, as plain C data shared by the playout policy, the leaf
 evaluation and the searchers (filled from the Engine's options)."""
+from jaipur_ai._evaluation cimport Model
 
 cdef enum:
     PLAYOUT_RANDOM = 0         # playouts by uniformly random legal moves
     PLAYOUT_INFORMED = 1       # playouts by the informed policy (_policy.pyx)
+    PLAYOUT_LEARNED = 2        # the informed policy's candidates chosen by learned values
     REWARD_WIN = 0             # reward: 1 win, 0.5 draw, 0 loss (+ margin tie-break)
     REWARD_MARGIN = 1          # reward: the margin mapped linearly onto [0, 1]
     EXPAND_RANDOM = 0          # expand an untried move drawn uniformly
@@ -26,3 +28,5 @@ ctypedef struct Params:
     double puct                # PUCT constant below the root (0: UCB over all moves)
     double prior_temp          # temperature (points) of the PUCT priors from move scores
     int chance_nodes           # tree nodes branch on the cards drawn into the market
+    int learned_priors         # PUCT priors from learned afterstate values (needs model)
+    const Model* model         # learned evaluation weights, or NULL (hand-set evaluation)

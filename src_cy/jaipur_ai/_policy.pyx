@@ -6,7 +6,7 @@ few exchanges), scores them with the move score (_heuristic.pyx) and a look-ahea
 the end of the round, and plays the best (epsilon-greedy, with noise); docs/search.md,
 "Playout policies".
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint8_t, uint64_t
 
@@ -14,7 +14,8 @@ from jaipur_ai._core cimport (CoreState, N_GOODS, CAMEL, HAND_LIMIT, MAX_MOVES, 
                               MOVE_CAMELS, MOVE_SELL, MOVE_SWAP, RESULT_NONE, gen_moves,
                               is_legal, apply_move, action_of, rng_seed, rng_below, rng_unit,
                               random_playout)
-from jaipur_ai._params cimport PLAYOUT_RANDOM
+from jaipur_ai._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED, PLAYOUT_LEARNED
+from jaipur_ai._evaluation cimport learned_logit
 from jaipur_ai._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai._decisive cimport ends_round, empties_stack, end_score, gives_opp_win
@@ -164,6 +165,24 @@ cdef int score_candidates(const State* s, const HoldTab* T, const Move* cand, in
     return nok
 
 
+cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
+                          const Model* model) noexcept nogil:
+    """Replace the move scores of candidates that do not end the round by the learned
+    value of the position they lead to (LEARNED_POINTS per unit of win logit), keeping
+    the look-ahead's penalty on moves that let the opponent end the round and win."""
+    cdef State t
+    cdef double mg, pen
+    cdef int i
+    cdef bint endp = s.deck_len < 5 or n_empty(F, s) >= 2
+    for i in range(n):
+        if endp and ends_round(s, &cand[i]):
+            continue                    # scored exactly already
+        pen = -800.0 if sc[i] < -500.0 else 0.0
+        memcpy(&t, s, sizeof(State))
+        apply_move(&t, &cand[i])
+        sc[i] = LEARNED_POINTS * learned_logit(model, &t, s.to_move, &mg) + pen
+
+
 cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcept nogil:
     """Choose a move by the informed policy; returns 0, or -1 when there is none."""
     cdef Move cand[MAX_CAND]
@@ -187,6 +206,8 @@ cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcep
         free(buf)
         return 0 if n > 0 else -1
     nok = score_candidates(s, &T, cand, n, sc)
+    if P.playout == PLAYOUT_LEARNED and P.model != NULL:
+        rescore_learned(s, cand, n, sc, P.model)
     if P.epsilon > 0.0 and nok > 0 and rng_unit(r) < P.epsilon:
         pick = rng_below(r, nok)
         for i in range(n):
@@ -232,6 +253,8 @@ def check_policy(CoreState st, uint64_t seed, int rounds=10, double epsilon=0.1,
     cdef Move m
     cdef Params P
     cdef int i, plies = 0
+    memset(&P, 0, sizeof(Params))
+    P.playout = PLAYOUT_INFORMED
     P.epsilon = epsilon
     P.noise = noise
     rng_seed(&r, seed)

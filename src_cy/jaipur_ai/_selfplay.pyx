@@ -13,7 +13,8 @@ import numpy as np
 
 from jaipur_ai._core cimport (State, Move, Rng, RESULT_NONE, RESULT_DRAW, rng_seed,
                               rng_below, new_match, apply_move, action_of, round_totals)
-from jaipur_ai._params cimport Params
+from libc.string cimport memset
+from jaipur_ai._params cimport Params, PLAYOUT_INFORMED
 from jaipur_ai._policy cimport policy_move
 from jaipur_ai._features cimport N_FEATURES, features
 from jaipur_ai._worlds cimport mix
@@ -46,6 +47,8 @@ def policy_rounds(uint64_t seed, int rounds, double epsilon=0.1, double noise=1.
     cdef signed char[::1] MV = mover
     cdef short[::1] PL = plies
     cdef int32_t[::1] RI = rid, AC = action
+    memset(&P, 0, sizeof(Params))
+    P.playout = PLAYOUT_INFORMED
     P.epsilon = epsilon
     P.noise = noise
     for i in range(rounds):

@@ -1,0 +1,175 @@
+"""The learning pipeline and its commands: ``selfplay``, ``train`` and ``learn``.
+
+``jaipur-ai learn FOLDER`` goes from an empty folder to a weights file, in generations:
+
+1. generation 0: self-play by the informed playout policy (compiled, seconds), and a
+   first fit of the evaluation on it;
+2. each next generation: self-play by ISMCTS using the previous generation's weights
+   (learned leaf evaluation and priors), and a fit on all the data so far;
+3. ``FOLDER/evaluation.npz`` is the last generation's weights, with a ``meta`` record of
+   how it was made (the settings, the data, the held-out scores of every generation).
+
+Every step is seeded, so the same command gives the same weights; self-play shards
+already on disk are kept, so an interrupted run resumes where it stopped.
+docs/search.md ("Learned evaluation") describes the features, the model and the
+training; docs/strength.md the matches that decided what ships.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from .evaluation import save_weights
+from .selfplay import selfplay
+from .train import fit, load_shards
+
+__all__ = ["learn", "add_commands", "DEFAULTS"]
+
+# The recipe that made the shipped weights (docs/search.md, "Learned evaluation").
+DEFAULTS: dict[str, Any] = {
+    "policy_rounds": 40000,     # generation 0: informed-policy rounds
+    "generations": 1,           # searched generations after generation 0
+    "rounds": 3000,             # searched self-play rounds per generation
+    "iterations": 300,          # ISMCTS iterations per move in searched self-play
+    "hidden": 0,                # hidden units of the evaluation
+    "epochs": 4,
+    "target": "td",
+    "seed": 1,
+}
+
+
+def _say(msg: str, quiet: bool) -> None:
+    if not quiet:
+        sys.stderr.write(msg + "\n")
+        sys.stderr.flush()
+
+
+def learn(folder: str, *, workers: int = 2, quiet: bool = False, **settings: Any) -> dict:
+    """Run the pipeline in ``folder``; returns the meta record of the final weights."""
+    cfg = dict(DEFAULTS)
+    unknown = set(settings) - set(cfg)
+    if unknown:
+        raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
+    cfg.update(settings)
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    history = []
+    data_dirs = [root / "gen0"]
+    _say(f"generation 0: {cfg['policy_rounds']:,} rounds of informed-policy self-play", quiet)
+    selfplay(str(data_dirs[0]), cfg["policy_rounds"], "policy", seed=cfg["seed"],
+             shard_rounds=5000, workers=workers, progress=not quiet)
+    weights_path = root / "gen0.npz"
+    weights, rep = fit(load_shards([str(d) for d in data_dirs]), hidden=cfg["hidden"],
+                       epochs=cfg["epochs"], target=cfg["target"], seed=cfg["seed"])
+    history.append({"generation": 0, "engine": "policy", **rep})
+    save_weights(weights_path, weights, {"generation": 0, "report": rep})
+    _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
+         f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
+    for g in range(1, cfg["generations"] + 1):
+        engine = (f"ismcts:iterations={cfg['iterations']},evaluation=learned,"
+                  f"weights={weights_path.resolve()},priors=learned")
+        d = root / f"gen{g}"
+        data_dirs.append(d)
+        _say(f"generation {g}: {cfg['rounds']:,} rounds of self-play by {engine}", quiet)
+        selfplay(str(d), cfg["rounds"], engine, seed=cfg["seed"] + g, shard_rounds=50,
+                 workers=workers, progress=not quiet)
+        weights, rep = fit(load_shards([str(x) for x in data_dirs]), hidden=cfg["hidden"],
+                           epochs=cfg["epochs"], target=cfg["target"], seed=cfg["seed"] + g)
+        history.append({"generation": g, "engine": engine, **rep})
+        weights_path = root / f"gen{g}.npz"
+        save_weights(weights_path, weights, {"generation": g, "report": rep})
+        _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
+             f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
+    meta = {"command": "jaipur-ai learn", "settings": cfg, "generations": history,
+            "seconds": round(time.monotonic() - t0, 1)}
+    save_weights(root / "evaluation.npz", weights, meta)
+    _say(f"wrote {root / 'evaluation.npz'} in {meta['seconds']:.0f} s", quiet)
+    return meta
+
+
+# ------------------------------------------------------------------ commands
+def _cmd_selfplay(args) -> int:
+    s = selfplay(args.folder, args.rounds, args.engine, seed=args.seed,
+                 shard_rounds=args.shard_rounds, workers=args.workers, progress=not args.quiet)
+    print(json.dumps(s) if args.json else
+          f"{s['folder']}: {s['shards']} shards, {s['rounds']:,} rounds "
+          f"({s['played_shards']} shards played now, {s['positions_played']:,} positions, "
+          f"{s['seconds']:.1f} s)")
+    return 0
+
+
+def _cmd_train(args) -> int:
+    data = load_shards(args.data)
+    weights, rep = fit(data, hidden=args.hidden, epochs=args.epochs, target=args.target,
+                       seed=args.seed)
+    save_weights(args.out, weights, {"command": "jaipur-ai train", "data": args.data,
+                                     "report": rep})
+    if args.json:
+        print(json.dumps(rep))
+    else:
+        print(f"{args.out}: {rep['positions']:,} positions of {rep['rounds']:,} rounds; "
+              f"held out {rep['holdout_rounds']:,} rounds: log-loss "
+              f"{rep['holdout_logloss']:.4f} (constant {rep['constant_logloss']:.4f}), "
+              f"Brier {rep['holdout_brier']:.4f} (constant {rep['constant_brier']:.4f}), "
+              f"margin RMSE {rep['margin_rmse']:.2f} points")
+    return 0
+
+
+def _cmd_learn(args) -> int:
+    over = {k: getattr(args, k) for k in DEFAULTS if getattr(args, k, None) is not None}
+    meta = learn(args.folder, workers=args.workers, quiet=args.quiet, **over)
+    if args.json:
+        print(json.dumps(meta))
+    return 0
+
+
+def add_commands(sub, formatter, positive_int) -> None:
+    """Add ``selfplay``, ``train`` and ``learn`` to the CLI's subparsers."""
+    sp = sub.add_parser("selfplay", help="self-play records for training (numpy shards)",
+                        formatter_class=formatter,
+                        description="Play seeded self-play rounds and write them as numpy "
+                                    "shards; rerun to resume.")
+    sp.add_argument("folder", help="output folder (created; finished shards are kept)")
+    sp.add_argument("--rounds", type=positive_int, default=1000, metavar="N")
+    sp.add_argument("--engine", default="ismcts:iterations=400", metavar="SPEC",
+                    help="engine spec playing both sides, or 'policy' (default "
+                         "ismcts:iterations=400)")
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--shard-rounds", type=positive_int, default=100, metavar="K")
+    sp.add_argument("--workers", type=positive_int, default=1, metavar="W")
+    sp.add_argument("--json", action="store_true")
+    sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    sp.set_defaults(func=_cmd_selfplay)
+
+    tr = sub.add_parser("train", help="fit the learned evaluation from self-play shards",
+                        formatter_class=formatter,
+                        description="Fit the learned evaluation (numpy) and write a weights "
+                                    "file; prints held-out log-loss and Brier.")
+    tr.add_argument("data", nargs="+", help="shard files or folders")
+    tr.add_argument("--out", default="evaluation.npz", help="weights file to write")
+    tr.add_argument("--hidden", type=int, default=DEFAULTS["hidden"], metavar="H",
+                    help=f"hidden units, 0..64 (default {DEFAULTS['hidden']}: logistic "
+                         "regression)")
+    tr.add_argument("--epochs", type=positive_int, default=DEFAULTS["epochs"])
+    tr.add_argument("--target", choices=("result", "td"), default=DEFAULTS["target"])
+    tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--json", action="store_true")
+    tr.set_defaults(func=_cmd_train)
+
+    le = sub.add_parser("learn", help="the whole pipeline: self-play, train, generations",
+                        formatter_class=formatter,
+                        description="From an empty folder to FOLDER/evaluation.npz: "
+                                    "policy self-play, fit, then searched generations.")
+    le.add_argument("folder")
+    le.add_argument("--workers", type=positive_int, default=2, metavar="W")
+    for k, v in DEFAULTS.items():
+        le.add_argument("--" + k.replace("_", "-"), type=type(v), default=None,
+                        help=f"(default {v})")
+    le.add_argument("--json", action="store_true")
+    le.add_argument("-q", "--quiet", action="store_true")
+    le.set_defaults(func=_cmd_learn)

@@ -1,0 +1,223 @@
+"""The learned evaluation: features, weights files, the trainer, the pipeline."""
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import jaipur_ai as jp
+from jaipur_ai import _features, _selfplay, evaluation, train
+from jaipur_ai._evaluation import Evaluation, heuristic_value
+from jaipur_ai.errors import InvalidWeightsError
+from jaipur_ai.selfplay import SHARD_KEYS, selfplay
+from search_positions import mid_position
+from strategies import running_states
+
+N = _features.N_FEATURES_PY
+
+
+# ------------------------------------------------------------------ features
+@settings(max_examples=60)
+@given(running_states(max_plies=120))
+def test_features_are_deterministic_bounded_and_antisymmetric(state):
+    f0 = _features.features_of(state._core, 0)
+    f1 = _features.features_of(state._core, 1)
+    assert f0.shape == (N,) and np.all(np.isfinite(f0))
+    assert np.array_equal(f0, _features.features_of(state._core, 0))
+    assert np.allclose(f0, -f1)
+    assert np.all(np.abs(f0) <= 10.0)
+
+
+def test_features_do_not_read_what_they_are_not_given():
+    # the features of a state are a function of that state only: two full states
+    # with equal hands, herds, market, tokens and deck size give equal features
+    s = mid_position(5, 20)
+    v = s.view(s.to_move)
+    w = v.sample(3)
+    same = (w.to_dict()["players"] == s.to_dict()["players"])
+    assert same == np.array_equal(_features.features_of(s._core, 0),
+                                  _features.features_of(w._core, 0)) or not same
+
+
+def test_feature_names_match_the_vector():
+    assert len(_features.FEATURE_NAMES) == N
+
+
+# ------------------------------------------------------------------ weights files
+def _random_weights(h=3, seed=0):
+    r = np.random.default_rng(seed)
+    return {"lin": r.normal(size=N), "margin": r.normal(size=N),
+            "hidden_w": r.normal(size=(h, N)), "hidden_b": r.normal(size=h),
+            "out_w": r.normal(size=h)}
+
+
+def test_python_and_core_evaluations_agree(tmp_path):
+    w = _random_weights()
+    path = tmp_path / "w.npz"
+    evaluation.save_weights(path, w, {"test": True})
+    ev = evaluation.load_evaluation(path)
+    for seed in range(5):
+        s = mid_position(seed, 15)
+        for p in (0, 1):
+            f = _features.features_of(s._core, p)
+            win, mg = ev.value(s._core, p)
+            assert win == pytest.approx(float(train.predict(w, f[None])[0]), rel=1e-9)
+            assert mg == pytest.approx(float(f @ w["margin"]), rel=1e-9, abs=1e-9)
+            # the two players' values add up to one
+            assert win + ev.value(s._core, 1 - p)[0] == pytest.approx(1.0)
+
+
+def test_shipped_weights_load_and_evaluate():
+    ev = evaluation.default_evaluation()
+    assert ev is evaluation.default_evaluation()        # loaded once
+    s = mid_position(3, 10)
+    win, _ = ev.value(s._core, 0)
+    assert 0.0 < win < 1.0
+    meta = evaluation.read_meta(evaluation.DEFAULT_WEIGHTS)
+    assert "generations" in meta and meta["command"] == "jaipur-ai learn"
+
+
+def test_missing_file_is_a_typed_error(tmp_path):
+    with pytest.raises(InvalidWeightsError, match="nope.npz: no such file"):
+        evaluation.load_evaluation(tmp_path / "nope.npz")
+    with pytest.raises(InvalidWeightsError, match="nope.npz"):
+        jp.Engine(evaluation="learned", weights=str(tmp_path / "nope.npz"))
+
+
+def test_truncated_file_is_a_typed_error(tmp_path):
+    path = tmp_path / "w.npz"
+    evaluation.save_weights(path, _random_weights(), {})
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(InvalidWeightsError, match="w.npz: not a readable weights file"):
+        evaluation.load_evaluation(path)
+
+
+def test_mismatched_features_are_a_typed_error(tmp_path):
+    path = tmp_path / "w.npz"
+    evaluation.save_weights(path, _random_weights(), {})
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["features_version"] = np.array(999)
+    np.savez(path, **arrays)
+    with pytest.raises(InvalidWeightsError, match="features version 999"):
+        evaluation.load_evaluation(path)
+    arrays["features_version"] = np.array(_features.FEATURES_VERSION_PY)
+    arrays["lin"] = np.zeros(N + 1)
+    np.savez(path, **arrays)
+    with pytest.raises(InvalidWeightsError, match="shapes"):
+        evaluation.load_evaluation(path)
+    arrays["lin"] = np.full(N, np.nan)
+    np.savez(path, **arrays)
+    with pytest.raises(InvalidWeightsError, match="not finite"):
+        evaluation.load_evaluation(path)
+
+
+def test_not_a_zip_is_a_typed_error(tmp_path):
+    path = tmp_path / "w.npz"
+    path.write_text("hello")
+    with pytest.raises(InvalidWeightsError, match="not a readable"):
+        evaluation.load_evaluation(path)
+
+
+def test_engine_options_for_the_learned_evaluation():
+    with pytest.raises(jp.InvalidOptionError, match="evaluation"):
+        jp.Engine(evaluation="magic")
+    with pytest.raises(jp.InvalidOptionError, match="weights"):
+        jp.Engine(evaluation="heuristic", weights="x.npz")
+    with pytest.raises(jp.InvalidOptionError, match="priors"):
+        jp.Engine(evaluation="heuristic", priors="learned")
+    with pytest.raises(jp.InvalidOptionError, match="playout"):
+        jp.Engine(evaluation="heuristic", playout="learned")
+
+
+@pytest.mark.parametrize("opts", [
+    dict(evaluation="learned", priors="learned"),
+    dict(evaluation="learned", priors="heuristic", playout="learned"),
+    dict(algorithm="expectimax", evaluation="learned", depth=2),
+])
+def test_learned_search_is_fair_and_deterministic(opts):
+    # the same view gives the same analysis whatever the real hidden cards
+    s = mid_position(11, 25)
+    v = s.view(s.to_move)
+    w = next(x for x in (v.sample(k) for k in range(50)) if x != s)
+    e = jp.Engine(**opts)
+    a = e.analyse(s, iterations=600, seed=3)
+    b = e.analyse(w, iterations=600, seed=3)
+    assert [(str(c.move), c.visits, c.win_probability) for c in a] == \
+        [(str(c.move), c.visits, c.win_probability) for c in b]
+    assert a.best in s.legal_moves()
+
+
+def test_learned_evaluation_changes_the_search():
+    s = mid_position(3, 20)
+    h = jp.Engine(evaluation="heuristic").analyse(s, iterations=2000, seed=1)
+    l_ = jp.Engine(evaluation="learned").analyse(s, iterations=2000, seed=1)
+    assert [c.visits for c in h] != [c.visits for c in l_]
+
+
+def test_heuristic_value_is_the_hand_set_evaluation():
+    s = mid_position(3, 20)
+    w0, m0 = heuristic_value(s._core, 0)
+    w1, m1 = heuristic_value(s._core, 1)
+    assert w0 + w1 == pytest.approx(1.0) and m0 == pytest.approx(-m1)
+
+
+# ------------------------------------------------------------------ data and training
+def test_policy_rounds_are_seeded_and_labelled():
+    a = _selfplay.policy_rounds(5, 20)
+    b = _selfplay.policy_rounds(5, 20)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert set(np.unique(a["round"])) == set(range(20))
+    assert set(np.unique(a["result"])) <= {0.0, 0.5, 1.0}
+    # within a round, the two movers' results are complementary
+    r0 = a["round"] == 0
+    res = {int(m): float(x) for m, x in zip(a["mover"][r0], a["result"][r0])}
+    assert len(res) == 2 and res[0] + res[1] == 1.0
+
+
+def test_selfplay_resumes_without_replaying(tmp_path):
+    d = tmp_path / "sp"
+    s1 = selfplay(str(d), rounds=4, engine="ismcts:iterations=30", seed=2, shard_rounds=2,
+                  workers=1, progress=False)
+    assert s1["played_shards"] == 2
+    first = (d / "shard-00000.npz").read_bytes()
+    (d / "shard-00001.npz").unlink()              # as if interrupted
+    s2 = selfplay(str(d), rounds=4, engine="ismcts:iterations=30", seed=2, shard_rounds=2,
+                  workers=1, progress=False)
+    assert s2["played_shards"] == 1
+    assert (d / "shard-00000.npz").read_bytes() == first
+    with np.load(d / "shard-00000.npz") as z:
+        assert set(SHARD_KEYS) <= set(z.files)
+        assert np.all(z["visits"] > 0) and np.all((z["value"] >= 0) & (z["value"] <= 1))
+    with pytest.raises(ValueError, match="other settings"):
+        selfplay(str(d), rounds=4, engine="greedy", seed=2, shard_rounds=2, progress=False)
+
+
+def test_selfplay_to_train_to_engine_end_to_end(tmp_path):
+    selfplay(str(tmp_path / "g0"), rounds=300, engine="policy", seed=1, shard_rounds=100,
+             progress=False)
+    selfplay(str(tmp_path / "g1"), rounds=4, engine="ismcts:iterations=40", seed=1,
+             shard_rounds=2, progress=False)
+    data = train.load_shards([str(tmp_path / "g0"), str(tmp_path / "g1")])
+    weights, rep = train.fit(data, hidden=4, epochs=3, seed=1)
+    assert rep["holdout_logloss"] < rep["constant_logloss"]
+    assert rep["holdout_brier"] < rep["constant_brier"]
+    path = tmp_path / "mine.npz"
+    evaluation.save_weights(path, weights, {"report": rep})
+    e = jp.Engine(evaluation="learned", weights=str(path), priors="learned")
+    s = mid_position(2, 12)
+    assert e.best_move(s, iterations=300, seed=1) in s.legal_moves()
+    assert json.loads(str(np.load(path)["meta"]))["report"]["hidden"] == 4
+
+
+def test_td_targets_end_at_the_result():
+    data = {"round": np.array([0, 0, 0, 1, 1]), "mover": np.array([0, 1, 0, 1, 0]),
+            "result": np.array([1.0, 0.0, 1.0, 0.5, 0.5])}
+    g = train.td_targets(data, np.array([0.6, 0.3, 0.8, 0.5, 0.5]), lam=0.5)
+    assert g[2] == 1.0 and g[4] == 0.5
+    # position 1 (player 1): next value 0.8 for player 0 is 0.2 for player 1
+    assert g[1] == pytest.approx(0.5 * 0.2 + 0.5 * 0.0)
