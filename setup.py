@@ -28,7 +28,8 @@ compile_args = (["-O1", "-g", "-UNDEBUG", "-fsanitize=bounds", "-fsanitize-undef
 # The compiled modules: the rules core, then the search split by responsibility
 # (docs/development.md has the map).
 MODULES = ("_core", "_figures", "_decisive", "_policy", "_features", "_evaluation", "_nodepool", "_root",
-           "_ismcts", "_expectimax", "_search", "_selfplay")
+           "_ismcts", "_expectimax", "_search", "_selfplay",
+           "_observation")
 
 extensions = [
     Extension(
