@@ -29,7 +29,7 @@ compile_args = (["-O1", "-g", "-UNDEBUG", "-fsanitize=bounds", "-fsanitize-undef
 # (docs/development.md has the map).
 MODULES = ("_core", "_figures", "_decisive", "_policy", "_features", "_evaluation", "_nodepool", "_root",
            "_ismcts", "_expectimax", "_search", "_selfplay",
-           "_observation", "_vecenv")
+           "_observation", "_vecenv", "_spiel")
 
 extensions = [
     Extension(

@@ -86,3 +86,14 @@ def test_pettingzoo_plays_rounds_to_the_seal():
         w = state.round_winner()
         assert totals == ({"player_0": 0.0, "player_1": 0.0} if w == "draw" else
                           {f"player_{w}": 1.0, f"player_{1 - w}": -1.0})
+
+
+def test_the_core_imports_no_framework():
+    """``import jaipur_ai`` (and the VectorEnv, the encoding) needs only numpy."""
+    import subprocess
+    import sys
+    code = ("import sys, jaipur_ai, jaipur_ai.encoding, jaipur_ai.vecenv\n"
+            "bad = [m for m in ('gymnasium', 'pettingzoo', 'pyspiel', 'open_spiel') if m in sys.modules]\n"
+            "assert not bad, bad\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
