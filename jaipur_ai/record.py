@@ -16,6 +16,7 @@ True
 """
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any, Iterator, Optional
 
@@ -89,8 +90,8 @@ class GameRecord:
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict:
         return {"format": FORMAT, "source": self.source, "bonus_set": self.bonus_set,
-                "players": dict(self.players), "settings": dict(self.settings),
-                "games": self.games}
+                "players": dict(self.players), "settings": copy.deepcopy(self.settings),
+                "games": copy.deepcopy(self.games)}
 
     def to_json(self, indent: Optional[int] = None) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -160,7 +161,11 @@ class GameRecord:
                         move = Move.parse(text)
                         after = state.apply(move)
                     except JaipurError as e:
-                        raise RecordError(mw, f"move {k + 1} {text!r}: {e.reason}", k + 1) from None
+                        reason = e.reason
+                        for prefix in (f"{text!r}: ", f"'{text}': "):
+                            if reason.startswith(prefix):
+                                reason = reason[len(prefix):]
+                        raise RecordError(mw, f"move {k + 1} {text!r}: {reason}", k + 1) from None
                     yield gi, ri, k, state, move
                     state = after
                 self._check_result(rnd, state, rw)
