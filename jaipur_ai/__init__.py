@@ -11,13 +11,15 @@ from .errors import (IllegalMoveError, InvalidMoveError, InvalidOptionError, Inv
 from .move import N_ACTIONS, Move
 from .state import GameState, PlayerState
 from .view import View, read_position
+from .vecenv import VectorEnv
+from .record import GameRecord, RecordError
 
 __version__ = "0.1.0"
 
 __all__ = [
     "GameState", "PlayerState", "View", "Move", "N_ACTIONS", "read_position",
     "JaipurError", "InvalidPositionError", "InvalidMoveError", "IllegalMoveError",
-    "InvalidOptionError",
+    "InvalidOptionError", "VectorEnv", "GameRecord", "RecordError",
     "__version__",
 ]
 

@@ -295,12 +295,19 @@ def _level_spec(level: str) -> EngineSpec:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    game = Game(_level_spec(args.level), args.hint, seed=args.seed, you=args.you)
+    game_class = Game
+    if args.record:
+        from .record import recording_game
+        game_class = recording_game()
+    game = game_class(_level_spec(args.level), args.hint, seed=args.seed, you=args.you)
     try:
         return game.run()
     except KeyboardInterrupt:
         print("\ninterrupted: the game is left unfinished.", flush=True)
         return EXIT_INTERRUPTED
+    finally:
+        if args.record:
+            game.record().save(args.record)
 
 
 # --------------------------------------------------------------------- match
@@ -349,6 +356,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise CliError(e.field, e.reason) from None
     finally:
         progress.close()
+    if args.record:
+        from .record import GameRecord
+        GameRecord.from_match(res).save(args.record)
     if args.json:
         print(res.to_json(indent=2))
     else:
@@ -528,6 +538,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="your player number (default random)")
     pl.add_argument("--hint", type=_engine_spec, default=EngineSpec.parse("ismcts:time=0.5"),
                     metavar="SPEC", help="engine used by 'hint' (default ismcts:time=0.5)")
+    pl.add_argument("--record", metavar="FILE",
+                    help="write the game as a JSON record (docs/ecosystem.md)")
     pl.set_defaults(func=cmd_play)
 
     m = sub.add_parser("match", help="engine against engine on mirrored deals, with statistics", formatter_class=_formatter,
@@ -544,6 +556,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a game is one round (default) or a match to two seals")
     m.add_argument("--json", action="store_true", help="print the result as JSON")
     m.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
+    m.add_argument("--record", metavar="FILE",
+                   help="write every game as a JSON record (docs/ecosystem.md)")
     m.set_defaults(func=cmd_match)
 
     b = sub.add_parser("bench", help="speed of the rules core and of the search", formatter_class=_formatter,

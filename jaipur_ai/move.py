@@ -30,7 +30,8 @@ import types
 from collections.abc import Iterable
 from math import comb
 
-from ._cards import CAMEL, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES, PRECIOUS, TYPES
+from ._cards import (CAMEL, CARD_TOTALS, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES, PRECIOUS,
+                     TYPES)
 from .errors import InvalidMoveError
 
 __all__ = ["Move", "N_ACTIONS"]
@@ -567,6 +568,35 @@ class Move:
     def action_id(self) -> int:
         """The move's id in ``range(N_ACTIONS)``."""
         return self._id
+
+    @property
+    def dense_index(self) -> int:
+        """The move's id in the dense action space of the moves some position allows
+        (``jaipur_ai.encoding``; docs/notation.md, "Dense action index").
+
+        >>> Move.parse("take D").dense_index, Move.parse("sell 2D").dense_index
+        (0, 7)
+        >>> Move.sell("D", 7).dense_index
+        Traceback (most recent call last):
+        ...
+        jaipur_ai.errors.InvalidMoveError: move: 'sell 7D': no position allows it (there are 6 diamond cards)
+        """
+        from ._observation import dense_from_action
+        d = dense_from_action(self._id)
+        if d < 0:
+            raise InvalidMoveError(str(self), f"no position allows it (there are "
+                                              f"{CARD_TOTALS[self._good]} {NAMES[self._good]} cards)")
+        return d
+
+    @classmethod
+    def from_dense_index(cls, index: int) -> "Move":
+        """The move of a dense id (see :attr:`dense_index`).
+
+        >>> Move.from_dense_index(7)
+        Move.parse('sell 2D')
+        """
+        from .encoding import move_of_dense
+        return move_of_dense(index)
 
     # -- value behaviour ----------------------------------------------------
 

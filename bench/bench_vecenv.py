@@ -1,0 +1,110 @@
+"""Speed of jaipur_ai.VectorEnv: environment steps per second, one core.
+
+Usage:  python bench/bench_vecenv.py [--n 64 256 1024] [--seconds 2] [--repeat 5] [--json]
+
+A step is one move of the agent in one round, the random opponent's reply, and the
+observation (64 float32) and action mask (25,499 bools) written for the next move;
+finished rounds are dealt afresh inside the same call.  The agent's moves are drawn
+uniformly among the legal ones by ``VectorEnv.sample_actions`` (one compiled call per
+batch too), so the loop is two calls per batch and no Python per round.  For scale the
+same steps through the Python API (``GameState.apply``, ``encoding.observation``,
+``encoding.action_mask``, one round) are measured too.
+"""
+import argparse
+import json
+import random
+import statistics
+import time
+
+import jaipur_ai as jp
+from jaipur_ai import _core, encoding
+
+
+def vecenv_rate(n: int, seconds: float, seed: int) -> dict:
+    env = jp.VectorEnv(n, seed=seed)
+    env.reset()
+    for _ in range(20):                       # warm up
+        env.step(env.sample_actions())
+    steps, start = 0, time.perf_counter()
+    rounds0 = env.rounds_done
+    batches = max(1, int(20000 / n))
+    while True:
+        for _ in range(batches):
+            env.step(env.sample_actions())
+        steps += batches * n
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+    return {"n": n, "steps_per_s": steps / elapsed, "rounds": env.rounds_done - rounds0}
+
+
+def core_rate(seconds: float, seed: int) -> float:
+    """Plies per second of the rules core playing random rounds (no observation, no mask):
+    the speed limit of two plies per step."""
+    plies, start, i = 0, time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        plies += _core.bench_random_rounds(2000, seed + i)[0]
+        i += 2000
+    return plies / (time.perf_counter() - start)
+
+
+def python_api_rate(seconds: float, seed: int) -> float:
+    """The same steps for one round through the Python API."""
+    rng = random.Random(seed)
+    steps, start, r = 0, time.perf_counter(), 0
+    s = jp.GameState.new(seed=seed, starter=0)
+    while time.perf_counter() - start < seconds:
+        if s.is_round_over or s.to_move == 1:
+            if s.is_round_over:
+                r += 1
+                s = jp.GameState.new(seed=seed + r, starter=r % 2)
+            else:
+                s = s.apply(rng.choice(s.legal_action_ids()))
+            continue
+        mask = encoding.action_mask(s)
+        ids = encoding.legal_dense_ids(s)
+        s = s.apply(encoding.move_of_dense(rng.choice(ids)))
+        if not s.is_round_over and s.to_move == 1:
+            s = s.apply(rng.choice(s.legal_action_ids()))
+        encoding.observation(s, 0)
+        del mask
+        steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, nargs="+", default=[1, 64, 256, 1024])
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    rows = []
+    core = []
+    for n in a.n:                 # interleaved with the core's rate, so that both see the same load
+        runs = []
+        for i in range(a.repeat):
+            runs.append(vecenv_rate(n, a.seconds, a.seed + i))
+            core.append(core_rate(a.seconds / 2, a.seed + i))
+        rows.append({"n": n, "steps_per_s": statistics.median(r["steps_per_s"] for r in runs),
+                     "runs": [round(r["steps_per_s"]) for r in runs]})
+    plies = statistics.median(core)
+    api = python_api_rate(a.seconds, a.seed)
+    report = {"vecenv": rows, "core_plies_per_s": plies, "python_api_steps_per_s": api,
+              "repeat": a.repeat}
+    if a.json:
+        print(json.dumps(report, indent=2))
+        return
+    print(f"{'n':>6}  {'steps/s (median of ' + str(a.repeat) + ')':>26}  {'of the core limit':>18}"
+          f"  {'x the Python API':>17}")
+    for r in rows:
+        print(f"{r['n']:>6}  {r['steps_per_s']:>26,.0f}  {r['steps_per_s'] / (plies / 2):>18.2f}"
+              f"  {r['steps_per_s'] / api:>16,.0f}x")
+    print(f"rules core, random rounds: {plies:,.0f} plies/s (limit: 2 plies a step, "
+          f"{plies / 2:,.0f} steps/s)")
+    print(f"Python API (one round, GameState.apply + observation + mask): {api:,.0f} steps/s")
+
+
+if __name__ == "__main__":
+    main()

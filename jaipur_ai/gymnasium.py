@@ -1,0 +1,152 @@
+"""A Gymnasium single-agent environment: you play one seat of a round of Jaipur against a
+jaipur_ai engine (``pip install "jaipur-ai[gymnasium]"``; docs/ecosystem.md).
+
+>>> from jaipur_ai.gymnasium import JaipurEnv
+>>> env = JaipurEnv(opponent="greedy")
+>>> obs, info = env.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].shape, int(env.action_space.n)
+((64,), (25499,), 25499)
+>>> action = env.action_space.sample(obs["action_mask"])      # a random legal move
+>>> obs, reward, terminated, truncated, info = env.step(action)
+>>> reward, terminated, truncated
+(0.0, False, False)
+
+Observations are dicts: ``observation`` is jaipur_ai's 64-float observation tensor of the
+agent's view and ``action_mask`` marks the agent's legal dense action ids
+(docs/notation.md).  An episode is one round.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from . import encoding
+from ._adapter import REWARDS, need, observation_dict, round_reward
+from .errors import InvalidOptionError
+from .match import EngineSpec
+from .move import Move
+from .state import GameState
+
+gym = need("gymnasium", "gymnasium")
+spaces = gym.spaces
+
+__all__ = ["JaipurEnv", "ENV_ID"]
+
+
+def observation_space() -> Any:
+    return spaces.Dict({
+        "observation": spaces.Box(low=0.0, high=encoding.OBSERVATION_HIGH.copy(),
+                                  shape=(encoding.OBSERVATION_SIZE,), dtype=np.float32),
+        "action_mask": spaces.Box(low=0, high=1, shape=(encoding.N_DENSE_ACTIONS,),
+                                  dtype=np.int8),
+    })
+
+
+class JaipurEnv(gym.Env):
+    """One round of Jaipur against ``opponent`` (an engine spec: ``"greedy"``,
+    ``"random"``, ``"ismcts:iterations=200"``, a level name ...; docs/cli.md).
+
+    ``seat``: the agent's player number, or ``None`` to draw it each episode; who starts
+    is drawn each episode too.  ``reward``: ``"seal"`` (+1 / -1 / 0 at the end of the
+    round) or ``"margin"`` (the difference of the round totals).  An illegal action
+    ends the episode with reward ``illegal_reward`` and ``info["illegal_action"]``.
+    A round still running after ``max_plies`` plies is truncated.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, opponent: str = "greedy", seat: Optional[int] = None,
+                 reward: str = "seal", illegal_reward: float = -1.0, max_plies: int = 400,
+                 render_mode: Optional[str] = None) -> None:
+        if reward not in REWARDS:
+            raise InvalidOptionError("reward", f"{reward!r} is not one of {', '.join(REWARDS)}")
+        if seat not in (None, 0, 1):
+            raise InvalidOptionError("seat", f"{seat!r} is not 0, 1 or None")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidOptionError("render_mode", f"{render_mode!r} is not one of "
+                                                    f"{self.metadata['render_modes']}")
+        self.opponent_spec = EngineSpec.parse(opponent)
+        self._opponent = self.opponent_spec.make_engine()
+        self._fixed_seat = seat
+        self.reward_kind = reward
+        self.illegal_reward = float(illegal_reward)
+        self.max_plies = max_plies
+        self.render_mode = render_mode
+        self.observation_space = observation_space()
+        self.action_space = spaces.Discrete(encoding.N_DENSE_ACTIONS)
+        self.state: Optional[GameState] = None
+        self.seat = 0
+        self._plies = 0
+
+    # ------------------------------------------------------------------ internals
+    def _obs(self) -> dict:
+        return observation_dict(self.state, self.seat, self.state.to_move == self.seat)
+
+    def _opponent_moves(self) -> None:
+        spec = self.opponent_spec
+        while not self.state.is_round_over and self.state.to_move != self.seat \
+                and self._plies < self.max_plies:
+            view = self.state if spec.cheats else self.state.view(self.state.to_move)
+            seed = int(self.np_random.integers(2**63))
+            move = self._opponent.best_move(view, seed=seed, **spec.limits())
+            self.state = self.state.apply(move)
+            self._plies += 1
+
+    # ------------------------------------------------------------------ the API
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        deal = int(self.np_random.integers(2**63))
+        starter = int(self.np_random.integers(2))
+        self.seat = int(self.np_random.integers(2)) if self._fixed_seat is None else self._fixed_seat
+        self.state = GameState.new(seed=deal, starter=starter)
+        self._plies = 0
+        self._opponent_moves()
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), {"seat": self.seat, "deal_seed": deal}
+
+    def step(self, action):
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        if self.state.is_round_over or self._plies >= self.max_plies:
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            a = int(action)
+            legal = 0 <= a < encoding.N_DENSE_ACTIONS and action == a
+            move = Move.from_dense_index(a) if legal else None
+            legal = legal and self.state.is_legal(move)
+        except (TypeError, ValueError):
+            legal = False
+        if not legal:
+            obs = self._obs()
+            self._plies = self.max_plies          # the episode is over
+            return obs, self.illegal_reward, True, False, {"illegal_action": True}
+        self.state = self.state.apply(move)
+        self._plies += 1
+        self._opponent_moves()
+        terminated = self.state.is_round_over
+        truncated = not terminated and self._plies >= self.max_plies
+        reward = round_reward(self.state, self.seat, self.reward_kind) if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        info: dict = {"move": str(move)}
+        if terminated:
+            info["round_totals"] = self.state.round_totals()
+        return self._obs(), reward, terminated, truncated, info
+
+    def render(self):
+        if self.state is None:
+            return None
+        text = str(self.state.view(self.seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+ENV_ID = "jaipur_ai/Jaipur-v0"
+"""``gymnasium.make(ENV_ID, opponent=...)`` makes a :class:`JaipurEnv` once this module is
+imported."""
+if ENV_ID not in gym.registry:
+    gym.register(ENV_ID, entry_point="jaipur_ai.gymnasium:JaipurEnv")

@@ -1,0 +1,142 @@
+"""``VectorEnv``: n rounds of Jaipur stepped at once in the compiled core.
+
+One call to :meth:`VectorEnv.step` applies one move in every round, lets the
+opponent reply (by default a uniformly random player), scores the rounds that end,
+deals them afresh, and writes observations, action masks, rewards and done flags
+into arrays allocated once (docs/ecosystem.md, "VectorEnv").
+
+>>> import numpy as np
+>>> import jaipur_ai as jp
+>>> env = jp.VectorEnv(4, seed=1)
+>>> obs, mask = env.reset()
+>>> obs.shape, mask.shape, mask.dtype
+((4, 64), (4, 25499), dtype('bool'))
+>>> actions = env.sample_actions()              # a random legal dense id per round
+>>> bool(mask[np.arange(4), actions].all())
+True
+>>> obs, mask, reward, terminated, truncated = env.step(actions)
+>>> reward.dtype, terminated.dtype, terminated.shape
+(dtype('float32'), dtype('bool'), (4,))
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from . import _vecenv
+from ._observation import N_DENSE_PY, OBS_SIZE_PY
+from .errors import InvalidOptionError
+from .state import GameState
+
+__all__ = ["VectorEnv"]
+
+_OPPONENTS = {"random": 0, "self": 1}
+_REWARDS = {"seal": 0, "margin": 1}
+
+
+class VectorEnv:
+    """``n`` independent rounds, each an episode, stepped together.
+
+    ``opponent="random"`` (the default): you play seat 0 of every round and a uniformly
+    random opponent plays seat 1 inside the same compiled call; who starts a round is
+    drawn at random, and when the opponent starts it has already moved when the round
+    is reported.  ``opponent="self"``: you play both seats; ``to_move[i]`` says whose
+    turn (and whose observation) round ``i`` shows.
+
+    ``reward="seal"`` gives +1 / -1 / 0 (won, lost, drawn the round's seal) to the player
+    who made the move, on the step that ends the round, 0 otherwise; ``reward="margin"``
+    the difference of the round totals from that player's side. A round that reaches
+    ``max_plies`` plies without ending is cut off (``truncated``, reward 0).
+
+    Rounds that end are dealt afresh at once (auto-reset): after such a step
+    ``obs[i]`` and ``mask[i]`` already show the new round. Every array is allocated
+    once; :meth:`reset` and :meth:`step` return the same arrays every time, filled
+    in place. Pass ``copy=True`` to :meth:`step` for fresh copies.
+    """
+
+    def __init__(self, n: int, seed: int = 0, opponent: str = "random", reward: str = "seal",
+                 max_plies: int = 400) -> None:
+        if opponent not in _OPPONENTS:
+            raise InvalidOptionError("opponent", f"{opponent!r} is not one of {sorted(_OPPONENTS)}")
+        if reward not in _REWARDS:
+            raise InvalidOptionError("reward", f"{reward!r} is not one of {sorted(_REWARDS)}")
+        if not isinstance(n, int) or n < 1:
+            raise InvalidOptionError("n", f"{n!r} is not a positive integer")
+        if not isinstance(max_plies, int) or max_plies < 1:
+            raise InvalidOptionError("max_plies", f"{max_plies!r} is not a positive integer")
+        self.n = n
+        self.opponent = opponent
+        self.reward_kind = reward
+        self.max_plies = max_plies
+        self._seed = int(seed) % 2**64
+        self._core = _vecenv.VecCore(n, self._seed, _OPPONENTS[opponent], _REWARDS[reward], max_plies)
+        self.obs = np.zeros((n, OBS_SIZE_PY), dtype=np.float32)
+        self.mask = np.zeros((n, N_DENSE_PY), dtype=np.bool_)
+        self.reward = np.zeros(n, dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.to_move = np.zeros(n, dtype=np.int32)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._mask_u8 = self.mask.view(np.uint8)
+        self._term_u8 = self.terminated.view(np.uint8)
+        self._trunc_u8 = self.truncated.view(np.uint8)
+        self._ready = False
+
+    @property
+    def observation_size(self) -> int:
+        return OBS_SIZE_PY
+
+    @property
+    def n_actions(self) -> int:
+        return N_DENSE_PY
+
+    @property
+    def rounds_done(self) -> int:
+        """Rounds finished (ended or cut off) since the environment was made."""
+        return self._core.rounds_done
+
+    def reset(self, seed: Optional[int] = None):
+        """Deal every round afresh (reseeded when ``seed`` is given); returns (obs, mask)."""
+        if seed is not None:
+            self._seed = int(seed) % 2**64
+            self._core.seed(self._seed)
+        self._core.reset(self.obs, self._mask_u8, self.to_move)
+        self.reward[:] = 0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        self._ready = True
+        return self.obs, self.mask
+
+    def step(self, actions, copy: bool = False):
+        """Play ``actions[i]`` (a dense action id, legal by ``mask[i]``) in round ``i``.
+
+        Returns (obs, mask, reward, terminated, truncated). An illegal action raises
+        ``ValueError`` naming the round, before any round moves."""
+        if not self._ready:
+            self.reset()
+        a = actions if (isinstance(actions, np.ndarray) and actions.dtype == np.int64
+                        and actions.flags.c_contiguous) else np.ascontiguousarray(actions, np.int64)
+        if a.shape != (self.n,):
+            raise ValueError(f"actions must have shape ({self.n},), not {a.shape}")
+        self._core.step(a, self.obs, self._mask_u8, self.reward, self._term_u8, self._trunc_u8,
+                        self.to_move)
+        out = (self.obs, self.mask, self.reward, self.terminated, self.truncated)
+        return tuple(x.copy() for x in out) if copy else out
+
+    def sample_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """A uniformly random legal dense id for every round (its own seeded stream)."""
+        if not self._ready:
+            self.reset()
+        if out is None:
+            out = self._actions
+        self._core.sample(out)
+        return out
+
+    def state(self, i: int) -> GameState:
+        """Round ``i`` as a ``GameState`` (a copy: for inspection and tests)."""
+        return GameState(self._core.core_state(i))
+
+    def __repr__(self) -> str:
+        return (f"VectorEnv({self.n}, seed={self._seed}, opponent={self.opponent!r}, "
+                f"reward={self.reward_kind!r}, max_plies={self.max_plies})")

@@ -1,0 +1,100 @@
+"""Game records (jaipur_ai.record, docs/ecosystem.md "Game records"): written by
+``jaipur-ai match --record`` and ``play --record``, read back by GameRecord.load,
+which replays and checks every move."""
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+import jaipur_ai as jp
+from jaipur_ai.match import run_match
+from jaipur_ai.record import FORMAT, GameRecord, RecordError
+
+
+def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "jaipur_ai", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def match_record():
+    return GameRecord.from_match(run_match("greedy", "random", games=1, seed=2, unit="match"))
+
+
+def test_a_match_record_holds_every_round_and_replays(match_record):
+    d = match_record.to_dict()
+    assert d["format"] == FORMAT and d["players"] == {"A": "greedy", "B": "random"}
+    assert d["settings"]["unit"] == "match" and len(d["games"]) == 2
+    for game in d["games"]:
+        assert max(game["seals"]) == 2 and game["winner"] in ("A", "B")
+        for r in game["rounds"]:
+            assert isinstance(r["moves"], list) and all(isinstance(m, str) for m in r["moves"])
+            assert set(r["deal"]) == {"seed"} and r["result"] in (0, 1, "draw")
+    back = GameRecord.from_json(match_record.to_json())
+    assert back.games == match_record.games
+    finals = back.final_states()
+    assert [list(s.seals) for s in finals] == [g["seals"] for g in d["games"]]
+    plies = sum(1 for _ in back.replay())
+    assert plies == sum(len(r["moves"]) for g in d["games"] for r in g["rounds"])
+
+
+def test_a_bad_move_is_a_typed_error_naming_the_move(match_record):
+    d = copy.deepcopy(match_record.to_dict())
+    moves = d["games"][1]["rounds"][0]["moves"]
+    moves[4] = "sell 5D"
+    with pytest.raises(RecordError) as e:
+        GameRecord.from_dict(d)
+    assert e.value.move_number == 5
+    assert e.value.field == "games[1].rounds[0].moves[4]"
+    assert "move 5 'sell 5D'" in str(e.value)
+    d = copy.deepcopy(match_record.to_dict())
+    d["games"][0]["rounds"][0]["moves"].append("camels")      # played after the end
+    with pytest.raises(RecordError, match="already over"):
+        GameRecord.from_dict(d)
+    d = copy.deepcopy(match_record.to_dict())
+    d["games"][0]["rounds"][0]["result"] = "draw"
+    with pytest.raises(RecordError, match="result"):
+        GameRecord.from_dict(d)
+    with pytest.raises(RecordError, match="format"):
+        GameRecord.from_dict({"format": "jaipur-record/0", "games": []})
+    with pytest.raises(RecordError):
+        GameRecord.from_json("{")
+
+
+def test_an_explicit_deal_replays_too():
+    s = jp.GameState.new(seed=12, starter=1)
+    moves = []
+    while not s.is_round_over:
+        m = jp.Engine("greedy").best_move(s, seed=0)
+        moves.append(str(m))
+        s = s.apply(m)
+    d = {"format": FORMAT, "players": {}, "games": [{"seats": ["A", "B"], "rounds": [
+        {"deal": {"state": jp.GameState.new(seed=12, starter=1).to_dict()}, "starter": 1,
+         "moves": moves, "totals": list(s.round_totals()), "result": s.result}]}]}
+    rec = GameRecord.from_dict(json.loads(json.dumps(d)))
+    assert rec.final_states()[0] == s
+
+
+def test_match_and_play_write_records(tmp_path):
+    path = tmp_path / "m.json"
+    p = cli("match", "greedy", "random", "--games", "1", "--seed", "4", "-q", "--record", str(path))
+    assert p.returncode == 0, p.stderr
+    rec = jp.GameRecord.load(str(path))
+    assert rec.source == "match" and len(rec.games) == 2
+    path = tmp_path / "p.json"
+    s = jp.GameState.new(seed=5)
+    mine = s.legal_moves()[0] if s.to_move == 0 else None
+    script = (f"{mine}\n" if mine else "") + "quit\n"
+    p = cli("play", "--level", "easy", "--seed", "5", "--you", "0", "--record", str(path),
+            stdin=script)
+    assert p.returncode == 0, p.stderr
+    rec = jp.GameRecord.load(str(path))
+    game = rec.games[0]
+    assert rec.source == "play" and game["seats"] == ["human", "engine"]
+    assert game["rounds"][0]["deal"] == {"seed": 5} and game["rounds"][0]["moves"]
+    if mine:
+        assert game["rounds"][0]["moves"][0] == str(mine)
