@@ -267,7 +267,8 @@ class Engine:
     ``playout``: ``"informed"`` (default), ``"learned"`` (the informed policy's candidates
     chosen by the learned value of the position each leads to) or ``"random"`` playouts
     (ISMCTS).  ``priors``: where the PUCT priors come from: ``"heuristic"`` (the move
-    scores) or ``"learned"`` (learned values of the positions the moves lead to).
+    scores) or ``"learned"`` (learned values of the positions the moves lead to); by
+    default the same as ``evaluation``.
     ``exploration``: UCB constant (ISMCTS, default 0.7).
     ``expand``: ISMCTS expansion order of untried moves: ``"ordered"`` (default: best
     move score first, with noise) or ``"random"`` (uniform).
@@ -313,8 +314,8 @@ class Engine:
                  expand: str = "ordered", cutoff: int = 10,
                  widen: float = 0.0, tree_depth: int = 0,
                  chance_nodes: bool = True, puct: float = 1.5,
-                 prior_temp: float = 1.0, evaluation: str = "heuristic",
-                 weights: Optional[str] = None, priors: str = "heuristic") -> None:
+                 prior_temp: float = 1.0, evaluation: str = "learned",
+                 weights: Optional[str] = None, priors: Optional[str] = None) -> None:
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
         _need(algorithm in ALGORITHMS, "algorithm", f"one of {ALGORITHMS + ('cheat',)}",
@@ -336,12 +337,15 @@ class Engine:
               "not")
         _need(weights is None or evaluation == "learned", "weights",
               "only with evaluation='learned'", evaluation)
+        if priors is None:          # the priors follow the evaluation
+            priors = "learned" if evaluation == "learned" else "heuristic"
         _need(priors in ("heuristic", "learned"), "priors", "'heuristic' or 'learned'", priors,
               "not")
-        _need(priors == "heuristic" or evaluation == "learned", "priors",
-              "'learned' only with evaluation='learned'", priors, "not")
-        _need(playout != "learned" or evaluation == "learned", "playout",
-              "'learned' only with evaluation='learned'", playout, "not")
+        if evaluation != "learned":
+            for name, value in (("priors", priors), ("playout", playout)):
+                if value == "learned":
+                    raise InvalidOptionError(name, "'learned' needs evaluation='learned', "
+                                                   f"got evaluation={evaluation!r}")
         self.algorithm = algorithm
         self.threads = threads
         self.playout = playout

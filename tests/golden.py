@@ -15,7 +15,7 @@ from search_positions import mid_position, stop_the_threat_deep, winning_camels 
 PATH = pathlib.Path(__file__).resolve().parent / "data" / "golden_searches.json"
 
 CONFIGS = {
-    "heuristic": dict(iterations=3000, evaluation="heuristic"),
+    "heuristic": dict(iterations=3000),
     "ucb-tree": dict(iterations=2000, puct=0.0, chance_nodes=False, cutoff=0),
     "random-playout": dict(iterations=2000, playout="random"),
     "flat-widen": dict(iterations=2000, tree_depth=1, widen=1.0, expand="random"),
@@ -35,22 +35,18 @@ def positions():
 
 
 def run(name: str, view, options: dict) -> dict:
-    opts = dict(options)
-    engine_opts = {k: v for k, v in opts.items() if k not in ("iterations",)}
-    if "evaluation" in engine_opts and not _has_evaluation():
-        engine_opts.pop("evaluation")
+    # recorded before the learned evaluation existed: every search uses the hand-set
+    # evaluation and priors, which must reproduce those searches move for move
+    opts = {"evaluation": "heuristic", "priors": "heuristic", **options}
+    engine_opts = {k: v for k, v in opts.items() if k != "iterations"}
     eng = jp.Engine(**engine_opts)
     a = eng.analyse(view, iterations=opts.get("iterations"), seed=7, top=100)
     return {
         "best": str(a.best),
-        "children": [[str(c.move), c.visits, None if c.win_probability is None else round(c.win_probability, 9),
+        "children": [[str(c.move), c.visits,
+                      None if c.win_probability is None else round(c.win_probability, 9),
                       None if c.score is None else round(c.score, 9)] for c in a],
     }
-
-
-def _has_evaluation() -> bool:
-    import inspect
-    return "evaluation" in inspect.signature(jp.Engine).parameters
 
 
 def record() -> dict:
