@@ -7,20 +7,22 @@ import glob
 import json
 import os
 
-ORDER = ["ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
+ORDER = ["learned01-vs-heuristic01", "learned1-vs-heuristic1", "learned1-vs-learned025",
+         "learned01-vs-greedy", "ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
          "ismcts-vs-expectimax", "ismcts-vs-expectimax-d6", "flat-ismcts1s-vs-ismcts01s",
          "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
-SEARCH = {"old-": "full UCB tree", "flat-": "flat, cutoff 10"}
-CURRENT = "PUCT tree, cutoff 10"
+SEARCH = {"learned": "learned evaluation and priors", "old-": "full UCB tree",
+          "flat-": "flat, cutoff 10"}
+PREVIOUS = "PUCT tree, hand-set evaluation"
 
 
 def row(d: dict, name: str) -> str:
     lo, hi = d["win_rate_ci95"]
     elo = "∞" if d.get("elo") is None else f"{d['elo']:+.0f}"
     spm = d["seconds_per_move"]
-    search = next((v for k, v in SEARCH.items() if name.startswith(k)), CURRENT)
+    search = next((v for k, v in SEARCH.items() if name.startswith(k)), PREVIOUS)
     return (f"| {search} | `{d['a']['spec']}` | `{d['b']['spec']}` | {d['games']} | "
             f"{d['wins']}–{d['draws']}–{d['losses']} | **{100 * d['win_rate']:.1f} %** | "
             f"{100 * lo:.1f}–{100 * hi:.1f} % | {elo} | {d['mean_margin']:+.1f} | "

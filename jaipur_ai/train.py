@@ -29,7 +29,8 @@ from ._features import N_FEATURES_PY as N_FEATURES
 
 __all__ = ["load_shards", "fit", "td_targets", "metrics", "N_FEATURES"]
 
-KEYS = ("features", "result", "margin", "round", "ply", "mover")
+KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "value", "visits",
+        "iterations")
 
 
 def load_shards(paths: Union[str, Iterable[str]]) -> dict:
