@@ -247,6 +247,8 @@ cdef class IsmctsSearcher(RootSearch):
             if u > bu:
                 bu = u
                 best = i
+        if best < 0:
+            best = 0        # no score above the floor (NaN): never index out of range
         c = child[best]
         if c == NO_NODE:
             c = self.pool.new_node(node, action_of(&cand[best]), s.to_move)
@@ -320,7 +322,7 @@ cdef class IsmctsSearcher(RootSearch):
                     nlegal += 1
                     u = (self.pool.value_sum[c] / self.pool.visits[c]
                          + self.P.c_uct * sqrt(log(<double>self.pool.avail[c]) / self.pool.visits[c]))
-                    if u > bu:
+                    if u > bu or best == NO_NODE:    # (a NaN score never selects -1)
                         bu = u
                         best = c
                 c = self.pool.next_sibling[c]
