@@ -48,9 +48,10 @@ from typing import Any, Callable, Optional
 from ._core import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
-from .errors import InvalidOptionError, InvalidPositionError
+from .errors import InvalidPositionError
 from .evaluation import cached_evaluation, default_evaluation
 from .move import Move
+from .options import check, check_engine_options
 
 __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHMS",
            "DEFAULT_TIME"]
@@ -61,15 +62,6 @@ DEFAULT_TIME = 1.0
 """Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
 
 _POLL = 0.02     # seconds between checks of stop_event while a search runs
-
-
-def _number(x: Any, field: str, kind: type) -> Any:
-    """A limit as int or float; anything else is InvalidOptionError naming it."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise InvalidOptionError(field, f"expected a number, got {x!r}")
-    if kind is int and x != int(x):
-        raise InvalidOptionError(field, f"expected a whole number, got {x!r}")
-    return kind(x)
 
 
 def _entropy_seed() -> int:
@@ -214,6 +206,12 @@ def _core_of(position, perfect_information: bool):
     raise TypeError(f"expected a GameState or a View, got {type(position).__name__}")
 
 
+def _initial_nodes(max_nodes: int, threads: int) -> int:
+    """Nodes each tree starts with: 65536, less when many threads share the memory (the
+    pool grows by doubling as needed; node numbers, hence results, do not change)."""
+    return min(max_nodes, 65536 if threads <= 4 else max(1024, 262144 // threads))
+
+
 def _move(a: int) -> Move:
     return Move.from_action_id(int(a))
 
@@ -246,12 +244,6 @@ class _Call:
 
     def stopped(self) -> bool:
         return self.requested or (self.event is not None and self.event.is_set())
-
-
-def _need(ok: bool, field: str, requirement: str, value: Any, word: str = "got") -> None:
-    """Raise InvalidOptionError for an engine option that fails its requirement."""
-    if not ok:
-        raise InvalidOptionError(field, f"must be {requirement}, {word} {value!r}")
 
 
 class Engine:
@@ -312,54 +304,40 @@ class Engine:
                  chance_nodes: bool = True, puct: float = 1.5,
                  prior_temp: float = 1.0, evaluation: str = "heuristic",
                  weights: Optional[str] = None) -> None:
+        # every option is checked against the one table (jaipur_ai.options)
+        given = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        o = check_engine_options(given)
+        algorithm, perfect_information = o["algorithm"], o["perfect_information"]
+        threads, weights, evaluation = o["threads"], o["weights"], o["evaluation"]
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
-        _need(algorithm in ALGORITHMS, "algorithm", f"one of {ALGORITHMS + ('cheat',)}",
-              algorithm, "not")
-        _need(isinstance(threads, int) and threads >= 1, "threads", "an int >= 1", threads)
-        _need(playout in ("informed", "random"), "playout", "'informed' or 'random'", playout,
-              "not")
-        _need(reward in ("win", "margin"), "reward", "'win' or 'margin'", reward, "not")
-        _need(expand in ("random", "ordered"), "expand", "'random' or 'ordered'", expand, "not")
-        _need(depth >= 1, "depth", ">= 1", depth)
-        _need(samples >= 1, "samples", ">= 1", samples)
-        _need(isinstance(cutoff, int) and cutoff >= 0, "cutoff", "an int >= 0", cutoff)
-        _need(isinstance(tree_depth, int) and tree_depth >= 0, "tree_depth", "an int >= 0",
-              tree_depth)
-        _need(widen >= 0, "widen", ">= 0", widen)
-        _need(puct >= 0, "puct", ">= 0", puct)
-        _need(prior_temp > 0, "prior_temp", "> 0", prior_temp)
-        _need(evaluation in EVALUATIONS, "evaluation", f"one of {EVALUATIONS}", evaluation,
-              "not")
-        _need(weights is None or evaluation == "learned", "weights",
-              "only with evaluation='learned'", evaluation)
         self.algorithm = algorithm
         self.threads = threads
-        self.playout = playout
-        self.exploration = float(exploration)
-        self.reward = reward
-        self.margin_weight = float(margin_weight)
-        self.margin_scale = float(margin_scale)
+        self.playout = o["playout"]
+        self.exploration = o["exploration"]
+        self.reward = o["reward"]
+        self.margin_weight = o["margin_weight"]
+        self.margin_scale = o["margin_scale"]
         self.perfect_information = bool(perfect_information)
-        self.depth = int(depth)
-        self.samples = int(samples)
-        self.beam = int(beam)
-        self.chance_samples = int(chance_samples)
-        self.seed = seed
-        self.time = time
-        self.iterations = iterations
-        self.max_nodes = int(max_nodes)
-        self.decisive_samples = int(decisive_samples)
-        self.epsilon = float(epsilon)
-        self.noise = float(noise)
-        self.max_playout = int(max_playout)
-        self.expand = expand
-        self.cutoff = cutoff
-        self.widen = float(widen)
-        self.tree_depth = tree_depth
-        self.chance_nodes = bool(chance_nodes)
-        self.puct = float(puct)
-        self.prior_temp = float(prior_temp)
+        self.depth = o["depth"]
+        self.samples = o["samples"]
+        self.beam = o["beam"]
+        self.chance_samples = o["chance_samples"]
+        self.seed = o["seed"]
+        self.time = o["time"]
+        self.iterations = o["iterations"]
+        self.max_nodes = o["max_nodes"]
+        self.decisive_samples = o["decisive_samples"]
+        self.epsilon = o["epsilon"]
+        self.noise = o["noise"]
+        self.max_playout = o["max_playout"]
+        self.expand = o["expand"]
+        self.cutoff = o["cutoff"]
+        self.widen = o["widen"]
+        self.tree_depth = o["tree_depth"]
+        self.chance_nodes = o["chance_nodes"]
+        self.puct = o["puct"]
+        self.prior_temp = o["prior_temp"]
         self.evaluation = evaluation
         self.weights = None if weights is None else str(weights)
         # the learned weights are loaded (and checked) once, here
@@ -432,28 +410,20 @@ class Engine:
     # -- internals -------------------------------------------------------------
     def _analyse(self, position, time, iterations, top, seed, stop_event, on_progress,
                  report_every, short_circuit=False) -> Analysis:
+        time, iterations = check("time", time), check("iterations", iterations)
+        top, seed = check("top", top), check("seed", seed)
+        report_every = check("report_every", report_every)
         core = _core_of(position, self.perfect_information)
         if time is None and iterations is None:
             time, iterations = self.time, self.iterations
             if time is None and iterations is None:
                 time = DEFAULT_TIME
-        if time is not None:
-            time = _number(time, "time", float)
-            if not time >= 0:
-                raise InvalidOptionError("time", f"must be >= 0 seconds, got {time!r}")
-        if iterations is not None:
-            iterations = _number(iterations, "iterations", int)
-            if iterations < 0:
-                raise InvalidOptionError("iterations", f"must be >= 0, got {iterations!r}")
         if seed is None:
             seed = self.seed
         if seed is None:
             seed = _entropy_seed()
-        seed = int(seed) & 0xFFFFFFFFFFFFFFFF
         if report_every is None and on_progress is not None:
             report_every = 0.5
-        if report_every is not None:
-            report_every = max(0.01, float(report_every))
         t0 = _time.monotonic()
         if self.algorithm == "greedy":
             return self._greedy(core, seed, t0, top)
@@ -514,7 +484,7 @@ class Engine:
             reward=self.reward, margin_weight=self.margin_weight,
             margin_scale=self.margin_scale, epsilon=self.epsilon, noise=self.noise,
             max_playout=self.max_playout, max_nodes=self.max_nodes,
-            initial_nodes=min(65536, self.max_nodes),
+            initial_nodes=_initial_nodes(self.max_nodes, n),
             decisive_samples=self.decisive_samples, expand=self.expand,
             cutoff=self.cutoff, widen=self.widen,
             tree_depth=self.tree_depth,
@@ -748,6 +718,7 @@ def best_move(position, time: Optional[float] = None, iterations: Optional[int] 
     >>> jp.best_move(s, iterations=500, seed=2) in s.legal_moves()
     True
     """
+    check_engine_options(options)
     return Engine(algorithm, **options).best_move(position, time=time, iterations=iterations,
                                                   seed=seed)
 
@@ -757,5 +728,6 @@ def analyse(position, time: Optional[float] = None, iterations: Optional[int] = 
             **options) -> Analysis:
     """Ranked candidate moves for the player to move (values from the mover's view).
     Options are those of :class:`Engine`; see :meth:`Engine.analyse`."""
+    check_engine_options(options)
     return Engine(algorithm, **options).analyse(position, time=time, iterations=iterations,
                                                 top=top, seed=seed)

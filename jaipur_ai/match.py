@@ -39,6 +39,7 @@ the seat, the round and the ply, never from which worker played the game.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -48,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from .errors import JaipurError
+from .options import ENGINE_OPTIONS, check, check_engine_options, describe, parse_text, unknown
 from .state import GameState
 
 __all__ = [
@@ -127,6 +129,10 @@ def option_value(text: str) -> Any:
     return text
 
 
+_ALIASES = {"t": "time", "seconds": "time", "iters": "iterations", "it": "iterations",
+            "n": "iterations"}
+
+
 def _fmt_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -165,32 +171,34 @@ class EngineSpec:
         if self.algorithm not in ALGORITHMS:
             raise SpecError("engine", f"unknown algorithm {self.algorithm!r} "
                                       f"(one of {', '.join(ALGORITHMS)})")
-        if self.time is not None and not (isinstance(self.time, (int, float))
-                                          and not isinstance(self.time, bool)
-                                          and math.isfinite(self.time) and self.time > 0):
-            raise SpecError("time", f"seconds per move must be a number > 0, got {self.time!r}")
-        if self.iterations is not None and not (isinstance(self.iterations, int)
-                                                and not isinstance(self.iterations, bool)
-                                                and self.iterations > 0):
-            raise SpecError("iterations", f"must be an integer > 0, got {self.iterations!r}")
+        # the limits and options of the one table (jaipur_ai.options)
+        object.__setattr__(self, "time", check("time", self.time))
+        object.__setattr__(self, "iterations", check("iterations", self.iterations))
+        opts = dict(self.options)
+        if "algorithm" in opts or "time" in opts or "iterations" in opts:
+            k = next(k for k in ("algorithm", "time", "iterations") if k in opts)
+            raise SpecError("engine", f"{k!r} is part of the spec itself, not an option")
+        object.__setattr__(self, "options", check_engine_options(opts))
 
     @classmethod
     def parse(cls, text: Union[str, "EngineSpec"]) -> "EngineSpec":
-        """Read ``ismcts:time=1``, ``greedy``, ``medium``, ``5000`` ..."""
+        """Read ``ismcts:time=1``, ``greedy``, ``medium``, ``5000`` ...; each value is
+        read as its option's type (jaipur_ai.options) and checked."""
         if isinstance(text, EngineSpec):
             return text
         if not isinstance(text, str) or not text.strip():
-            raise SpecError("engine", f"expected an engine spec like 'ismcts:time=1', got {text!r}")
+            raise SpecError("engine", f"expected an engine spec like 'ismcts:time=1', got "
+                                      f"{describe(text)}")
         s = text.strip()
         low = s.lower()
         if low in LEVELS:
             return cls.parse(LEVELS[low])
         if low.isdigit():
-            return cls("ismcts", iterations=int(low))
+            return cls("ismcts", iterations=parse_text("iterations", low))
         algo, _, rest = s.partition(":")
         algo = algo.strip().lower()
         if algo not in ALGORITHMS:
-            raise SpecError("engine", f"unknown algorithm {algo!r} in {text!r} "
+            raise SpecError("engine", f"unknown algorithm {algo[:40]!r} "
                                       f"(one of {', '.join(ALGORITHMS)}, or a level: "
                                       f"{', '.join(LEVELS)})")
         limits: dict[str, Any] = {"time": None, "iterations": None}
@@ -200,19 +208,16 @@ class EngineSpec:
             key = key.strip().lower().replace("-", "_")
             val = val.strip()
             if not eq or not key or not val:
-                raise SpecError("engine", f"expected key=value, got {item!r} in {text!r}")
-            if key in ("time", "t", "seconds"):
-                v = option_value(val.rstrip("s") if val.endswith("s") else val)
-                if not isinstance(v, (int, float)) or isinstance(v, bool):
-                    raise SpecError("time", f"expected seconds, got {val!r} in {text!r}")
-                limits["time"] = float(v)
-            elif key in ("iterations", "iters", "it", "n"):
-                v = option_value(val)
-                if not isinstance(v, int) or isinstance(v, bool):
-                    raise SpecError("iterations", f"expected an integer, got {val!r} in {text!r}")
-                limits["iterations"] = v
+                raise SpecError("engine", f"expected key=value, got {item[:40]!r}")
+            key = _ALIASES.get(key, key)
+            if key == "time":
+                limits["time"] = parse_text("time", val[:-1] if val.endswith("s") else val)
+            elif key == "iterations":
+                limits["iterations"] = parse_text("iterations", val)
+            elif key in ENGINE_OPTIONS and key not in ("algorithm",):
+                options[key] = parse_text(key, val)
             else:
-                options[key] = option_value(val)
+                raise unknown(key)
         return cls(algo, limits["time"], limits["iterations"], options)
 
     def __str__(self) -> str:
@@ -638,20 +643,19 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
     (KeyboardInterrupt), or ``should_stop()`` returning true, stops the match:
     the games already finished are returned with ``interrupted=True``."""
     a, b = EngineSpec.parse(a), EngineSpec.parse(b)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise SpecError("games", f"expected a number of deals >= 1, got {games!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise SpecError("workers", f"expected a number of processes >= 1, got {workers!r}")
+    games, workers = check("games", games), check("workers", workers)
     if unit not in ("round", "match"):
-        raise SpecError("unit", f"expected 'round' or 'match', got {unit!r}")
+        raise SpecError("unit", f"expected 'round' or 'match', got {describe(unit)}")
+    seed = check("seed", seed)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     # fail early, in this process, on an engine that cannot be built
     a.make_engine()
     b.make_engine()
-    seeds = deal_seeds(seed, games)
-    tasks = [(a, b, i, seeds[i], seat, unit, seed) for i in range(games) for seat in (0, 1)]
-    total = len(tasks)
+    # the tasks are made as they are needed, never all at once
+    tasks = ((a, b, i, derive_seed(seed, 0, i), seat, unit, seed)
+             for i in range(games) for seat in (0, 1))
+    total = 2 * games
     records: list[GameRecord] = []
     interrupted = False
     t0 = time.perf_counter()
@@ -673,19 +677,26 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
             interrupted = True
     else:
         import multiprocessing as mp
+        from collections import deque
         pool = mp.get_context().Pool(workers, initializer=_worker_init)
+        window = 4 * workers          # tasks submitted and not yet collected
+        pending: deque = deque()
         try:
-            it = pool.imap_unordered(_task, tasks)
-            while len(records) < total:
+            for t in itertools.islice(tasks, window):
+                pending.append(pool.apply_async(_task, (t,)))
+            while pending:
                 if should_stop is not None and should_stop():
                     interrupted = True
                     break
-                try:
-                    rec = it.next(timeout=0.2)
-                except mp.TimeoutError:
+                ready = next((r for r in pending if r.ready()), None)
+                if ready is None:
+                    pending[0].wait(0.05)
                     continue
-                except StopIteration:  # pragma: no cover - defensive
-                    break
+                pending.remove(ready)
+                rec = ready.get()
+                nxt = next(tasks, None)
+                if nxt is not None:
+                    pending.append(pool.apply_async(_task, (nxt,)))
                 done(rec)
         except KeyboardInterrupt:
             interrupted = True

@@ -42,7 +42,7 @@ def test_spec_parse(text, algorithm, t, n, options):
 
 @pytest.mark.parametrize("text", [
     "", "chess", "ismcts:time", "ismcts:time=abc", "ismcts:time=0", "ismcts:time=-1",
-    "ismcts:iterations=1.5", "ismcts:iterations=0", "ismcts:=3", "ismcts:iterations=",
+    "ismcts:iterations=1.5", "ismcts:iterations=-1", "ismcts:=3", "ismcts:iterations=",
 ])
 def test_spec_rejects(text):
     with pytest.raises(ValueError) as e:
