@@ -59,3 +59,173 @@ def test_selection_never_indexes_out_of_range():
         print("ok")
     """ % SAMPLE)
     assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stderr[-2000:])
+
+
+# ------------------------------------------------------------------ the table
+def test_engine_signature_is_the_table():
+    """Engine's parameters are the table's engine options, with the table's defaults."""
+    import inspect
+    params = {n: p.default for n, p in inspect.signature(jp.Engine).parameters.items()}
+    assert set(params) == set(O.ENGINE_OPTIONS)
+    for name, default in params.items():
+        assert O.option(name).default == default, name
+    analyse = inspect.signature(jp.Engine.analyse).parameters
+    for name in ("time", "iterations", "top", "seed", "report_every"):
+        assert analyse[name].default == O.option(name).default, name
+
+
+def test_every_number_has_a_finite_range():
+    for o in O.OPTIONS:
+        if o.kind in ("int", "float"):
+            assert o.lo is not None and o.hi is not None, o.name
+            assert math.isfinite(o.lo) and math.isfinite(o.hi), o.name
+            assert o.check(o.hi) == o.hi
+            with pytest.raises(InvalidOptionError):
+                o.check(o.hi + (1 if o.kind == "int" else o.hi))
+            for bad in (float("nan"), float("inf"), -float("inf"), True, "1", [1]):
+                with pytest.raises(InvalidOptionError) as e:
+                    o.check(bad)
+                assert e.value.field == o.name
+        if o.default is not None:
+            assert o.check(o.default) == o.default, o.name
+
+
+# the same bad value at every door: (option, Python value, text, JSON text)
+SAME = [
+    ("threads", 10**6, "1000000", "1000000"),
+    ("threads", 0, "0", "0"),
+    ("iterations", 10**30, "1" + "0" * 30, "1" + "0" * 30),
+    ("time", 0, "0", "0"),
+    ("time", -1, "-1", "-1"),
+    ("seed", -1, "-1", "-1"),
+    ("seed", 2**64 + 5, str(2**64 + 5), str(2**64 + 5)),
+    ("top", 0, "0", "0"),
+    ("exploration", -1, "-1", "-1"),
+    ("exploration", "x", "x", '"x"'),
+    ("margin_weight", 1e308, "1e308", "1e308"),
+    ("margin_scale", 0, "0", "0"),
+    ("samples", 4097, "4097", "4097"),
+    ("max_nodes", 2**31, str(2**31), str(2**31)),
+    ("cutoff", 2**31, str(2**31), str(2**31)),
+    ("tree_depth", 2**31, str(2**31), str(2**31)),
+    ("decisive_samples", 10**7, "10000000", "10000000"),
+    ("chance_nodes", "maybe", "maybe", '"maybe"'),
+]
+
+
+def _python_error(name, value):
+    s = jp.GameState.new(seed=7, starter=0)
+    limits = {"iterations": 10}
+    if name in ("time", "iterations", "seed", "top"):
+        limits[name] = value
+        call = lambda: jp.analyse(s, **limits)  # noqa: E731
+    else:
+        call = lambda: jp.analyse(s, **limits, **{name: value})  # noqa: E731
+    with pytest.raises(InvalidOptionError) as e:
+        call()
+    return e.value
+
+
+@pytest.mark.parametrize("name,value,text,json_text", SAME, ids=[f"{x[0]}={x[2]}" for x in SAME])
+def test_python_api_rejects_with_the_tables_message(name, value, text, json_text):
+    err = _python_error(name, value)
+    assert err.field == name and isinstance(err, JaipurError)
+    assert str(err).startswith(f"{name}: must be ")
+    # the CLI's -o and the engine spec read the text to the same error
+    if name not in ("top",):
+        with pytest.raises(InvalidOptionError) as e:
+            O.parse_text(name, text)
+        assert e.value.reason.split(", got")[0] == err.reason.split(", got")[0]
+
+
+@pytest.mark.parametrize("name,value,text,json_text", SAME, ids=[f"{x[0]}={x[2]}" for x in SAME])
+def test_server_rejects_with_the_same_message(name, value, text, json_text):
+    import io
+    from jaipur_ai.serve import Server
+    line = '{"id": 1, "position": "%s", "iterations": 10, "%s": %s}\n' % (SAMPLE, name, json_text)
+    if name == "iterations":
+        line = '{"id": 1, "position": "%s", "iterations": %s}\n' % (SAMPLE, json_text)
+    out, log = io.StringIO(), io.StringIO()
+    Server(io.StringIO(line), out, log=log).run()
+    r = json.loads(out.getvalue().splitlines()[0])
+    err = _python_error(name, value)
+    assert r["error"]["type"] == "InvalidRequestError", r
+    assert r["error"]["field"] == name
+    assert r["error"]["message"] == str(err)
+    assert log.getvalue() == ""            # no traceback
+
+
+def test_messages_use_the_inputs_spelling():
+    assert "got true" in str(_python_error("threads", True))
+    assert "got null" in str(_python_error("exploration", None))
+    assert 'got "x"' in str(_python_error("exploration", "x"))
+
+
+@pytest.mark.parametrize("args,field", [
+    (["analyse", "sample", "--threads", "10000"], "--threads"),
+    (["analyse", "sample", "--iterations", "99999999999999999999999"], "--iterations"),
+    (["analyse", "sample", "--seed", "-1"], "--seed"),
+    (["analyse", "sample", "--iterations", "10", "-o", "exploration=-1"], "exploration"),
+    (["analyse", "sample", "--iterations", "10", "-o", "exploration=x"], "exploration"),
+    (["analyse", "sample", "--iterations", "10", "-o", "margin_weight=1e308"], "margin_weight"),
+    (["analyse", "sample", "--iterations", "10", "-o", "threads=100000"], "threads"),
+    (["analyse", "sample", "--iterations", "10", "-o", "bogus=1"], "bogus"),
+    (["match", "greedy", "random", "--games", "100000000000000000000", "-q"], "--games"),
+    (["match", "ismcts:iterations=10,margin_weight=1e308", "greedy"], "margin_weight"),
+    (["play", "--level", "ismcts:bogus=1"], "bogus"),
+    (["serve", "--threads", "5000"], "--threads"),
+    (["serve", "--time", "-1"], "--time"),
+])
+def test_cli_errors_are_one_line_naming_the_option(args, field):
+    line = one_line_error(cli(*args, timeout=60))
+    assert field in line
+    assert "internal error" not in line and "OverflowError" not in line
+
+
+def test_cli_and_python_say_the_same():
+    err = _python_error("exploration", -1)
+    line = one_line_error(cli("analyse", "sample", "--iterations", "5", "-o", "exploration=-1"))
+    assert line == f"jaipur-ai: error: {err}"
+    err = _python_error("threads", 10000)
+    line = one_line_error(cli("analyse", "sample", "--iterations", "5", "--threads", "10000"))
+    assert line == f"jaipur-ai: error: --threads: {err.reason}"
+
+
+def test_huge_threads_are_refused_before_anything_is_allocated():
+    s = jp.GameState.new(seed=7, starter=0)
+    with pytest.raises(InvalidOptionError):
+        jp.analyse(s, iterations=100, threads=10**6)
+    with pytest.raises(InvalidOptionError):
+        jp.Server = None  # (nothing) -- the server's default threads are checked too
+        from jaipur_ai.serve import Server
+        Server(None, None, threads=5000)
+    # the most threads allowed search in bounded memory (small trees to start with)
+    a = jp.analyse(s, iterations=O.MAX_THREADS, threads=O.MAX_THREADS, seed=1)
+    assert a.threads == O.MAX_THREADS and a.iterations == O.MAX_THREADS
+
+
+def test_spec_options_are_read_by_the_table():
+    from jaipur_ai.match import EngineSpec
+    s = EngineSpec.parse("ismcts:iterations=100,exploration=1,chance_nodes=false")
+    assert s.options == {"exploration": 1.0, "chance_nodes": False}
+    with pytest.raises(InvalidOptionError) as e:
+        EngineSpec.parse("ismcts:bogus=1")
+    assert e.value.field == "bogus"
+    with pytest.raises(InvalidOptionError) as e:
+        EngineSpec.parse("ismcts:exploration=x")
+    assert str(e.value) == str(_python_error("exploration", "x"))
+
+
+def test_match_streams_its_tasks():
+    """A huge number of games is refused at once; a big match starts at once (its
+    tasks are made as they are needed)."""
+    from jaipur_ai.match import run_match
+    with pytest.raises(InvalidOptionError):
+        run_match("greedy", "random", games=10**20, seed=1)
+    seen = []
+
+    def stop() -> bool:
+        return len(seen) >= 3
+    res = run_match("random", "random", games=O.MAX_GAMES, seed=1,
+                    on_result=lambda r, d, t: seen.append(t), should_stop=stop)
+    assert res.interrupted and len(res.records) == 3 and seen[0] == 2 * O.MAX_GAMES
