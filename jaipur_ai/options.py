@@ -233,7 +233,8 @@ def describe(value: Any) -> str:
             return "nan"
         if math.isinf(f):
             return "inf" if f > 0 else "-inf"
-        return repr(f)
+        # (a number is the same number through every door: 2 and 2.0 read alike)
+        return str(int(f)) if f.is_integer() and abs(f) < 1e16 else repr(f)
     if isinstance(value, str):
         s = value if len(value) <= 40 else value[:37] + "..."
         return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -312,7 +313,8 @@ OPTIONS: tuple[Option, ...] = (
        lo=0.01, hi=1000, algorithms=_IS),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "
        "the market", algorithms=_IS),
-    _o("depth", "int", 3, "expectimax plies", lo=1, hi=MAX_DEPTH, algorithms=_X),
+    _o("depth", "int", None, "expectimax plies (none: 3 without a time limit; with one, "
+       "deeper until the time is spent)", lo=1, hi=MAX_DEPTH, none=True, algorithms=_X),
     _o("samples", "int", 8, "sampled worlds expectimax averages over", lo=1, hi=MAX_SAMPLES,
        algorithms=_X),
     _o("beam", "int", 0, "expectimax moves tried at inner nodes (0: all)", lo=0, hi=1024,
