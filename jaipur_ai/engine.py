@@ -51,7 +51,7 @@ from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_sc
 from .errors import InvalidPositionError
 from .evaluation import cached_evaluation, default_evaluation
 from .move import Move
-from .options import check, check_engine_options
+from .options import MAX_DEPTH, check, check_engine_options
 
 __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHMS",
            "DEFAULT_TIME"]
@@ -60,6 +60,9 @@ ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 EVALUATIONS = ("learned", "heuristic")
 DEFAULT_TIME = 1.0
 """Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
+DEFAULT_DEPTH = 3
+"""Expectimax plies when ``depth`` is not given and the search has no time limit (with
+one, it deepens until the time is spent, up to :data:`jaipur_ai.options.MAX_DEPTH`)."""
 
 _POLL = 0.02     # seconds between checks of stop_event while a search runs
 
@@ -279,7 +282,8 @@ class Engine:
     docs/search.md explains these settings and the matches behind the defaults.
     ``perfect_information``: search the true full state (needs a GameState): cheating,
     for study only.
-    ``depth``: expectimax plies (default 3); ``samples``: worlds averaged by expectimax
+    ``depth``: expectimax plies (default: 3 without a time limit; with one, iterative
+    deepening goes on until the time is spent, up to 64 plies); ``samples``: worlds averaged by expectimax
     (default 8); ``beam``: expectimax moves tried at inner nodes (0 = all).
     ``seed``: default seed of every search (``None``: fresh OS entropy per search).
     ``time``/``iterations``: default limits of every search.
@@ -294,7 +298,8 @@ class Engine:
     def __init__(self, algorithm: str = "ismcts", *, threads: int = 1,
                  playout: str = "informed", exploration: float = 0.7, reward: str = "win",
                  margin_weight: float = 0.0, margin_scale: float = 40.0,
-                 perfect_information: bool = False, depth: int = 3, samples: int = 8,
+                 perfect_information: bool = False, depth: Optional[int] = None,
+                 samples: int = 8,
                  beam: int = 0, chance_samples: int = 4, seed: Optional[int] = None,
                  time: Optional[float] = None, iterations: Optional[int] = None,
                  max_nodes: int = 4_000_000, decisive_samples: int = 64,
@@ -426,7 +431,7 @@ class Engine:
             report_every = 0.5
         t0 = _time.monotonic()
         if self.algorithm == "greedy":
-            return self._greedy(core, seed, t0, top)
+            return self._greedy(core, seed, t0, top, time)
         if self.algorithm == "random":
             return self._random(core, seed, t0)
         call = _Call(stop_event)
@@ -474,6 +479,15 @@ class Engine:
             raise errors[0]
 
 
+    def _judge(self, searchers, deadline, call) -> None:
+        """The round-ending root moves of each searcher, judged in threads: within the
+        time budget and stopped by stop()/stop_event like every other loop."""
+        if call.stopped():
+            call.stop()
+            return
+        secs = None if deadline is None else max(0.0, deadline - _time.monotonic())
+        self._run_threads([lambda s=s: s.judge_decisive(secs) for s in searchers], call)
+
     # ISMCTS ------------------------------------------------------------------
     def _ismcts(self, core, time, iterations, seed, call, on_progress, report_every,
                 short_circuit, t0, top) -> Analysis:
@@ -489,13 +503,15 @@ class Engine:
             cutoff=self.cutoff, widen=self.widen,
             tree_depth=self.tree_depth,
             chance_nodes=self.chance_nodes, puct=self.puct,
-            prior_temp=self.prior_temp, evaluation=self._evaluation) for s in seeds]
+            prior_temp=self.prior_temp, evaluation=self._evaluation, judge=False)
+            for s in seeds]
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
         call.add(searchers)
+        deadline = None if time is None else t0 + time
+        self._judge(searchers, deadline, call)
         if not (short_circuit and searchers[0].decisive_win is not None):
-            deadline = None if time is None else t0 + time
             while True:
                 if call.stopped():
                     call.stop()
@@ -588,32 +604,38 @@ class Engine:
         searchers = [ExpectimaxSearcher(core, seed=s, samples=c, beam=self.beam,
                                         chance_samples=self.chance_samples,
                                         decisive_samples=self.decisive_samples,
-                                        evaluation=self._evaluation)
+                                        evaluation=self._evaluation, judge=False)
                      for s, c in zip(seeds, counts)]
         budget = None
         if iterations is not None:
             budget = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
         call.add(searchers)
+        deadline = None if time is None else t0 + time
+        self._judge(searchers, deadline, call)
         depth_done = 0
         decided = short_circuit and any(
             c["decisive"] == "win" for c in searchers[0].summary()["children"])
-        deadline = None if time is None else t0 + time
+        max_depth = self.depth if self.depth is not None else (
+            DEFAULT_DEPTH if time is None else MAX_DEPTH)
         d = 1
-        while not decided and d <= self.depth:
+        while not decided and d <= max_depth:
             if call.stopped():
                 call.stop()
                 break
             secs = None
             if deadline is not None:
-                secs = max(0.0, deadline - _time.monotonic())
+                secs = deadline - _time.monotonic()
+                if secs <= 0 and d > 1:
+                    break       # the budget is spent: no deeper search starts
+                secs = max(0.0, secs)
             results = [False] * n
             jobs = []
             for i, s in enumerate(searchers):
                 lim = None if budget is None else budget[i] - s.nodes
                 if d == 1:
-                    # depth 1 is always completed (unless stopped): it is cheap,
-                    # and without it there would be nothing to rank
-                    lim = secs = None
+                    # depth 1 is completed whatever the node budget (unless stopped or
+                    # out of time): it is cheap, and without it nothing is ranked
+                    lim = None
 
                 def job(i=i, s=s, lim=lim, secs=secs):
                     results[i] = s.run_depth(d, node_limit=lim, seconds=secs)
@@ -622,7 +644,7 @@ class Engine:
             if not all(results):
                 break
             depth_done = d
-            if on_progress is not None and d < self.depth:
+            if on_progress is not None and d < max_depth:
                 on_progress(self._expectimax_result(searchers, seed, t0, top, d, core))
             d += 1
         return self._expectimax_result(searchers, seed, t0, top, depth_done, core)
@@ -682,8 +704,8 @@ class Engine:
                         legal_moves=searchers[0].n_moves, options=self.options())
 
     # Greedy and random ---------------------------------------------------------
-    def _greedy(self, core, seed, t0, top) -> Analysis:
-        scores, table = greedy_scores(core, seed, self.decisive_samples)
+    def _greedy(self, core, seed, t0, top, time=None) -> Analysis:
+        scores, table = greedy_scores(core, seed, self.decisive_samples, time)
         cands = []
         for a, sc, st in scores[: (len(scores) if top is None else max(1, int(top)))]:
             win = mar = kind = None

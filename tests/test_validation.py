@@ -229,3 +229,87 @@ def test_match_streams_its_tasks():
     res = run_match("random", "random", games=O.MAX_GAMES, seed=1,
                     on_result=lambda r, d, t: seen.append(t), should_stop=stop)
     assert res.interrupted and len(res.records) == 3 and seen[0] == 2 * O.MAX_GAMES
+
+
+# ------------------------------------------------------------------ defects 9, 10
+def _positions():
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import search_positions
+    return search_positions
+
+
+def _decisive_stats(searcher) -> dict:
+    return {c["action"]: c["decisive_stats"] for c in searcher.summary()["children"]
+            if c["decisive_stats"] is not None}
+
+
+def test_decisive_sampling_honours_the_clock_and_the_stop_flag():
+    """The worlds that judge round-ending root moves are sampled within the time
+    budget and stop at the stop flag (they used to run to the end first)."""
+    import threading
+    import time
+    from jaipur_ai import _search as S
+    v = _positions().winning_camels().view(0)._core
+    se = S.IsmctsSearcher(v, seed=1, decisive_samples=10**8, judge=False)
+    t = time.monotonic()
+    se.judge_decisive(seconds=0.05)
+    assert time.monotonic() - t < 5           # 10**8 worlds take about a minute
+    st = _decisive_stats(se)[se.decisive_win]
+    assert 0 < st[0] < 10**8                 # judged on the worlds sampled in time
+    x = S.ExpectimaxSearcher(v, seed=1, decisive_samples=10**8, judge=False)
+    th = threading.Thread(target=x.judge_decisive)
+    th.start()
+    time.sleep(0.05)
+    x.stop()
+    th.join(5)
+    assert not th.is_alive()
+    # judged at construction (the default), the same as judged later without limits
+    a = S.IsmctsSearcher(v, seed=3, decisive_samples=200)
+    b = S.IsmctsSearcher(v, seed=3, decisive_samples=200, judge=False)
+    b.judge_decisive()
+    assert _decisive_stats(a) == _decisive_stats(b) and _decisive_stats(a)
+
+
+def test_greedy_and_searches_keep_the_budget_with_many_decisive_samples():
+    import time
+    pos = _positions()
+    for view in (pos.winning_camels().view(0), pos.stop_the_threat().view(0)):
+        for alg in ("ismcts", "expectimax", "greedy"):
+            t = time.monotonic()
+            m = jp.best_move(view, time=0.05, seed=1, algorithm=alg,
+                             decisive_samples=O.MAX_SAMPLES)
+            assert m in view.legal_moves()
+            assert time.monotonic() - t < 5
+
+
+def test_engine_stop_reaches_the_decisive_sampling():
+    """stop_event set before the search: nothing runs, not even the sampling."""
+    import threading
+    ev = threading.Event()
+    ev.set()
+    view = _positions().winning_camels().view(0)
+    a = jp.Engine(decisive_samples=O.MAX_SAMPLES).analyse(view, time=100, seed=1, stop_event=ev)
+    assert a.stopped
+
+
+def test_expectimax_deepening_checks_the_clock():
+    """Near the end of a round every depth is tiny: the deepening used to run depth
+    after depth (depth=10**6 ran for minutes); now the clock ends it, and depth has
+    a limit."""
+    import time
+    view = _positions().stop_the_threat().view(0)
+    t = time.monotonic()
+    a = jp.analyse(view, time=0.05, algorithm="expectimax", depth=O.MAX_DEPTH, threads=2)
+    assert a.best in view.legal_moves() and time.monotonic() - t < 5
+    with pytest.raises(InvalidOptionError):
+        jp.analyse(view, time=0.05, algorithm="expectimax", depth=10**6)
+
+
+def test_expectimax_deepens_until_the_budget():
+    """Without a depth, a timed expectimax goes on deepening (it used to stop at
+    depth 3, far before the budget); with iterations alone it keeps depth 3."""
+    s = _positions().mid_position()
+    a = jp.analyse(s, time=2.0, algorithm="expectimax", seed=1)
+    assert a.depth >= 4
+    b = jp.analyse(s, iterations=10**7, algorithm="expectimax", seed=1)
+    assert b.depth == 3

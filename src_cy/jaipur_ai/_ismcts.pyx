@@ -53,7 +53,7 @@ cdef class IsmctsSearcher(RootSearch):
                  int max_playout=400, int max_nodes=4000000, int initial_nodes=65536,
                  int decisive_samples=64, expand="ordered", int cutoff=0,
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
-                 double prior_temp=1.0, Evaluation evaluation=None):
+                 double prior_temp=1.0, Evaluation evaluation=None, bint judge=True):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
@@ -114,7 +114,7 @@ cdef class IsmctsSearcher(RootSearch):
         self.elapsed = 0.0
         self.playout_plies = 0
         self.max_depth = 0
-        self._judge_decisive(decisive_samples)
+        self._judge_decisive(decisive_samples, judge)
 
     # -- control ---------------------------------------------------------
     @property
