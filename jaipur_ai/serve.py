@@ -30,6 +30,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import re
 import sys
 import threading
@@ -307,6 +308,13 @@ class Server:
                 for job in list(self._jobs.values()):  # (a snapshot; no lock needed)
                     job.stop.set()
 
+    def frontend_gone(self) -> None:
+        """The frontend went away (stdout is closed): stop every search and stop serving."""
+        with self._write_lock:
+            self._broken = True
+        for job in list(self._jobs.values()):  # (a snapshot; no lock needed)
+            job.stop.set()
+
     def _send_error(self, rid: Any, exc: BaseException, action: Optional[str] = None,
                     where: str = "") -> None:
         msg: dict[str, Any] = {"id": rid}
@@ -496,7 +504,14 @@ class Server:
         t = threading.Thread(target=self._search, args=(job, engine, pos, limits, report_every),
                              name=f"jaipur-search-{token}", daemon=True)
         job.thread = t
-        t.start()
+        try:
+            t.start()
+        except RuntimeError as e:   # no thread to be had (a memory or process limit)
+            with self._jobs_lock:
+                self._jobs.pop(token, None)
+            raise RequestError(None, f"cannot start a search now ({e}); try again when "
+                                     "fewer searches are running",
+                               "ResourceError") from None
 
     def _search(self, job: _Job, engine, pos: Position, limits: dict,
                 report_every: Optional[float]) -> None:
@@ -600,6 +615,52 @@ class _PositionError(Exception):
 
 
 # --------------------------------------------------------------------------- CLI
+class _LineReader:
+    """Lines of a file descriptor, read as they come; reading ends (as at the end of
+    input) once ``gone()`` is true, so that the server stops when its frontend went
+    away even while stdin stays open."""
+
+    MAX_LINE = 64 * 1024 * 1024
+
+    def __init__(self, fd: int, gone: Callable[[], bool]) -> None:
+        self.fd = fd
+        self.gone = gone
+        self.buf = b""
+        self.scanned = 0
+        self.eof = False
+
+    def readline(self) -> bytes:
+        import select
+        while True:
+            i = self.buf.find(b"\n", self.scanned)
+            if i >= 0 or self.eof or len(self.buf) > self.MAX_LINE:
+                end = i + 1 if i >= 0 else len(self.buf)
+                line, self.buf, self.scanned = self.buf[:end], self.buf[end:], 0
+                return line
+            self.scanned = len(self.buf)
+            if self.gone():
+                return b""
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                chunk = os.read(self.fd, 1 << 16)
+                if chunk:
+                    self.buf += chunk
+                else:
+                    self.eof = True
+
+
+def _watch_output(fd: int, server: "Server", done: threading.Event) -> None:
+    """Until ``done``: when the reader of ``fd`` (stdout) goes away, stop every search and
+    make the server stop reading (docs/protocol.md, "quit and end of input")."""
+    import select
+    poller = select.poll()
+    poller.register(fd, select.POLLERR | select.POLLHUP)
+    while not done.is_set():
+        if poller.poll(100):
+            server.frontend_gone()
+            return
+
+
 def serve_stdio(algorithm: str = "ismcts", threads: int = 1,
                 time: Optional[float] = None) -> int:
     """Serve on this process's stdin and stdout until ``quit`` or end of input;
@@ -607,12 +668,23 @@ def serve_stdio(algorithm: str = "ismcts", threads: int = 1,
     read its options.  Returns the exit status."""
     out = sys.stdout
     binary_out = getattr(out, "buffer", out)
-    binary_in = getattr(sys.stdin, "buffer", sys.stdin)
+    binary_in: Any = getattr(sys.stdin, "buffer", sys.stdin)
     server = Server(binary_in, binary_out, algorithm=algorithm, threads=threads, time=time)
+    done = threading.Event()
+    try:  # read stdin by its descriptor, and watch stdout's (POSIX)
+        import select
+        in_fd, out_fd = sys.stdin.fileno(), out.fileno()
+        if hasattr(select, "poll") and os.name == "posix":
+            server.infile = _LineReader(in_fd, lambda: server._broken)
+            threading.Thread(target=_watch_output, args=(out_fd, server, done),
+                             name="jaipur-stdout-watch", daemon=True).start()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        pass
     sys.stdout = sys.stderr  # a stray print must never corrupt the protocol
     try:
         return server.run()
     finally:
+        done.set()
         sys.stdout = out
 
 

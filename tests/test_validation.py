@@ -313,3 +313,46 @@ def test_expectimax_deepens_until_the_budget():
     assert a.depth >= 4
     b = jp.analyse(s, iterations=10**7, algorithm="expectimax", seed=1)
     assert b.depth == 3
+
+
+# ------------------------------------------------------------------ defect 10b
+def test_server_survives_a_search_thread_that_cannot_start(monkeypatch):
+    import io
+    import threading
+    from jaipur_ai.serve import Server
+    real = threading.Thread.start
+
+    def start(self):
+        if self.name.startswith("jaipur-search-"):
+            raise RuntimeError("can't start new thread")
+        return real(self)
+    monkeypatch.setattr(threading.Thread, "start", start)
+    lines = [{"id": 1, "position": SAMPLE, "iterations": 10}, {"id": 2, "action": "quit"}]
+    out = io.StringIO()
+    assert Server(io.StringIO("".join(json.dumps(x) + "\n" for x in lines)), out).run() == 0
+    a, b = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert a["id"] == 1 and a["error"]["type"] == "ResourceError"
+    assert b == {"id": 2, "action": "quit"}
+
+
+def test_server_stops_and_exits_when_stdout_is_closed():
+    """docs/protocol.md: if stdout is closed (the frontend went away), the server stops
+    its searches and exits, even while stdin stays open."""
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "serve"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    try:
+        p.stdin.write(b'{"id": 1, "action": "version"}\n')
+        p.stdin.flush()
+        assert json.loads(p.stdout.readline())["id"] == 1
+        p.stdin.write(json.dumps({"id": 2, "position": SAMPLE, "time": 600}).encode() + b"\n")
+        p.stdin.flush()
+        time.sleep(0.3)
+        p.stdout.close()
+        assert p.wait(timeout=20) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        p.stdin.close()
+        p.stderr.close()
