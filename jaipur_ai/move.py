@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from math import comb
 
 from ._cards import CAMEL, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES, PRECIOUS, TYPES
-from .errors import InvalidMoveError
+from .errors import InvalidMoveError, safe_repr
 
 __all__ = ["Move", "N_ACTIONS"]
 
@@ -121,7 +121,7 @@ def _card_type(good) -> int:
             return _NAME_TYPES[key]
         if len(key) == 1:
             raise _Reject(f"unknown card letter {good.strip().upper()!r}")
-        raise _Reject(f"unknown card {good!r} (cards are {' '.join(LETTERS)} or their names)")
+        raise _Reject(f"unknown card {safe_repr(good)} (cards are {' '.join(LETTERS)} or their names)")
     t = _int(good, "a card type")
     if not 0 <= t < TYPES:
         raise _Reject(f"card type {t} is out of range 0..{TYPES - 1}")
@@ -204,7 +204,8 @@ def _parse_cards(text: str):
     Accepts letters (``DDG``), names (``diamonds``), counts (``2D``, ``2 diamonds``,
     ``D x2``) and fillers (``and``, ``a``, ``+``).
     """
-    s = _TIMES.sub(r" * \1", text.lower().replace(",", " "))
+    # (whitespace runs first collapsed: the patterns then never rescan a long run)
+    s = _TIMES.sub(r" * \1", " ".join(text.lower().replace(",", " ").split()))
     counts = [0] * TYPES
     named = set()
     pending = None           # a count waiting for its card
@@ -216,7 +217,7 @@ def _parse_cards(text: str):
         i += 1
         if _is_number(tok) or tok in _NUMBER_WORDS:
             if pending is not None:
-                raise _Reject(f"unexpected number {tok!r}")
+                raise _Reject(f"unexpected number {safe_repr(tok)}")
             pending = _number(tok) if _is_number(tok) else _NUMBER_WORDS[tok]
             continue
         if tok == "*":
@@ -235,13 +236,13 @@ def _parse_cards(text: str):
             bad = [c for c in tok if c not in _LETTER_TYPES]
             if bad:
                 if len(tok) >= 3 and any(c in "aeiou" for c in tok):
-                    raise _Reject(f"unknown card {tok!r} (cards are {' '.join(LETTERS)}"
+                    raise _Reject(f"unknown card {safe_repr(tok)} (cards are {' '.join(LETTERS)}"
                                   " or their names)")
                 where = f" in {tok.upper()!r}" if len(tok) > 1 else ""
                 raise _Reject(f"unknown card letter {bad[0].upper()!r}{where}")
             item = [_LETTER_TYPES[c] for c in tok]
         else:
-            raise _Reject(f"unexpected character {tok!r}")
+            raise _Reject(f"unexpected character {safe_repr(tok)}")
         if pending is not None:
             if len(item) != 1:
                 raise _Reject(f"a count applies to a single card letter, not {tok.upper()!r}")
@@ -319,7 +320,7 @@ def _parse(text: str) -> "Move":
         if _SEPARATOR.search(s):
             return _parse_swap(s)
         word = s.split()[0]
-        raise _Reject(f"unknown move {word!r} (expected take, camels, sell or swap)")
+        raise _Reject(f"unknown move {safe_repr(word)} (expected take, camels, sell or swap)")
     verb, rest = m.group(1), s[m.end():]
     if verb.startswith("camel"):
         if rest.strip():
@@ -422,7 +423,7 @@ class Move:
         try:
             t = _good_type(good, "take")
         except _Reject as e:
-            raise InvalidMoveError(f"Move.take({good!r})", e.reason) from None
+            raise InvalidMoveError(f"Move.take({safe_repr(good)})", e.reason) from None
         return cls._make("take", t, 1, None, None)
 
     take = _Hybrid(_take_constructor, "_take")
@@ -453,7 +454,7 @@ class Move:
             n = _int(n, "the number of cards sold")
             _check_sell(t, n)
         except _Reject as e:
-            raise InvalidMoveError(f"Move.sell({good!r}, {n!r})", e.reason) from None
+            raise InvalidMoveError(f"Move.sell({safe_repr(good)}, {safe_repr(n)})", e.reason) from None
         return cls._make("sell", t, n, None, None)
 
     @classmethod
@@ -474,7 +475,7 @@ class Move:
             g7 = _counts(give, TYPES, "give")
             _check_swap(t6, g7)
         except _Reject as e:
-            raise InvalidMoveError(f"Move.swap({take!r}, {give!r})", e.reason) from None
+            raise InvalidMoveError(f"Move.swap({safe_repr(take)}, {safe_repr(give)})", e.reason) from None
         return cls._make("swap", None, sum(t6), t6, g7)
 
     @classmethod
@@ -495,7 +496,7 @@ class Move:
         jaipur_ai.errors.InvalidMoveError: move: 'take X': unknown card letter 'X'
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(repr(text), f"a move text must be a str, "
+            raise InvalidMoveError(safe_repr(text), f"a move text must be a str, "
                                                f"got {type(text).__name__}")
         try:
             return _parse(text)

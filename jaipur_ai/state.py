@@ -25,9 +25,9 @@ from ._position import RESULT_CORE as _RESULT_CORE
 from ._position import (TextValue, parse_held_bonus, parse_held_tokens, parse_stacks,
                         parse_text_head, text_head)
 from ._cards import (BONUS_KINDS, BONUS_SET_IDS, CAMEL, GOODS, HAND_LIMIT, LETTERS,
-                     SEALS_TO_WIN, TOKENS)
+                     MAX_ROUND, SEALS_TO_WIN, TOKENS)
 from ._core import CoreState
-from .errors import IllegalMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidPositionError, safe_repr
 from .move import Move
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -110,6 +110,9 @@ class GameState(TextValue):
             raise InvalidPositionError("result", "the round is still running")
         if self.is_match_over:
             raise InvalidPositionError("seals", "the match is over")
+        if self.round >= MAX_ROUND:
+            raise InvalidPositionError("round", f"round {self.round} is the last a position "
+                                                f"can number (1..{MAX_ROUND})")
         core = self._core.copy()
         core.next_round(_entropy_seed() if seed is None else F.as_int(seed, "seed", 0, 2**64 - 1))
         return GameState(core)
@@ -265,9 +268,10 @@ class GameState(TextValue):
     def from_dict(cls, d: Any) -> "GameState":
         """Read and validate the JSON form.  Raises InvalidPositionError naming
         the field and the reason for anything that cannot occur in a game."""
+        F.check_nesting(d)
         fmt = F.get(d, "format", "")
         if fmt != STATE_FORMAT:
-            raise F.fail("format", f"expected {STATE_FORMAT!r}, got {fmt!r}")
+            raise F.fail("format", f"expected {safe_repr(STATE_FORMAT)}, got {safe_repr(fmt)}")
         bonus_set = F.bonus_set_name(F.get(d, "bonus_set", ""))
         players_in = F.get(d, "players", "")
         if not isinstance(players_in, list) or len(players_in) != 2:
@@ -296,6 +300,7 @@ class GameState(TextValue):
         F.check_card_totals(total, "cards", exact=True)
         taken = F.remaining_tokens(F.get(d, "tokens", ""), "tokens")
         owners = F.token_owners(taken, held_tok, "players[*].tokens")
+        F.check_sold(taken, discard)
         bmap = F.kind_map(F.get(d, "bonus", ""), "bonus")
         bonus_stacks, bonus_pos, bonus_owner = [], [], []
         for k in range(3):
@@ -321,7 +326,7 @@ class GameState(TextValue):
             "bonus_owner": bonus_owner,
             "to_move": F.as_int(F.get(d, "to_move", ""), "to_move", 0, 1),
             "starter": F.as_int(F.get(d, "starter", ""), "starter", 0, 1),
-            "round_no": F.as_int(F.get(d, "round", ""), "round", 1, 255),
+            "round_no": F.as_int(F.get(d, "round", ""), "round", 1, MAX_ROUND),
             "seals": [F.as_int(s, f"seals[{i}]", 0, SEALS_TO_WIN)
                       for i, s in enumerate(_pair(F.get(d, "seals", ""), "seals"))],
             "bonus_set": BONUS_SET_IDS[bonus_set],
@@ -382,7 +387,7 @@ class GameState(TextValue):
 
 def _pair(x: Any, field: str) -> list:
     if not isinstance(x, (list, tuple)) or len(x) != 2:
-        raise F.fail(field, f"expected a pair, got {x!r}")
+        raise F.fail(field, f"expected a pair, got {safe_repr(x)}")
     return list(x)
 
 
@@ -393,6 +398,6 @@ def _check_round(state: "GameState", raw: dict, result: Any) -> None:
     if result is not None:
         actual = state.round_winner()
         if actual != result:
-            raise F.fail("result", f"says {result!r} but the totals "
-                                   f"{state.round_totals()} and tie-breaks give {actual!r}")
+            raise F.fail("result", f"says {safe_repr(result)} but the totals "
+                                   f"{state.round_totals()} and tie-breaks give {safe_repr(actual)}")
     F.check_seals(raw["seals"], raw["round_no"], result)

@@ -356,3 +356,106 @@ def test_server_stops_and_exits_when_stdout_is_closed():
             p.wait()
         p.stdin.close()
         p.stderr.close()
+
+
+# ------------------------------------------------------------------ defect 10c
+def _no_diamond_sold() -> dict:
+    d = jp.GameState.new(seed=1, starter=0).to_dict()
+    d["tokens"]["D"] = []
+    d["players"][0]["tokens"]["D"] = [7, 7, 5, 5, 5]
+    return d
+
+
+def test_tokens_gone_need_cards_discarded():
+    from jaipur_ai.errors import InvalidPositionError
+    d = _no_diamond_sold()
+    with pytest.raises(InvalidPositionError) as e:
+        jp.GameState.from_dict(d)
+    assert e.value.field == "tokens" and "diamond" in e.value.reason
+    s = jp.GameState.new(seed=1, starter=0)
+    text = s.to_text()
+    with pytest.raises(InvalidPositionError):
+        jp.GameState.from_text(text.replace(" 555779 ", " 055779 ")
+                               .replace("-.-.-.-.-.-/-.-.- DDDPL", "77555.-.-.-.-.-/-.-.- DDDPL"))
+    v = s.view(0).to_dict()
+    v["tokens"]["D"] = []
+    v["players"][1]["tokens"]["D"] = [7, 7, 5, 5, 5]
+    with pytest.raises(InvalidPositionError) as e:
+        jp.View.from_dict(v)
+    assert e.value.field == "tokens"
+
+
+def test_round_255_is_the_last():
+    from jaipur_ai.errors import InvalidPositionError
+    s = jp.GameState.new(seed=1, starter=0)
+    d = s.to_dict()
+    d["round"] = 255
+    s = jp.GameState.from_dict(d)
+    while not s.is_round_over:
+        s = s.apply(s.legal_moves()[0])
+    if not s.is_match_over:
+        with pytest.raises(InvalidPositionError) as e:
+            s.next_round(seed=1)
+        assert e.value.field == "round"
+
+
+def test_only_ascii_card_letters():
+    from jaipur_ai.errors import InvalidPositionError
+    text = jp.GameState.new(seed=1, starter=0).to_text()
+    assert "GSCLL" in text
+    with pytest.raises(InvalidPositionError):
+        jp.GameState.from_text(text.replace("GSCLL", "G\u017fCLL"))   # "ſ".upper() == "S"
+    with pytest.raises(jp.InvalidMoveError):
+        jp.Move.parse("take \u017f")
+
+
+def test_long_whitespace_is_linear():
+    import time
+    t = time.monotonic()
+    for f in (lambda: jp.Move.swap(" " * 80000, "LM"),
+              lambda: jp.Move.parse("swap " + " " * 80000 + "for LM"),
+              lambda: jp.Move.parse("sell" + " x" * 40000)):
+        with pytest.raises(jp.InvalidMoveError) as e:
+            f()
+        assert len(str(e.value)) < 300
+    assert time.monotonic() - t < 5            # quadratic: 50 s
+
+
+def test_tiny_trees_are_refused():
+    for n in (2, 10, O.MIN_NODES - 1):
+        with pytest.raises(InvalidOptionError) as e:
+            jp.Engine(max_nodes=n)
+        assert e.value.field == "max_nodes"
+    s = jp.GameState.new(seed=1, starter=0)
+    assert jp.best_move(s, iterations=2000, seed=1, max_nodes=O.MIN_NODES) in s.legal_moves()
+
+
+# ------------------------------------------------------------------ defect 10e
+def _deep(n: int, kind=list):
+    x: object = []
+    for _ in range(n):
+        x = [x] if kind is list else {"a": x}
+    return x
+
+
+@pytest.mark.parametrize("kind", [list, dict])
+def test_deep_nesting_is_a_typed_error(kind):
+    deep = _deep(100_000, kind)
+    s = jp.GameState.new(seed=1, starter=0)
+    d = s.to_dict()
+    calls = [
+        lambda: jp.GameState.from_dict(deep),
+        lambda: jp.GameState.from_dict({**d, "market": deep}),
+        lambda: jp.GameState.from_dict({**d, "format": deep}),
+        lambda: jp.View.from_dict({**s.view(0).to_dict(), "seals": deep}),
+        lambda: jp.View.from_dict(deep),
+        lambda: jp.Move.parse(deep),
+        lambda: s.apply(deep),
+        lambda: jp.Move.swap(deep, "LM"),
+        lambda: jp.Move.take(deep),
+        lambda: jp.GameState.from_json("[" * 100_000 + "]" * 100_000),
+        lambda: jp.read_position('{"a":' * 50_000 + "1" + "}" * 50_000),
+    ]
+    for call in calls:
+        with pytest.raises(JaipurError):
+            call()
