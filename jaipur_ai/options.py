@@ -375,11 +375,22 @@ def check_engine_options(values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+DOC_BEGIN = "<!-- the options table: python -m jaipur_ai.options prints it; a test compares -->"
+DOC_END = "<!-- end of the options table -->"
+
+
 def markdown_table(names: Optional[Iterable[str]] = None) -> str:
-    """The table as Markdown (docs/protocol.md holds it; a test compares)."""
+    """The table as Markdown (docs/protocol.md holds it between DOC_BEGIN and DOC_END;
+    a test compares), the match settings left out unless named."""
+    if names is None:
+        names = [o.name for o in OPTIONS if o.scope != "match"]
     rows = ["| option | values | default | meaning |", "| --- | --- | --- | --- |"]
     for o in OPTIONS:
         if names is not None and o.name not in names:
             continue
         rows.append(o.doc_row())
     return "\n".join(rows)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(markdown_table())

@@ -459,3 +459,12 @@ def test_deep_nesting_is_a_typed_error(kind):
     for call in calls:
         with pytest.raises(JaipurError):
             call()
+
+
+def test_protocol_doc_holds_the_options_table():
+    """docs/protocol.md's option list is the table (python -m jaipur_ai.options)."""
+    doc = (ROOT / "docs" / "protocol.md").read_text()
+    begin, end = doc.index(O.DOC_BEGIN) + len(O.DOC_BEGIN), doc.index(O.DOC_END)
+    assert doc[begin:end].strip() == O.markdown_table()
+    for name in O.ENGINE_OPTIONS:
+        assert f"| `{name}` |" in doc, name
