@@ -156,7 +156,7 @@ def remaining_tokens(x: Any, field: str) -> list[int]:
     return taken
 
 
-def token_owners(taken: list[int], held: list[dict[int, list[int]]], field: str) -> list[int]:
+def token_owners(taken: list[int], held: Sequence[Sequence[list[int]]], field: str) -> list[int]:
     """Owner bit masks (bit i: token i went to player 1) from what each player holds.
 
     The taken tokens of a stack are its top ``taken[g]``; the values the two players

@@ -234,7 +234,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                                        f"{pos.observer}'s view: only the player to move has "
                                        f"moves to analyse")
         target: Position = pos
-        shown = pos
+        shown: Position = pos
     elif perfect:
         target, shown = pos, pos
         notes.append(f"Perfect-information mode: player {pos.to_move}'s moves are analysed "

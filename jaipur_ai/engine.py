@@ -43,7 +43,7 @@ import os
 import threading
 import time as _time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional, Union, overload
 
 from ._core import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
@@ -94,7 +94,7 @@ class Candidate:
     visits: int
     win_probability: Optional[float]
     expected_margin: Optional[float]
-    pv: list = field(default_factory=list)
+    pv: list[Move] = field(default_factory=list)
     score: Optional[float] = None
     decisive: Optional[str] = None
 
@@ -123,7 +123,7 @@ class Analysis:
     at once are always judged.
     """
 
-    candidates: list
+    candidates: list[Candidate]
     algorithm: str
     seed: int
     iterations: int
@@ -134,7 +134,7 @@ class Analysis:
     stopped: bool = False
     perfect_information: bool = False
     legal_moves: int = 0
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
     @property
     def best(self) -> Optional[Move]:
@@ -148,10 +148,15 @@ class Analysis:
     def __len__(self) -> int:
         return len(self.candidates)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Candidate]:
         return iter(self.candidates)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> Candidate: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Candidate]: ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[Candidate, list[Candidate]]:
         return self.candidates[i]
 
     def to_dict(self) -> dict[str, Any]:
@@ -388,8 +393,9 @@ class Engine:
         iteration), the greedy engine's choice is returned."""
         a = self._analyse(position, time, iterations, 1, seed, stop_event, None, None,
                           short_circuit=True)
-        if a.candidates:
-            return a.best
+        best = a.best
+        if best is not None:
+            return best
         scores, _table = greedy_scores(_core_of(position, self.perfect_information),
                                        a.seed, self.decisive_samples)
         return _move(scores[0][0])

@@ -243,6 +243,7 @@ class Game:
                     self.round_summary()
                     if self.state.is_match_over:
                         w = self.state.match_winner
+                        assert w is not None          # (the match is over)
                         seals = self.state.seals
                         who = "You win" if w == self.you else "The engine wins"
                         self.say(f"{who} the match, {seals[w]}-{seals[1 - w]}.")

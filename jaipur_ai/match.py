@@ -368,14 +368,18 @@ def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], de
     rounds = 0
     while True:
         rounds += 1
+        seed_of: Callable[[int, int], int]
         if move_seed is None:
             path = (base, 1, deal, a_seat, rounds)
 
-            def seed_of(ply: int, player: int, path: tuple = path) -> int:
+            def derived(ply: int, player: int, path: tuple = path) -> int:
                 return derive_seed(*path, ply)
+            seed_of = derived
         else:
-            def seed_of(ply: int, player: int, rnd: int = rounds) -> int:
-                return move_seed(rnd, ply, player)
+            def given(ply: int, player: int, rnd: int = rounds,
+                      fn: Callable[[int, int, int], int] = move_seed) -> int:
+                return fn(rnd, ply, player)
+            seed_of = given
         state = _play_one_round(state, engines, specs, seed_of, acc)
         totals = state.round_totals()
         points[0] += totals[0]

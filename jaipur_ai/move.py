@@ -29,6 +29,7 @@ import re
 import types
 from collections.abc import Iterable
 from math import comb
+from typing import Optional
 
 from ._cards import CAMEL, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES, PRECIOUS, TYPES
 from .errors import InvalidMoveError, safe_repr
@@ -378,6 +379,12 @@ class Move:
     """
 
     __slots__ = ("_kind", "_good", "_count", "_take", "_give", "_id")
+    _kind: str
+    _good: Optional[int]
+    _count: int
+    _take: tuple[int, ...]
+    _give: tuple[int, ...]
+    _id: int
 
     def __init__(self, *args, **kwargs) -> None:
         raise TypeError("build a Move with Move.take, Move.camels, Move.sell, Move.swap, "
@@ -550,7 +557,7 @@ class Move:
         return self._kind
 
     @property
-    def good(self):
+    def good(self) -> Optional[int]:
         """The goods type (0..5) taken or sold; ``None`` for camels and swaps."""
         return self._good
 
@@ -572,13 +579,13 @@ class Move:
     # -- value behaviour ----------------------------------------------------
 
     def __str__(self) -> str:
-        kind = self._kind
-        if kind == "take":
-            return f"take {LETTERS[self._good]}"
+        kind, good = self._kind, self._good
+        if kind == "take" and good is not None:
+            return f"take {LETTERS[good]}"
         if kind == "camels":
             return "camels"
-        if kind == "sell":
-            return f"sell {self._count}{LETTERS[self._good]}"
+        if kind == "sell" and good is not None:
+            return f"sell {self._count}{LETTERS[good]}"
         taken = "".join(LETTERS[t] * c for t, c in enumerate(self._take))
         given = "".join(LETTERS[t] * c for t, c in enumerate(self._give))
         return f"swap {taken} for {given}"

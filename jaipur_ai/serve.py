@@ -441,6 +441,7 @@ class Server:
         state = _as_state(pos, "view")
         _need(req, "player")
         player = _integer(req, "player", 0, 1)
+        assert player is not None                     # (required above)
         return {"player": player, "position": _write_position(state.view(player), form)}
 
     def _do_result(self, req: dict) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from . import _fields as F
 from ._board import draw_state
@@ -64,7 +64,8 @@ def _as_move(move: MoveLike) -> Move:
         return move
     if isinstance(move, int) and not isinstance(move, bool):
         return Move.from_action_id(move)
-    return Move.parse(move)
+    # (anything else that is not a move text is refused by Move.parse, typed)
+    return Move.parse(move if isinstance(move, str) else cast(str, move))
 
 
 def _entropy_seed() -> int:
@@ -198,14 +199,15 @@ class GameState(TextValue):
         raw = self._raw
         p = raw["to_move"]
         hand, market, herd = raw["hand"][p], raw["market"], raw["herd"][p]
+        good = 0 if m.good is None else m.good       # (a take or a sale has a good)
         if m.kind == "take":
-            if not market[m.good]:
-                return f"there is no {LETTERS[m.good]} in the market"
+            if not market[good]:
+                return f"there is no {LETTERS[good]} in the market"
             return f"the hand already holds {HAND_LIMIT} goods"
         if m.kind == "camels":
             return "there is no camel in the market"
         if m.kind == "sell":
-            return f"the hand holds {hand[m.good]} {LETTERS[m.good]}, not {m.count}"
+            return f"the hand holds {hand[good]} {LETTERS[good]}, not {m.count}"
         for g in range(GOODS):
             if m.take[g] > market[g]:
                 return f"the market does not hold {F.letters(m.take)}"

@@ -245,7 +245,7 @@ class View(TextValue):
         hands[obs], hands[opp] = hand[:GOODS], opp_known[:GOODS]
         knowns = [[0] * GOODS, [0] * GOODS]
         knowns[obs], knowns[opp] = my_known[:GOODS], opp_known[:GOODS]
-        raw = {
+        raw: dict[str, Any] = {
             "market": market, "hand": hands, "herd": herds, "known": knowns,
             "discard": discard[:GOODS], "deck": [0] * deck_size,
             "tok_pos": taken, "tok_owner": owners,
