@@ -29,7 +29,8 @@ Statistics (:func:`summarise`) -- all from the point of view of engine A:
 * Elo difference: ``-400 log10(1/p - 1)`` (:func:`elo_difference`), and its
   interval is the Wilson bounds mapped through the same function (infinite when a
   bound is 0 or 1; ``None`` in JSON);
-* mean margin: A's round points minus B's, with a normal 95% interval;
+* mean margin: A's round points minus B's, with a 95% interval by Student's t
+  (:func:`normal_interval`: n - 1 degrees of freedom, right for a handful of games);
 * mean seconds per move for each engine, and the results split by who started
   and by player number.
 
@@ -54,7 +55,8 @@ from .state import GameState
 
 __all__ = [
     "EngineSpec", "GameRecord", "MatchResult", "play_round", "play_game", "run_match",
-    "deal_seeds", "derive_seed", "wilson_interval", "normal_interval", "elo_difference",
+    "deal_seeds", "derive_seed", "wilson_interval", "normal_interval", "student_t95",
+    "elo_difference",
     "summarise", "format_result", "option_value", "LEVELS", "ALGORITHMS",
 ]
 
@@ -292,7 +294,7 @@ class GameRecord:
     rounds: int = 1
     seals: tuple = (0, 0)        #: (A's seals, B's seals)
     plies: int = 0
-    moves: list = field(default_factory=list)   #: move texts, rounds joined by "|"
+    moves: list = field(default_factory=list)   #: move texts, "|" between rounds
     seconds: tuple = (0.0, 0.0)  #: total thinking seconds (A, B)
     engine_moves: tuple = (0, 0) #: moves made (A, B)
 
@@ -314,7 +316,17 @@ class GameRecord:
                 "score": self.score, "points": list(self.points), "margin": self.margin,
                 "rounds": self.rounds, "seals": list(self.seals), "plies": self.plies,
                 "seconds": list(self.seconds), "engine_moves": list(self.engine_moves),
-                "moves": " ".join(self.moves)}
+                "moves": self.rounds_moves()}
+
+    def rounds_moves(self) -> list[list[str]]:
+        """The moves, one list per round (as JSON records hold them)."""
+        out: list[list[str]] = [[]]
+        for m in self.moves:
+            if m == "|":
+                out.append([])
+            else:
+                out[-1].append(m)
+        return out
 
 
 def _choose(engine: Any, spec: EngineSpec, state: GameState, seed: int) -> tuple[Any, float]:
@@ -441,8 +453,35 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
     return (lo, hi)
 
 
-def normal_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """Mean of ``values`` and its normal-approximation interval (sample s.d.)."""
+# two-sided 95% quantiles of Student's t for 1..30 degrees of freedom
+_T95 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004,
+        2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905,
+        2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899,
+        2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)
+
+
+def student_t95(df: int) -> float:
+    """Two-sided 95% quantile of Student's t with ``df`` degrees of freedom (exact to 6
+    digits up to 30, then the Cornish-Fisher expansion, better than 1e-5).
+
+    >>> round(student_t95(4), 4), round(student_t95(1000), 4)
+    (2.7764, 1.9623)
+    """
+    if df < 1:
+        raise ValueError("df must be >= 1")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = Z95
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3
+
+
+def normal_interval(values: Sequence[float], z: Optional[float] = None
+                    ) -> tuple[float, float, float]:
+    """Mean of ``values`` and its 95% interval: Student's t with n - 1 degrees of freedom
+    (sample s.d.), which a handful of games needs; ``z``: a fixed quantile instead."""
     n = len(values)
     if n == 0:
         return (0.0, 0.0, 0.0)
@@ -450,7 +489,7 @@ def normal_interval(values: Sequence[float], z: float = Z95) -> tuple[float, flo
     if n < 2:
         return (mean, mean, mean)
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(var / n)
+    half = (student_t95(n - 1) if z is None else z) * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
 
 
@@ -501,6 +540,7 @@ def summarise(records: Sequence[GameRecord]) -> dict:
         "win_rate": score if n else None,
         "win_rate_ci95": [lo, hi] if n else None,
         "ci_method": "wilson score interval on the per-game score (draw = 1/2)",
+        "margin_ci_method": "student t interval of the mean margin (n - 1 degrees of freedom)",
         "elo": _finite(elo_difference(score)) if n else None,
         "elo_ci95": [_finite(elo_difference(lo)), _finite(elo_difference(hi))] if n else None,
         "elo_infinite": (None if not n else

@@ -468,3 +468,17 @@ def test_protocol_doc_holds_the_options_table():
     assert doc[begin:end].strip() == O.markdown_table()
     for name in O.ENGINE_OPTIONS:
         assert f"| `{name}` |" in doc, name
+
+
+# ------------------------------------------------------------------ defect 11
+def test_margin_interval_uses_students_t_and_records_hold_move_lists():
+    from jaipur_ai.match import normal_interval, run_match, student_t95
+    mean, lo, hi = normal_interval([10, -4, 6, 0])
+    sd = math.sqrt(sum((v - 3) ** 2 for v in (10, -4, 6, 0)) / 3)
+    assert hi - mean == pytest.approx(3.182446 * sd / 2)      # t(3), not z = 1.96
+    assert student_t95(10**6) == pytest.approx(1.959966, abs=1e-5)
+    res = run_match("greedy", "random", games=1, seed=3, unit="match")
+    for rec in res.to_dict()["records"]:
+        assert isinstance(rec["moves"], list) and len(rec["moves"]) == rec["rounds"]
+        assert all(isinstance(m, str) and m != "|" for rnd in rec["moves"] for m in rnd)
+        assert sum(len(r) for r in rec["moves"]) == rec["plies"]
