@@ -318,15 +318,27 @@ def load_json(text: Any) -> Any:
         raise fail("json", f"not valid JSON: {e}") from None
 
 
+def found(word: str) -> str:
+    """What a position's text began with, said plainly: the other tag, or the text."""
+    if word == "V":
+        return "not with V (that is a view)"
+    if word == "S":
+        return "not with S (that is a state)"
+    if not word:
+        return "but the text is empty"
+    return f"but this one starts with {safe_repr(word[:20])}"
+
+
 def text_fields(text: Any, tag: str, n: int) -> tuple[list[str], str]:
     """Split a one-line form whose first field is ``tag`` into its ``n`` fields and
     the optional bonus-set field after them (``"standard"`` when absent)."""
-    what, other = ("state", "V (a view)") if tag == "S" else ("view", "S (a state)")
+    what = "state" if tag == "S" else "view"
     if not isinstance(text, str):
         raise fail("text", f"expected a string, got {type(text).__name__}")
     parts = text.split()
     if not parts or parts[0] != tag:
-        raise fail("text", f"a {what}'s text form starts with {safe_repr(tag)}, not with {other}")
+        raise fail("text", f"a {what}'s text form starts with {safe_repr(tag)}, "
+                           f"{found(parts[0] if parts else '')}")
     if len(parts) not in (n, n + 1):
         raise fail("text", f"expected {n} or {n + 1} space-separated fields, got {len(parts)}")
     return parts[:n], parts[n] if len(parts) == n + 1 else "standard"

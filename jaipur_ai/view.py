@@ -329,13 +329,24 @@ class View(TextValue):
 def read_position(text: str) -> Union[GameState, View]:
     """A state or a view from its one-line text form or its JSON form."""
     s = text.strip() if isinstance(text, str) else text
-    if isinstance(s, str) and s.startswith("{"):
+    if not isinstance(s, str):
+        raise F.fail("text", f"expected the text of a position, got {type(text).__name__}")
+    if s.startswith(("{", "[")) or s in ("null", "true", "false") or s[:1].isdigit() \
+            or s.startswith(('"', "-")):
         d = F.load_json(s)
-        fmt = d.get("format") if isinstance(d, dict) else None
+        if not isinstance(d, dict):
+            kind = {list: "an array", str: "a string", bool: "true/false", int: "a number",
+                    float: "a number", type(None): "null"}.get(type(d), type(d).__name__)
+            raise F.fail("json", f"a position's JSON form is an object, got {kind}")
+        fmt = d.get("format")
         if fmt == VIEW_FORMAT:
             return View.from_dict(d)
         return GameState.from_dict(d)
-    if isinstance(s, str) and s.startswith("V"):
+    if s.startswith("V"):
         return View.from_text(s)
-    return GameState.from_text(s)
+    if s.startswith("S"):
+        return GameState.from_text(s)
+    raise F.fail("text", "expected a position: its one-line text ('S ...' for a state, "
+                         "'V ...' for a view) or its JSON form ('{...}'), "
+                         f"{F.found(s.split()[0] if s.split() else '')}")
 

@@ -482,3 +482,23 @@ def test_margin_interval_uses_students_t_and_records_hold_move_lists():
         assert isinstance(rec["moves"], list) and len(rec["moves"]) == rec["rounds"]
         assert all(isinstance(m, str) and m != "|" for rnd in rec["moves"] for m in rnd)
         assert sum(len(r) for r in rec["moves"]) == rec["plies"]
+
+
+# ------------------------------------------------------------------ defect 5
+@pytest.mark.parametrize("text,words", [
+    ("hello world", ["expected a position", "'hello'"]),
+    ("[1,2,3]", ["JSON form is an object", "array"]),
+    ("null", ["JSON form is an object", "null"]),
+    ("\x00\x01\x02", ["expected a position"]),
+    ("42", ["JSON form is an object", "number"]),
+])
+def test_position_errors_say_what_was_expected_and_found(text, words, tmp_path):
+    with pytest.raises(jp.InvalidPositionError) as e:
+        jp.read_position(text)
+    assert "not with V" not in str(e.value)
+    for w in words:
+        assert w in str(e.value)
+    f = tmp_path / "pos.txt"
+    f.write_text(text)
+    line = one_line_error(cli("analyse", str(f)))
+    assert "not with V" not in line and words[0] in line
