@@ -182,7 +182,7 @@ class Game:
                 move = legal[k - 1]
             else:
                 try:
-                    move = Move.parse(text)
+                    move = Move.parse(text, hand=self.state.mover_hand())
                 except InvalidMoveError as e:
                     self.say(f"cannot read {text!r} as a move: {_after_quote(e.reason)} "
                              f"(type 'help' or 'moves')")

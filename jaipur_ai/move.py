@@ -29,7 +29,7 @@ import re
 import types
 from collections.abc import Iterable
 from math import comb
-from typing import Optional
+from typing import Optional, Sequence
 
 from ._cards import CAMEL, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES, PRECIOUS, TYPES
 from .errors import InvalidMoveError, safe_repr
@@ -109,7 +109,8 @@ del _t, _name
 _LETTER_TYPES = {c.lower(): t for t, c in enumerate(LETTERS)}
 _NUMBER_WORDS = {w: i for i, w in enumerate(
     ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"))}
-_FILLERS = frozenset(("a", "an", "the", "and", "of", "all", "card", "cards", "+", "&"))
+_FILLERS = frozenset(("a", "an", "the", "and", "of", "card", "cards", "+", "&"))
+_ALL = -1                # "all": every card of the good that follows, in the hand
 
 
 def _card_type(good) -> int:
@@ -199,11 +200,13 @@ def _number(tok: str) -> int:
     return int(tok) if len(tok) <= 6 else 10 ** 6
 
 
-def _parse_cards(text: str):
+def _parse_cards(text: str, hand: Optional[Sequence[int]] = None):
     """Card text -> (7 counts, set of types named).
 
     Accepts letters (``DDG``), names (``diamonds``), counts (``2D``, ``2 diamonds``,
-    ``D x2``) and fillers (``and``, ``a``, ``+``).
+    ``D x2``), ``all`` (every card of the good that follows in ``hand``, the 7 counts
+    of the mover's hand with the herd as camels; without a hand "all" is an error) and
+    fillers (``and``, ``a``, ``+``).
     """
     # (whitespace runs first collapsed: the patterns then never rescan a long run)
     s = _TIMES.sub(r" * \1", " ".join(text.lower().replace(",", " ").split()))
@@ -220,6 +223,11 @@ def _parse_cards(text: str):
             if pending is not None:
                 raise _Reject(f"unexpected number {safe_repr(tok)}")
             pending = _number(tok) if _is_number(tok) else _NUMBER_WORDS[tok]
+            continue
+        if tok == "all":
+            if pending is not None:
+                raise _Reject("unexpected 'all'")
+            pending = _ALL
             continue
         if tok == "*":
             if i < len(toks) and _is_number(toks[i]) and last is not None and not last[1] \
@@ -247,6 +255,11 @@ def _parse_cards(text: str):
         if pending is not None:
             if len(item) != 1:
                 raise _Reject(f"a count applies to a single card letter, not {tok.upper()!r}")
+            if pending == _ALL:
+                if hand is None:
+                    raise _Reject("'all' counts the cards in the hand, which a move text "
+                                  "alone does not know: give the number (e.g. 'sell 3L')")
+                pending = int(hand[item[0]])
             counts[item[0]] += pending
             named.add(item[0])
             last = (item[0], True)
@@ -256,12 +269,15 @@ def _parse_cards(text: str):
                 counts[t] += 1
                 named.add(t)
             last = (item[0], False) if len(item) == 1 else None
+    if pending == _ALL:
+        raise _Reject("'all' needs a card after it (e.g. 'sell all L')")
     if pending is not None:
         raise _Reject("a count needs a card after it (e.g. '3L')")
     return counts, named
 
 
 def _parse_take(rest: str) -> "Move":
+    rest = re.sub(r"\ball\s+(?=camel)", "", rest)      # "take all camels": camels
     counts, named = _parse_cards(rest)
     if not named:
         raise _Reject("take what? (e.g. 'take D', or 'camels')")
@@ -279,8 +295,11 @@ def _parse_take(rest: str) -> "Move":
     return Move._make("take", t, 1, None, None)
 
 
-def _parse_sell(rest: str) -> "Move":
-    counts, named = _parse_cards(rest)
+def _parse_sell(rest: str, hand: Optional[Sequence[int]] = None) -> "Move":
+    if "the" in rest.split():
+        raise _Reject("'the' does not say how many cards are sold: give the number or "
+                      "'all' (e.g. 'sell 3L', 'sell all L')")
+    counts, named = _parse_cards(rest, hand)
     if not named:
         raise _Reject("sell what? (e.g. 'sell 3L')")
     if CAMEL in named:
@@ -292,7 +311,7 @@ def _parse_sell(rest: str) -> "Move":
     return Move._make("sell", t, counts[t], None, None)
 
 
-def _parse_swap(rest: str) -> "Move":
+def _parse_swap(rest: str, hand: Optional[Sequence[int]] = None) -> "Move":
     parts = _SEPARATOR.split(rest.strip())
     if len(parts) == 1:
         parts = rest.split()
@@ -303,7 +322,7 @@ def _parse_swap(rest: str) -> "Move":
     if not parts[0].strip() or not parts[1].strip():
         raise _Reject("a swap is written 'swap TAKEN for GIVEN' (e.g. 'swap DG for LM')")
     take7, _ = _parse_cards(parts[0])
-    give, _ = _parse_cards(parts[1])
+    give, _ = _parse_cards(parts[1], hand)
     if take7[CAMEL]:
         raise _Reject("a swap cannot take camels")
     take = tuple(take7[:GOODS])
@@ -312,14 +331,14 @@ def _parse_swap(rest: str) -> "Move":
     return Move._make("swap", None, sum(take), take, give)
 
 
-def _parse(text: str) -> "Move":
+def _parse(text: str, hand: Optional[Sequence[int]] = None) -> "Move":
     s = " ".join(text.lower().split())
     if not s:
         raise _Reject("empty move text")
     m = _VERB.match(s)
     if m is None:
         if _SEPARATOR.search(s):
-            return _parse_swap(s)
+            return _parse_swap(s, hand)
         word = s.split()[0]
         raise _Reject(f"unknown move {safe_repr(word)} (expected take, camels, sell or swap)")
     verb, rest = m.group(1), s[m.end():]
@@ -329,11 +348,11 @@ def _parse(text: str) -> "Move":
         return Move.camels()
     if verb == "take":
         if _SEPARATOR.search(rest):
-            return _parse_swap(rest)
+            return _parse_swap(rest, hand)
         return _parse_take(rest)
     if verb == "sell":
-        return _parse_sell(rest)
-    return _parse_swap(rest)
+        return _parse_sell(rest, hand)
+    return _parse_swap(rest, hand)
 
 
 # ---------------------------------------------------------------------------
@@ -486,8 +505,12 @@ class Move:
         return cls._make("swap", None, sum(t6), t6, g7)
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
+    def parse(cls, text: str, hand: Optional[Sequence[int]] = None) -> "Move":
         """Read a move from text; forgiving about case, spaces, names and synonyms.
+
+        ``hand``: the mover's 7 counts by type (goods, then the herd as camels), where
+        known, to read ``all`` ("sell all leather"); without it "all" is an error, since
+        the text alone does not say how many cards it means.
 
         >>> Move.parse("take diamonds")
         Move.parse('take D')
@@ -501,12 +524,14 @@ class Move:
         Traceback (most recent call last):
         ...
         jaipur_ai.errors.InvalidMoveError: move: 'take X': unknown card letter 'X'
+        >>> Move.parse("sell all leather", hand=(0, 0, 0, 0, 0, 3, 2))
+        Move.parse('sell 3L')
         """
         if not isinstance(text, str):
             raise InvalidMoveError(safe_repr(text), f"a move text must be a str, "
                                                f"got {type(text).__name__}")
         try:
-            return _parse(text)
+            return _parse(text, hand)
         except _Reject as e:
             raise InvalidMoveError(text, e.reason) from None
 

@@ -59,13 +59,13 @@ class PlayerState:
         return sum(sum(v) for v in self.bonus.values())
 
 
-def _as_move(move: MoveLike) -> Move:
+def _as_move(move: MoveLike, hand: Optional[tuple[int, ...]] = None) -> Move:
     if isinstance(move, Move):
         return move
     if isinstance(move, int) and not isinstance(move, bool):
         return Move.from_action_id(move)
     # (anything else that is not a move text is refused by Move.parse, typed)
-    return Move.parse(move if isinstance(move, str) else cast(str, move))
+    return Move.parse(move if isinstance(move, str) else cast(str, move), hand=hand)
 
 
 def _entropy_seed() -> int:
@@ -177,7 +177,7 @@ class GameState(TextValue):
 
     def is_legal(self, move: MoveLike) -> bool:
         try:
-            m = _as_move(move)
+            m = _as_move(move, self.mover_hand())
         except ValueError:
             return False
         return self._core.is_legal_action(m.action_id)
@@ -186,7 +186,7 @@ class GameState(TextValue):
         """The state after the player to move plays ``move`` (a Move, its text or
         its action id).  Raises :class:`IllegalMoveError` if the rules forbid it;
         ``self`` is never changed."""
-        m = _as_move(move)
+        m = _as_move(move, self.mover_hand())
         if self.is_round_over:
             raise IllegalMoveError(str(m), "the round is over")
         if not self._core.is_legal_action(m.action_id):
@@ -194,6 +194,13 @@ class GameState(TextValue):
         core = self._core.copy()
         core.apply_action(m.action_id)
         return GameState(core)
+
+    def mover_hand(self) -> tuple[int, ...]:
+        """The player to move's 7 counts by type: the goods in hand, then the herd (what
+        "all" counts in a move text: ``state.apply("sell all leather")``)."""
+        raw = self._raw
+        p = raw["to_move"]
+        return (*raw["hand"][p], raw["herd"][p])
 
     def _why_illegal(self, m: Move) -> str:
         raw = self._raw

@@ -502,3 +502,26 @@ def test_position_errors_say_what_was_expected_and_found(text, words, tmp_path):
     f.write_text(text)
     line = one_line_error(cli("analyse", str(f)))
     assert "not with V" not in line and words[0] in line
+
+
+# ------------------------------------------------------------------ defect 2
+def test_all_means_every_card_of_the_good_where_the_hand_is_known():
+    s = jp.GameState.new(seed=1, starter=0)          # player 0 holds GSCLL
+    assert s.players[0].hand == "GSCLL"
+    after = s.apply("sell all leather")
+    assert after.players[0].hand == "GSC"
+    assert s.apply("sell all L") == s.apply("sell 2L")
+    for text in ("sell all leather", "sell the L", "sell all"):
+        with pytest.raises(jp.InvalidMoveError) as e:
+            jp.Move.parse(text)
+        assert ("'all'" in e.value.reason) or ("'the'" in e.value.reason)
+    with pytest.raises(jp.InvalidMoveError):
+        s.apply("sell the L")
+    assert jp.Move.parse("take all camels") == jp.Move.camels()
+    assert jp.Move.parse("take the diamond") == jp.Move.take("D")
+
+
+def test_play_reads_all_with_the_hand():
+    p = cli("play", "--level", "easy", "--seed", "1", "--you", "0",
+            stdin="sell all leather\nquit\n")
+    assert "you play: sell 2L" in p.stdout, p.stdout[-3000:]
