@@ -2,8 +2,9 @@
 
 ``main(argv)`` returns the exit status: 0 done, 2 bad input (one line on stderr,
 ``jaipur-ai: error: <field>: <reason>``, never a traceback), 130 interrupted by
-Ctrl-C (what was finished is reported first), 1 anything else that failed (also
-one line; ``JAIPUR_AI_DEBUG=1`` shows the traceback).
+Ctrl-C (what was finished is reported first), 141 the reader of the output went
+away (``| head``: a broken pipe, as for any command killed by SIGPIPE), 1 anything
+else that failed (also one line; ``JAIPUR_AI_DEBUG=1`` shows the traceback).
 docs/cli.md shows every command with real output.
 """
 from __future__ import annotations
@@ -401,7 +402,8 @@ examples:
   {PROG} match ismcts:iterations=2000 greedy --games 50 --workers 2 --seed 1
   {PROG} bench --quick
 
-Exit status: 0 done, 2 bad input (one line on stderr), 130 interrupted (Ctrl-C).
+Exit status: 0 done, 2 bad input (one line on stderr), 130 interrupted (Ctrl-C),
+141 output pipe closed (e.g. '| head'), 1 any other failure.
 """
 
 ANALYSE_EPILOG = f"""\

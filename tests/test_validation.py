@@ -525,3 +525,28 @@ def test_play_reads_all_with_the_hand():
     p = cli("play", "--level", "easy", "--seed", "1", "--you", "0",
             stdin="sell all leather\nquit\n")
     assert "you play: sell 2L" in p.stdout, p.stdout[-3000:]
+
+
+# ------------------------------------------------------------------ defect 10d
+def test_ctrl_c_while_importing_is_one_line_and_130():
+    """The command's entry point lives outside the package, so that a Ctrl-C during
+    the import of jaipur_ai ends it like any other Ctrl-C."""
+    p = run_py("""
+        import sys
+        class Interrupt:
+            def find_spec(self, name, path=None, target=None):
+                if name == "jaipur_ai.cli":
+                    raise KeyboardInterrupt
+        sys.meta_path.insert(0, Interrupt())
+        import _jaipur_ai_cli
+        sys.exit(_jaipur_ai_cli.main())
+    """)
+    assert p.returncode == 130 and p.stderr.strip() == "jaipur-ai: interrupted", p.stderr
+
+
+
+def test_broken_pipe_exit_status_is_documented():
+    doc = (ROOT / "docs" / "cli.md").read_text()
+    assert "**141**" in doc
+    from jaipur_ai import cli as C
+    assert "141" in C.__doc__ and "141" in C.MAIN_EPILOG
