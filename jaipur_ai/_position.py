@@ -24,9 +24,27 @@ class TextValue:
     ``from_dict``, ``to_text`` and ``from_text``."""
 
     __slots__ = ("_core",)
+    _CORE: Any = object          # the compiled type a subclass wraps
+    _BUILD = ""                  # how to build one, for the constructor's error
 
-    def __init__(self, core: Any) -> None:
-        self._core = core
+    def __init__(self, core: Any = None) -> None:
+        """``GameState(text)`` / ``View(text)`` read the one-line text (or JSON) form, as
+        ``from_text``/``from_json`` do; anything else is a TypeError that says what to
+        call."""
+        if isinstance(core, str):
+            cls = type(self)
+            read = cls.from_json if core.lstrip().startswith("{") else cls.from_text
+            core = read(core).core_object()
+        elif not isinstance(core, self._CORE):
+            name = type(self).__name__
+            raise TypeError(f"{name}() takes a position's text form; build one with "
+                            f"{self._BUILD}{name}.from_text(text), {name}.from_json(text) or "
+                            f"{name}.from_dict(d)")
+        self._core: Any = core
+
+    def core_object(self) -> Any:
+        """The compiled object behind this position (for the search)."""
+        return self._core
 
     @property
     def _raw(self) -> dict:

@@ -117,6 +117,9 @@ def load_position(arg: Union[str, Sequence[str]], stdin: Any = None) -> Position
         text = (stdin or sys.stdin).read()
         where = "stdin"
     elif text.lower() == "sample":
+        if os.path.exists(text):
+            sys.stderr.write(f"{PROG}: note: 'sample' is the built-in sample position, not "
+                             f"the file {text!r} here (write ./{text} for the file)\n")
         text = SAMPLE_PATH.read_text()
         where = str(SAMPLE_PATH)
     elif text.startswith("{") or re.match(r"[SV]\s", text):

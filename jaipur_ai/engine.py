@@ -136,6 +136,12 @@ class Analysis:
     legal_moves: int = 0
     options: dict[str, Any] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        """One short line (``str()`` is the table; ``to_dict()`` has everything)."""
+        best = None if self.best is None else str(self.best)
+        return (f"<Analysis {self.algorithm}: best {best!r}, {len(self.candidates)} "
+                f"candidates, {self.iterations:,} iterations, seed {self.seed}>")
+
     @property
     def best(self) -> Optional[Move]:
         """The move the search recommends (``None`` when nothing was searched)."""

@@ -79,6 +79,9 @@ class GameState(TextValue):
     :meth:`from_json` or :meth:`from_text`.  Player numbers are 0 and 1.
     """
 
+    _CORE = CoreState
+    _BUILD = "GameState.new(seed), "
+
     __slots__ = ()
 
     # ------------------------------------------------------------------ set-up

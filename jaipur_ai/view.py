@@ -43,6 +43,8 @@ _MAX_REJECTIONS = 1000
 class View(TextValue):
     """What one player knows of a position.  Immutable."""
 
+    _CORE = CoreView
+    _BUILD = "state.view(player), "
     __slots__ = ()
 
     # ------------------------------------------------------------ properties

@@ -550,3 +550,34 @@ def test_broken_pipe_exit_status_is_documented():
     assert "**141**" in doc
     from jaipur_ai import cli as C
     assert "141" in C.__doc__ and "141" in C.MAIN_EPILOG
+
+
+# ------------------------------------------------------------------ defect 8 (papercuts)
+def test_constructors_say_what_to_call_or_read_text():
+    s = jp.GameState.new(seed=1, starter=0)
+    assert jp.GameState(s.to_text()) == s and jp.GameState(s.to_json()) == s
+    assert jp.View(s.view(1).to_text()) == s.view(1)
+    for cls in (jp.GameState, jp.View):
+        with pytest.raises(TypeError) as e:
+            cls()
+        assert "from_text" in str(e.value) and "core" not in str(e.value)
+    with pytest.raises(jp.InvalidPositionError):
+        jp.GameState("S nonsense")
+
+
+def test_analysis_repr_is_one_short_line():
+    a = jp.analyse(jp.GameState.new(seed=1, starter=0), iterations=300, seed=1)
+    r = repr(a)
+    assert len(r) < 120 and "\n" not in r and str(a.best) in r
+
+
+def test_a_file_named_sample_is_not_shadowed_silently(tmp_path):
+    (tmp_path / "sample").write_text(SAMPLE + "\n")
+    p = subprocess.run([sys.executable, "-m", "jaipur_ai", "analyse", "sample", "--algorithm",
+                        "greedy"], capture_output=True, text=True, cwd=tmp_path, env=ENV,
+                       timeout=60)
+    assert p.returncode == 0 and "note: 'sample' is the built-in sample" in p.stderr
+    p = subprocess.run([sys.executable, "-m", "jaipur_ai", "analyse", "./sample", "--algorithm",
+                        "greedy"], capture_output=True, text=True, cwd=tmp_path, env=ENV,
+                       timeout=60)
+    assert p.returncode == 0 and p.stderr == ""
