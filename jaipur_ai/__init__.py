@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 try:  # the search API (jaipur_ai.engine) builds on the above
-    from .engine import Analysis, Engine, analyse, best_move  # noqa: F401
-    __all__ += ["Engine", "Analysis", "analyse", "best_move"]
+    from .engine import Analysis, Candidate, Engine, analyse, best_move  # noqa: F401
+    __all__ += ["Engine", "Analysis", "Candidate", "analyse", "best_move"]
 except ImportError:  # pragma: no cover - only while the search is being built
     pass

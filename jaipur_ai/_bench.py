@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from . import _core, _reference
 from .state import GameState
@@ -141,7 +141,7 @@ def evaluation_cost(states: list[GameState], n: int = 200000) -> dict:
 
 
 def ismcts_rate(states: list[GameState], playout: str, iterations: int,
-                **options: int) -> tuple[float, float, float]:
+                **options: Any) -> tuple[float, float, float]:
     """(iterations/s, mean legal moves at the root, mean playout plies), one thread."""
     from . import _search
     total_t = 0.0

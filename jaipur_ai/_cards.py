@@ -16,6 +16,7 @@ HAND_LIMIT = 7
 MARKET_SIZE = 5
 CAMEL_TOKEN = 5
 SEALS_TO_WIN = 2
+MAX_ROUND = 255                         # the core numbers rounds in one byte
 
 TOKENS = (                              # goods-token stacks, top first
     (7, 7, 5, 5, 5),

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from ._cards import (BONUS_KINDS, BONUS_SETS, CAMEL, CARD_TOTALS, GOODS, HAND_LIMIT,
                      LETTERS, NAMES, TOKENS, TYPES)
-from .errors import InvalidPositionError
+from .errors import InvalidPositionError, safe_repr
 
 RESULT_TEXT = {None: "-", 0: "0", 1: "1", "draw": "="}
 TEXT_RESULT = {v: k for k, v in RESULT_TEXT.items()}
@@ -30,9 +30,30 @@ def get(d: Any, key: str, field: str) -> Any:
     return d[key]
 
 
+MAX_NESTING = 6   # a position's JSON nests 4 levels (players -> [0] -> tokens -> D)
+
+
+def check_nesting(x: Any, field: str = "position", limit: int = MAX_NESTING) -> None:
+    """Refuse containers nested deeper than a position can be (checked without
+    recursion, before anything else reads them)."""
+    stack = [(x, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, dict):
+            items: Any = v.values()
+        elif isinstance(v, (list, tuple)):
+            items = v
+        else:
+            continue
+        if depth >= limit:
+            raise fail(field, f"nested more than {limit} levels deep: a position nests "
+                              f"at most 4")
+        stack.extend((c, depth + 1) for c in items)
+
+
 def as_int(x: Any, field: str, lo: int, hi: int) -> int:
     if isinstance(x, bool) or not isinstance(x, int):
-        raise fail(field, f"expected an integer, got {x!r}")
+        raise fail(field, f"expected an integer, got {safe_repr(x)}")
     if not lo <= x <= hi:
         raise fail(field, f"{x} is out of range {lo}..{hi}")
     return x
@@ -41,14 +62,14 @@ def as_int(x: Any, field: str, lo: int, hi: int) -> int:
 def cards(text: Any, field: str, allow_camels: bool = True) -> list[int]:
     """Letters (``"DDLM"``; ``""`` or ``"-"`` for none) -> counts by type."""
     if not isinstance(text, str):
-        raise fail(field, f"expected a string of card letters, got {text!r}")
+        raise fail(field, f"expected a string of card letters, got {safe_repr(text)}")
     counts = [0] * TYPES
     for ch in text.strip():
         if ch == "-" and text.strip() == "-":
             break
-        t = LETTERS.find(ch.upper())
+        t = LETTERS.find(ch.upper()) if ch.isascii() else -1   # ("ſ".upper() is "S")
         if t < 0:
-            raise fail(field, f"unknown card letter {ch!r} (cards are {LETTERS})")
+            raise fail(field, f"unknown card letter {safe_repr(ch)} (cards are {LETTERS})")
         if t == CAMEL and not allow_camels:
             raise fail(field, "camels never stay in a hand: they go to the herd")
         counts[t] += 1
@@ -62,6 +83,17 @@ def card_list(text: Any, field: str) -> list[int]:
     return [] if s in ("", "-") else [LETTERS.index(ch.upper()) for ch in s]
 
 
+def check_sold(taken: Sequence[int], discard: Sequence[int], field: str = "tokens") -> None:
+    """Every goods token taken is a card sold, and every card sold lies in the discard
+    pile (nothing leaves it): so no more tokens of a good are gone than cards of it
+    are discarded."""
+    for g in range(GOODS):
+        if taken[g] > discard[g]:
+            raise fail(field, f"{taken[g]} {NAMES[g]} tokens are gone but the discard pile "
+                              f"holds {discard[g]} {NAMES[g]} cards: each token taken is a "
+                              "card sold, and sold cards are discarded")
+
+
 def letters(counts: Sequence[int]) -> str:
     return "".join(LETTERS[t] * int(n) for t, n in enumerate(counts))
 
@@ -72,18 +104,18 @@ def dash(text: str) -> str:
 
 def int_list(x: Any, field: str, hi: int) -> list[int]:
     if not isinstance(x, (list, tuple)):
-        raise fail(field, f"expected a list of values, got {x!r}")
+        raise fail(field, f"expected a list of values, got {safe_repr(x)}")
     return [as_int(v, f"{field}[{i}]", 0, hi) for i, v in enumerate(x)]
 
 
 def good_map(x: Any, field: str) -> dict[int, Any]:
     """``{"D": ..., "G": ..., ...}`` with every good present -> {type: value}."""
     if not isinstance(x, dict):
-        raise fail(field, f"expected an object keyed by good letter, got {x!r}")
+        raise fail(field, f"expected an object keyed by good letter, got {safe_repr(x)}")
     out = {}
     for key in x:
         if not isinstance(key, str) or key not in tuple(LETTERS[:GOODS]):
-            raise fail(field, f"unknown good {key!r} (goods are {LETTERS[:GOODS]})")
+            raise fail(field, f"unknown good {safe_repr(key)} (goods are {LETTERS[:GOODS]})")
     for g in range(GOODS):
         letter = LETTERS[g]
         if letter not in x:
@@ -95,10 +127,10 @@ def good_map(x: Any, field: str) -> dict[int, Any]:
 def kind_map(x: Any, field: str) -> dict[int, Any]:
     """``{"3": ..., "4": ..., "5": ...}`` -> {kind index: value}."""
     if not isinstance(x, dict):
-        raise fail(field, f"expected an object keyed by \"3\", \"4\", \"5\", got {x!r}")
+        raise fail(field, f"expected an object keyed by \"3\", \"4\", \"5\", got {safe_repr(x)}")
     for key in x:
         if str(key) not in BONUS_KINDS:
-            raise fail(field, f"unknown bonus kind {key!r} (kinds are 3, 4, 5)")
+            raise fail(field, f"unknown bonus kind {safe_repr(key)} (kinds are 3, 4, 5)")
     out = {}
     for k, name in enumerate(BONUS_KINDS):
         if name not in x:
@@ -124,7 +156,7 @@ def remaining_tokens(x: Any, field: str) -> list[int]:
     return taken
 
 
-def token_owners(taken: list[int], held: list[dict[int, list[int]]], field: str) -> list[int]:
+def token_owners(taken: list[int], held: Sequence[Sequence[list[int]]], field: str) -> list[int]:
     """Owner bit masks (bit i: token i went to player 1) from what each player holds.
 
     The taken tokens of a stack are its top ``taken[g]``; the values the two players
@@ -164,7 +196,7 @@ def owners_to_held(taken: list[int], masks: list[int]) -> list[dict[str, list[in
 
 def bonus_set_name(x: Any, field: str = "bonus_set") -> str:
     if not isinstance(x, str) or x not in BONUS_SETS:
-        raise fail(field, f"unknown bonus set {x!r} (known: {', '.join(BONUS_SETS)})")
+        raise fail(field, f"unknown bonus set {safe_repr(x)} (known: {', '.join(BONUS_SETS)})")
     return x
 
 
@@ -204,7 +236,7 @@ def check_known(known: list[int], hand: list[int], field: str) -> None:
 def result_value(x: Any, field: str = "result") -> Any:
     if x is None or x == "draw" or (type(x) is int and x in (0, 1)):
         return x
-    raise fail(field, f"expected null, 0, 1 or \"draw\", got {x!r}")
+    raise fail(field, f"expected null, 0, 1 or \"draw\", got {safe_repr(x)}")
 
 
 def digits(values: list[int]) -> str:
@@ -217,25 +249,25 @@ def parse_digits(text: str, field: str) -> list[int]:
         return []
     out = []
     for ch in text:
-        if ch.upper() == "T":
+        if ch in "Tt":
             out.append(10)
         elif is_digits(ch):
             out.append(int(ch))
         else:
-            raise fail(field, f"unexpected {ch!r} in token values {text!r}")
+            raise fail(field, f"unexpected {safe_repr(ch)} in token values {safe_repr(text)}")
     return out
 
 
 def split(text: str, sep: str, n: int, field: str) -> list[str]:
     parts = text.split(sep)
     if len(parts) != n:
-        raise fail(field, f"expected {n} parts separated by {sep!r}, got {text!r}")
+        raise fail(field, f"expected {n} parts separated by {safe_repr(sep)}, got {safe_repr(text)}")
     return parts
 
 
 def parse_int(text: str, field: str, lo: int, hi: int) -> int:
     if not is_digits(text) or len(text) > 3:
-        raise fail(field, f"expected a number, got {text!r}")
+        raise fail(field, f"expected a number, got {safe_repr(text)}")
     return as_int(int(text), field, lo, hi)
 
 
@@ -286,15 +318,27 @@ def load_json(text: Any) -> Any:
         raise fail("json", f"not valid JSON: {e}") from None
 
 
+def found(word: str) -> str:
+    """What a position's text began with, said plainly: the other tag, or the text."""
+    if word == "V":
+        return "not with V (that is a view)"
+    if word == "S":
+        return "not with S (that is a state)"
+    if not word:
+        return "but the text is empty"
+    return f"but this one starts with {safe_repr(word[:20])}"
+
+
 def text_fields(text: Any, tag: str, n: int) -> tuple[list[str], str]:
     """Split a one-line form whose first field is ``tag`` into its ``n`` fields and
     the optional bonus-set field after them (``"standard"`` when absent)."""
-    what, other = ("state", "V (a view)") if tag == "S" else ("view", "S (a state)")
+    what = "state" if tag == "S" else "view"
     if not isinstance(text, str):
         raise fail("text", f"expected a string, got {type(text).__name__}")
     parts = text.split()
     if not parts or parts[0] != tag:
-        raise fail("text", f"a {what}'s text form starts with {tag!r}, not with {other}")
+        raise fail("text", f"a {what}'s text form starts with {safe_repr(tag)}, "
+                           f"{found(parts[0] if parts else '')}")
     if len(parts) not in (n, n + 1):
         raise fail("text", f"expected {n} or {n + 1} space-separated fields, got {len(parts)}")
     return parts[:n], parts[n] if len(parts) == n + 1 else "standard"

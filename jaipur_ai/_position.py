@@ -7,7 +7,8 @@ import json
 from typing import Any, Optional, TypeVar, Union
 
 from . import _fields as F
-from ._cards import BONUS_KINDS, BONUS_SET_IDS, GOODS, LETTERS, TOKENS
+from .errors import safe_repr
+from ._cards import BONUS_KINDS, BONUS_SET_IDS, GOODS, LETTERS, MAX_ROUND, TOKENS
 
 P = TypeVar("P", bound="TextValue")
 
@@ -23,9 +24,27 @@ class TextValue:
     ``from_dict``, ``to_text`` and ``from_text``."""
 
     __slots__ = ("_core",)
+    _CORE: Any = object          # the compiled type a subclass wraps
+    _BUILD = ""                  # how to build one, for the constructor's error
 
-    def __init__(self, core: Any) -> None:
-        self._core = core
+    def __init__(self, core: Any = None) -> None:
+        """``GameState(text)`` / ``View(text)`` read the one-line text (or JSON) form, as
+        ``from_text``/``from_json`` do; anything else is a TypeError that says what to
+        call."""
+        if isinstance(core, str):
+            cls = type(self)
+            read = cls.from_json if core.lstrip().startswith("{") else cls.from_text
+            core = read(core).core_object()
+        elif not isinstance(core, self._CORE):
+            name = type(self).__name__
+            raise TypeError(f"{name}() takes a position's text form; build one with "
+                            f"{self._BUILD}{name}.from_text(text), {name}.from_json(text) or "
+                            f"{name}.from_dict(d)")
+        self._core: Any = core
+
+    def core_object(self) -> Any:
+        """The compiled object behind this position (for the search)."""
+        return self._core
 
     @property
     def _raw(self) -> dict:
@@ -122,20 +141,20 @@ def text_head(d: dict) -> str:
 
 def parse_text_head(text: str, d: dict) -> None:
     rnd, starter, to_move, seals, result = F.split(text, ".", 5, "round.starter.to_move.seals.result")
-    d["round"] = F.parse_int(rnd, "round", 1, 255)
+    d["round"] = F.parse_int(rnd, "round", 1, MAX_ROUND)
     d["starter"] = F.parse_int(starter, "starter", 0, 1)
     d["to_move"] = F.parse_int(to_move, "to_move", 0, 1)
     if len(seals) != 2 or not F.is_digits(seals):
-        raise F.fail("seals", f"expected two digits, got {seals!r}")
+        raise F.fail("seals", f"expected two digits, got {safe_repr(seals)}")
     d["seals"] = [int(seals[0]), int(seals[1])]
     if result not in F.TEXT_RESULT:
-        raise F.fail("result", f"expected '-', '0', '1' or '=', got {result!r}")
+        raise F.fail("result", f"expected '-', '0', '1' or '=', got {safe_repr(result)}")
     d["result"] = F.TEXT_RESULT[result]
 
 
 def parse_stacks(text: str) -> dict[str, list[int]]:
     if len(text) != GOODS or not F.is_digits(text):
-        raise F.fail("tokens", f"expected six digits (tokens left in each stack), got {text!r}")
+        raise F.fail("tokens", f"expected six digits (tokens left in each stack), got {safe_repr(text)}")
     out = {}
     for g in range(GOODS):
         n = int(text[g])

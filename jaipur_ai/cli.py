@@ -2,8 +2,9 @@
 
 ``main(argv)`` returns the exit status: 0 done, 2 bad input (one line on stderr,
 ``jaipur-ai: error: <field>: <reason>``, never a traceback), 130 interrupted by
-Ctrl-C (what was finished is reported first), 1 anything else that failed (also
-one line; ``JAIPUR_AI_DEBUG=1`` shows the traceback).
+Ctrl-C (what was finished is reported first), 141 the reader of the output went
+away (``| head``: a broken pipe, as for any command killed by SIGPIPE), 1 anything
+else that failed (also one line; ``JAIPUR_AI_DEBUG=1`` shows the traceback).
 docs/cli.md shows every command with real output.
 """
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from . import __version__
 from ._table import format_analysis
-from .errors import JaipurError
+from .errors import InvalidOptionError, JaipurError
 from .game import Game
-from .match import LEVELS, EngineSpec, format_result, option_value, run_match
-from .serve import ALGORITHMS as SERVE_ALGORITHMS
+from .match import LEVELS, EngineSpec, format_result, run_match
+from .options import ALGORITHMS as ENGINE_ALGORITHMS
+from .options import ENGINE_OPTIONS, parse_text, unknown
 from .serve import serve_stdio
 from .state import GameState
 from .view import View, read_position
@@ -66,48 +68,38 @@ class _Parser(argparse.ArgumentParser):
         raise CliError("", message + hint)
 
 
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not (math.isfinite(v) and v > 0):
-        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}")
-    return v
-
-
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
-    return v
-
-
-def _seed(text: str) -> int:
-    try:
-        v = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if not 0 <= v < 2**64:
-        raise argparse.ArgumentTypeError(f"must be in 0 .. 2**64-1, got {text!r}")
-    return v
+def _flag(name: str, flag: str) -> Callable[[str], Any]:
+    """The argparse type of a flag that sets option ``name`` of the one table
+    (jaipur_ai.options): the same check, and the same message, as every other door."""
+    def read(text: str) -> Any:
+        try:
+            return parse_text(name, text)
+        except JaipurError as e:
+            raise CliError(flag, e.reason) from None
+    read.__name__ = name
+    return read
 
 
 def _engine_spec(text: str) -> EngineSpec:
     try:
         return EngineSpec.parse(text)
     except JaipurError as e:
-        raise argparse.ArgumentTypeError(e.reason) from None
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _option(text: str) -> tuple[str, Any]:
+    """``-o KEY=VALUE``: an engine option of the table, its value read as its type."""
     key, eq, val = text.partition("=")
-    if not eq or not key.strip():
+    key = key.strip().replace("-", "_")
+    if not eq or not key:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    return key.strip().replace("-", "_"), option_value(val.strip())
+    if key not in ENGINE_OPTIONS:
+        e = unknown(key)
+        raise CliError(e.field, e.reason)
+    try:
+        return key, parse_text(key, val)
+    except JaipurError as e:
+        raise CliError(e.field, e.reason) from None
 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
@@ -125,6 +117,9 @@ def load_position(arg: Union[str, Sequence[str]], stdin: Any = None) -> Position
         text = (stdin or sys.stdin).read()
         where = "stdin"
     elif text.lower() == "sample":
+        if os.path.exists(text):
+            sys.stderr.write(f"{PROG}: note: 'sample' is the built-in sample position, not "
+                             f"the file {text!r} here (write ./{text} for the file)\n")
         text = SAMPLE_PATH.read_text()
         where = str(SAMPLE_PATH)
     elif text.startswith("{") or re.match(r"[SV]\s", text):
@@ -243,7 +238,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                                        f"{pos.observer}'s view: only the player to move has "
                                        f"moves to analyse")
         target: Position = pos
-        shown = pos
+        shown: Position = pos
     elif perfect:
         target, shown = pos, pos
         notes.append(f"Perfect-information mode: player {pos.to_move}'s moves are analysed "
@@ -289,6 +284,8 @@ def _result_text(r: Any) -> str:
 def _level_spec(level: str) -> EngineSpec:
     try:
         return EngineSpec.parse(level)
+    except InvalidOptionError as e:
+        raise CliError("--level", f"{level!r}: {e}") from None
     except JaipurError as e:
         raise CliError("--level", f"{level!r} is not a level ({', '.join(LEVELS)}), a number "
                                   f"of iterations or an engine spec: {e.reason}") from None
@@ -418,7 +415,8 @@ examples:
   {PROG} match ismcts:iterations=2000 greedy --games 50 --workers 2 --seed 1
   {PROG} bench --quick
 
-Exit status: 0 done, 2 bad input (one line on stderr), 130 interrupted (Ctrl-C).
+Exit status: 0 done, 2 bad input (one line on stderr), 130 interrupted (Ctrl-C),
+141 output pipe closed (e.g. '| head'), 1 any other failure.
 """
 
 ANALYSE_EPILOG = f"""\
@@ -508,16 +506,18 @@ def build_parser() -> argparse.ArgumentParser:
                                    "variation.")
     a.add_argument("position", nargs="+", metavar="POSITION",
                    help="one-line text, a file, '-' (stdin) or 'sample'")
-    a.add_argument("--time", type=_positive_float, metavar="S",
+    a.add_argument("--time", type=_flag("time", "--time"), metavar="S",
                    help=f"seconds to search (default {DEFAULT_ANALYSE_TIME:g} unless "
                         f"--iterations is given)")
-    a.add_argument("--iterations", type=_positive_int, metavar="N", help="iterations to run")
+    a.add_argument("--iterations", type=_flag("iterations", "--iterations"), metavar="N",
+                   help="iterations to run")
     a.add_argument("--algorithm", choices=ALGORITHMS, default="ismcts",
                    help="search algorithm (default ismcts)")
-    a.add_argument("--top", type=_positive_int, default=5, metavar="K",
+    a.add_argument("--top", type=_flag("top", "--top"), default=5, metavar="K",
                    help="candidate moves to show (default 5)")
-    a.add_argument("--seed", type=_seed, help="search seed (default: random, printed)")
-    a.add_argument("--threads", type=_positive_int, default=None, metavar="T",
+    a.add_argument("--seed", type=_flag("seed", "--seed"),
+                   help="search seed (default: random, printed)")
+    a.add_argument("--threads", type=_flag("threads", "--threads"), default=None, metavar="T",
                    help="search threads (default 1)")
     a.add_argument("-o", "--option", type=_option, action="append", default=[],
                    metavar="KEY=VALUE", help="other Engine option, e.g. playout=random")
@@ -533,7 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--level", default="medium",
                     help="easy, medium, hard, max, a number of iterations, or an engine spec "
                          "(default medium)")
-    pl.add_argument("--seed", type=_seed, help="seed of the deals and the engine's searches")
+    pl.add_argument("--seed", type=_flag("seed", "--seed"), help="seed of the deals and the engine's searches")
     pl.add_argument("--you", choices=("0", "1", "random"), default="random",
                     help="your player number (default random)")
     pl.add_argument("--hint", type=_engine_spec, default=EngineSpec.parse("ismcts:time=0.5"),
@@ -547,10 +547,11 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play engine A against engine B on mirrored deals.")
     m.add_argument("a", type=_engine_spec, metavar="A", help="engine spec of A")
     m.add_argument("b", type=_engine_spec, metavar="B", help="engine spec of B")
-    m.add_argument("--games", type=_positive_int, default=10, metavar="N",
+    m.add_argument("--games", type=_flag("games", "--games"), default=10, metavar="N",
                    help="deals, each played in both seats (default 10: 20 games)")
-    m.add_argument("--seed", type=_seed, help="match seed (default: random, printed)")
-    m.add_argument("--workers", type=_positive_int, default=1, metavar="W",
+    m.add_argument("--seed", type=_flag("seed", "--seed"),
+                   help="match seed (default: random, printed)")
+    m.add_argument("--workers", type=_flag("workers", "--workers"), default=1, metavar="W",
                    help="processes playing games at once (default 1)")
     m.add_argument("--unit", choices=("round", "match"), default="round",
                    help="a game is one round (default) or a match to two seals")
@@ -572,16 +573,18 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=_formatter, epilog=SERVE_EPILOG,
                         description="Serve the engine over stdin/stdout, one JSON object per "
                                     "line (docs/protocol.md).")
-    sv.add_argument("--algorithm", default="ismcts", choices=SERVE_ALGORITHMS,
-                    help="search of requests that name none (default: ismcts)")
-    sv.add_argument("--threads", type=_positive_int, default=1, metavar="N",
+    sv.add_argument("--algorithm", default="ismcts", type=_flag("algorithm", "--algorithm"),
+                    metavar="A",
+                    help="search of requests that name none: "
+                         f"{', '.join(ENGINE_ALGORITHMS)} (default: ismcts)")
+    sv.add_argument("--threads", type=_flag("threads", "--threads"), default=1, metavar="N",
                     help="search threads of requests that name none (default: 1)")
-    sv.add_argument("--time", type=_positive_float, default=None, metavar="S",
+    sv.add_argument("--time", type=_flag("time", "--time"), default=None, metavar="S",
                     help="seconds per search for requests that give neither time nor "
                          "iterations (default: the engine's own default)")
     sv.set_defaults(func=cmd_serve)
     from .learn import add_commands as _add_learning_commands
-    _add_learning_commands(sub, _formatter, _positive_int)
+    _add_learning_commands(sub, _formatter)
     v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
     v.set_defaults(func=cmd_version)
     return p

@@ -43,14 +43,15 @@ import os
 import threading
 import time as _time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional, Union, overload
 
 from ._core import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
-from .errors import InvalidOptionError, InvalidPositionError
+from .errors import InvalidPositionError
 from .evaluation import cached_evaluation, default_evaluation
 from .move import Move
+from .options import MAX_DEPTH, check, check_engine_options
 
 __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHMS",
            "DEFAULT_TIME"]
@@ -59,17 +60,11 @@ ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 EVALUATIONS = ("learned", "heuristic")
 DEFAULT_TIME = 1.0
 """Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
+DEFAULT_DEPTH = 3
+"""Expectimax plies when ``depth`` is not given and the search has no time limit (with
+one, it deepens until the time is spent, up to :data:`jaipur_ai.options.MAX_DEPTH`)."""
 
 _POLL = 0.02     # seconds between checks of stop_event while a search runs
-
-
-def _number(x: Any, field: str, kind: type) -> Any:
-    """A limit as int or float; anything else is InvalidOptionError naming it."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise InvalidOptionError(field, f"expected a number, got {x!r}")
-    if kind is int and x != int(x):
-        raise InvalidOptionError(field, f"expected a whole number, got {x!r}")
-    return kind(x)
 
 
 def _entropy_seed() -> int:
@@ -99,7 +94,7 @@ class Candidate:
     visits: int
     win_probability: Optional[float]
     expected_margin: Optional[float]
-    pv: list = field(default_factory=list)
+    pv: list[Move] = field(default_factory=list)
     score: Optional[float] = None
     decisive: Optional[str] = None
 
@@ -128,7 +123,7 @@ class Analysis:
     at once are always judged.
     """
 
-    candidates: list
+    candidates: list[Candidate]
     algorithm: str
     seed: int
     iterations: int
@@ -139,7 +134,13 @@ class Analysis:
     stopped: bool = False
     perfect_information: bool = False
     legal_moves: int = 0
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """One short line (``str()`` is the table; ``to_dict()`` has everything)."""
+        best = None if self.best is None else str(self.best)
+        return (f"<Analysis {self.algorithm}: best {best!r}, {len(self.candidates)} "
+                f"candidates, {self.iterations:,} iterations, seed {self.seed}>")
 
     @property
     def best(self) -> Optional[Move]:
@@ -153,10 +154,15 @@ class Analysis:
     def __len__(self) -> int:
         return len(self.candidates)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Candidate]:
         return iter(self.candidates)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> Candidate: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Candidate]: ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[Candidate, list[Candidate]]:
         return self.candidates[i]
 
     def to_dict(self) -> dict[str, Any]:
@@ -214,6 +220,12 @@ def _core_of(position, perfect_information: bool):
     raise TypeError(f"expected a GameState or a View, got {type(position).__name__}")
 
 
+def _initial_nodes(max_nodes: int, threads: int) -> int:
+    """Nodes each tree starts with: 65536, less when many threads share the memory (the
+    pool grows by doubling as needed; node numbers, hence results, do not change)."""
+    return min(max_nodes, 65536 if threads <= 4 else max(1024, 262144 // threads))
+
+
 def _move(a: int) -> Move:
     return Move.from_action_id(int(a))
 
@@ -246,12 +258,6 @@ class _Call:
 
     def stopped(self) -> bool:
         return self.requested or (self.event is not None and self.event.is_set())
-
-
-def _need(ok: bool, field: str, requirement: str, value: Any, word: str = "got") -> None:
-    """Raise InvalidOptionError for an engine option that fails its requirement."""
-    if not ok:
-        raise InvalidOptionError(field, f"must be {requirement}, {word} {value!r}")
 
 
 class Engine:
@@ -291,7 +297,8 @@ class Engine:
     docs/search.md explains these settings and the matches behind the defaults.
     ``perfect_information``: search the true full state (needs a GameState): cheating,
     for study only.
-    ``depth``: expectimax plies (default 3); ``samples``: worlds averaged by expectimax
+    ``depth``: expectimax plies (default: 3 without a time limit; with one, iterative
+    deepening goes on until the time is spent, up to 64 plies); ``samples``: worlds averaged by expectimax
     (default 8); ``beam``: expectimax moves tried at inner nodes (0 = all).
     ``seed``: default seed of every search (``None``: fresh OS entropy per search).
     ``time``/``iterations``: default limits of every search.
@@ -306,7 +313,8 @@ class Engine:
     def __init__(self, algorithm: str = "ismcts", *, threads: int = 1,
                  playout: str = "informed", exploration: float = 0.7, reward: str = "win",
                  margin_weight: float = 0.0, margin_scale: float = 40.0,
-                 perfect_information: bool = False, depth: int = 3, samples: int = 8,
+                 perfect_information: bool = False, depth: Optional[int] = None,
+                 samples: int = 8,
                  beam: int = 0, chance_samples: int = 4, seed: Optional[int] = None,
                  time: Optional[float] = None, iterations: Optional[int] = None,
                  max_nodes: int = 4_000_000, decisive_samples: int = 64,
@@ -316,64 +324,44 @@ class Engine:
                  chance_nodes: bool = True, puct: float = 1.5,
                  prior_temp: float = 1.0, evaluation: str = "learned",
                  weights: Optional[str] = None, priors: Optional[str] = None) -> None:
+        # every option is checked against the one table (jaipur_ai.options)
+        given = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        o = check_engine_options(given)
+        algorithm, perfect_information = o["algorithm"], o["perfect_information"]
+        threads, weights, evaluation = o["threads"], o["weights"], o["evaluation"]
         if algorithm == "cheat":
             algorithm, perfect_information = "ismcts", True
-        _need(algorithm in ALGORITHMS, "algorithm", f"one of {ALGORITHMS + ('cheat',)}",
-              algorithm, "not")
-        _need(isinstance(threads, int) and threads >= 1, "threads", "an int >= 1", threads)
-        _need(playout in ("informed", "random", "learned"), "playout",
-              "'informed', 'learned' or 'random'", playout, "not")
-        _need(reward in ("win", "margin"), "reward", "'win' or 'margin'", reward, "not")
-        _need(expand in ("random", "ordered"), "expand", "'random' or 'ordered'", expand, "not")
-        _need(depth >= 1, "depth", ">= 1", depth)
-        _need(samples >= 1, "samples", ">= 1", samples)
-        _need(isinstance(cutoff, int) and cutoff >= 0, "cutoff", "an int >= 0", cutoff)
-        _need(isinstance(tree_depth, int) and tree_depth >= 0, "tree_depth", "an int >= 0",
-              tree_depth)
-        _need(widen >= 0, "widen", ">= 0", widen)
-        _need(puct >= 0, "puct", ">= 0", puct)
-        _need(prior_temp > 0, "prior_temp", "> 0", prior_temp)
-        _need(evaluation in EVALUATIONS, "evaluation", f"one of {EVALUATIONS}", evaluation,
-              "not")
-        _need(weights is None or evaluation == "learned", "weights",
-              "only with evaluation='learned'", evaluation)
-        if priors is None:          # the priors follow the evaluation
-            priors = "learned" if evaluation == "learned" else "heuristic"
-        _need(priors in ("heuristic", "learned"), "priors", "'heuristic' or 'learned'", priors,
-              "not")
-        if evaluation != "learned":
-            for name, value in (("priors", priors), ("playout", playout)):
-                if value == "learned":
-                    raise InvalidOptionError(name, "'learned' needs evaluation='learned', "
-                                                   f"got evaluation={evaluation!r}")
         self.algorithm = algorithm
         self.threads = threads
-        self.playout = playout
-        self.exploration = float(exploration)
-        self.reward = reward
-        self.margin_weight = float(margin_weight)
-        self.margin_scale = float(margin_scale)
+        self.playout = o["playout"]
+        self.exploration = o["exploration"]
+        self.reward = o["reward"]
+        self.margin_weight = o["margin_weight"]
+        self.margin_scale = o["margin_scale"]
         self.perfect_information = bool(perfect_information)
-        self.depth = int(depth)
-        self.samples = int(samples)
-        self.beam = int(beam)
-        self.chance_samples = int(chance_samples)
-        self.seed = seed
-        self.time = time
-        self.iterations = iterations
-        self.max_nodes = int(max_nodes)
-        self.decisive_samples = int(decisive_samples)
-        self.epsilon = float(epsilon)
-        self.noise = float(noise)
-        self.max_playout = int(max_playout)
-        self.expand = expand
-        self.cutoff = cutoff
-        self.widen = float(widen)
-        self.tree_depth = tree_depth
-        self.chance_nodes = bool(chance_nodes)
-        self.puct = float(puct)
-        self.prior_temp = float(prior_temp)
+        self.depth = o["depth"]
+        self.samples = o["samples"]
+        self.beam = o["beam"]
+        self.chance_samples = o["chance_samples"]
+        self.seed = o["seed"]
+        self.time = o["time"]
+        self.iterations = o["iterations"]
+        self.max_nodes = o["max_nodes"]
+        self.decisive_samples = o["decisive_samples"]
+        self.epsilon = o["epsilon"]
+        self.noise = o["noise"]
+        self.max_playout = o["max_playout"]
+        self.expand = o["expand"]
+        self.cutoff = o["cutoff"]
+        self.widen = o["widen"]
+        self.tree_depth = o["tree_depth"]
+        self.chance_nodes = o["chance_nodes"]
+        self.puct = o["puct"]
+        self.prior_temp = o["prior_temp"]
         self.evaluation = evaluation
+        priors = o["priors"]
+        if priors is None:          # the priors follow the evaluation
+            priors = "learned" if evaluation == "learned" else "heuristic"
         self.priors = priors
         self.weights = None if weights is None else str(weights)
         # the learned weights are loaded (and checked) once, here
@@ -419,8 +407,9 @@ class Engine:
         iteration), the greedy engine's choice is returned."""
         a = self._analyse(position, time, iterations, 1, seed, stop_event, None, None,
                           short_circuit=True)
-        if a.candidates:
-            return a.best
+        best = a.best
+        if best is not None:
+            return best
         scores, _table = greedy_scores(_core_of(position, self.perfect_information),
                                        a.seed, self.decisive_samples)
         return _move(scores[0][0])
@@ -446,31 +435,23 @@ class Engine:
     # -- internals -------------------------------------------------------------
     def _analyse(self, position, time, iterations, top, seed, stop_event, on_progress,
                  report_every, short_circuit=False) -> Analysis:
+        time, iterations = check("time", time), check("iterations", iterations)
+        top, seed = check("top", top), check("seed", seed)
+        report_every = check("report_every", report_every)
         core = _core_of(position, self.perfect_information)
         if time is None and iterations is None:
             time, iterations = self.time, self.iterations
             if time is None and iterations is None:
                 time = DEFAULT_TIME
-        if time is not None:
-            time = _number(time, "time", float)
-            if not time >= 0:
-                raise InvalidOptionError("time", f"must be >= 0 seconds, got {time!r}")
-        if iterations is not None:
-            iterations = _number(iterations, "iterations", int)
-            if iterations < 0:
-                raise InvalidOptionError("iterations", f"must be >= 0, got {iterations!r}")
         if seed is None:
             seed = self.seed
         if seed is None:
             seed = _entropy_seed()
-        seed = int(seed) & 0xFFFFFFFFFFFFFFFF
         if report_every is None and on_progress is not None:
             report_every = 0.5
-        if report_every is not None:
-            report_every = max(0.01, float(report_every))
         t0 = _time.monotonic()
         if self.algorithm == "greedy":
-            return self._greedy(core, seed, t0, top)
+            return self._greedy(core, seed, t0, top, time)
         if self.algorithm == "random":
             return self._random(core, seed, t0)
         call = _Call(stop_event)
@@ -518,6 +499,15 @@ class Engine:
             raise errors[0]
 
 
+    def _judge(self, searchers, deadline, call) -> None:
+        """The round-ending root moves of each searcher, judged in threads: within the
+        time budget and stopped by stop()/stop_event like every other loop."""
+        if call.stopped():
+            call.stop()
+            return
+        secs = None if deadline is None else max(0.0, deadline - _time.monotonic())
+        self._run_threads([lambda s=s: s.judge_decisive(secs) for s in searchers], call)
+
     # ISMCTS ------------------------------------------------------------------
     def _ismcts(self, core, time, iterations, seed, call, on_progress, report_every,
                 short_circuit, t0, top) -> Analysis:
@@ -528,19 +518,21 @@ class Engine:
             reward=self.reward, margin_weight=self.margin_weight,
             margin_scale=self.margin_scale, epsilon=self.epsilon, noise=self.noise,
             max_playout=self.max_playout, max_nodes=self.max_nodes,
-            initial_nodes=min(65536, self.max_nodes),
+            initial_nodes=_initial_nodes(self.max_nodes, n),
             decisive_samples=self.decisive_samples, expand=self.expand,
             cutoff=self.cutoff, widen=self.widen,
             tree_depth=self.tree_depth,
             chance_nodes=self.chance_nodes, puct=self.puct,
             prior_temp=self.prior_temp, evaluation=self._evaluation,
-            learned_priors=self.priors == "learned") for s in seeds]
+            learned_priors=self.priors == "learned", judge=False)
+            for s in seeds]
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
         call.add(searchers)
+        deadline = None if time is None else t0 + time
+        self._judge(searchers, deadline, call)
         if not (short_circuit and searchers[0].decisive_win is not None):
-            deadline = None if time is None else t0 + time
             while True:
                 if call.stopped():
                     call.stop()
@@ -633,32 +625,38 @@ class Engine:
         searchers = [ExpectimaxSearcher(core, seed=s, samples=c, beam=self.beam,
                                         chance_samples=self.chance_samples,
                                         decisive_samples=self.decisive_samples,
-                                        evaluation=self._evaluation)
+                                        evaluation=self._evaluation, judge=False)
                      for s, c in zip(seeds, counts)]
         budget = None
         if iterations is not None:
             budget = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
         call.add(searchers)
+        deadline = None if time is None else t0 + time
+        self._judge(searchers, deadline, call)
         depth_done = 0
         decided = short_circuit and any(
             c["decisive"] == "win" for c in searchers[0].summary()["children"])
-        deadline = None if time is None else t0 + time
+        max_depth = self.depth if self.depth is not None else (
+            DEFAULT_DEPTH if time is None else MAX_DEPTH)
         d = 1
-        while not decided and d <= self.depth:
+        while not decided and d <= max_depth:
             if call.stopped():
                 call.stop()
                 break
             secs = None
             if deadline is not None:
-                secs = max(0.0, deadline - _time.monotonic())
+                secs = deadline - _time.monotonic()
+                if secs <= 0 and d > 1:
+                    break       # the budget is spent: no deeper search starts
+                secs = max(0.0, secs)
             results = [False] * n
             jobs = []
             for i, s in enumerate(searchers):
                 lim = None if budget is None else budget[i] - s.nodes
                 if d == 1:
-                    # depth 1 is always completed (unless stopped): it is cheap,
-                    # and without it there would be nothing to rank
-                    lim = secs = None
+                    # depth 1 is completed whatever the node budget (unless stopped or
+                    # out of time): it is cheap, and without it nothing is ranked
+                    lim = None
 
                 def job(i=i, s=s, lim=lim, secs=secs):
                     results[i] = s.run_depth(d, node_limit=lim, seconds=secs)
@@ -667,7 +665,7 @@ class Engine:
             if not all(results):
                 break
             depth_done = d
-            if on_progress is not None and d < self.depth:
+            if on_progress is not None and d < max_depth:
                 on_progress(self._expectimax_result(searchers, seed, t0, top, d, core))
             d += 1
         return self._expectimax_result(searchers, seed, t0, top, depth_done, core)
@@ -727,8 +725,8 @@ class Engine:
                         legal_moves=searchers[0].n_moves, options=self.options())
 
     # Greedy and random ---------------------------------------------------------
-    def _greedy(self, core, seed, t0, top) -> Analysis:
-        scores, table = greedy_scores(core, seed, self.decisive_samples)
+    def _greedy(self, core, seed, t0, top, time=None) -> Analysis:
+        scores, table = greedy_scores(core, seed, self.decisive_samples, time)
         cands = []
         for a, sc, st in scores[: (len(scores) if top is None else max(1, int(top)))]:
             win = mar = kind = None
@@ -763,6 +761,7 @@ def best_move(position, time: Optional[float] = None, iterations: Optional[int] 
     >>> jp.best_move(s, iterations=500, seed=2) in s.legal_moves()
     True
     """
+    check_engine_options(options)
     return Engine(algorithm, **options).best_move(position, time=time, iterations=iterations,
                                                   seed=seed)
 
@@ -772,5 +771,6 @@ def analyse(position, time: Optional[float] = None, iterations: Optional[int] = 
             **options) -> Analysis:
     """Ranked candidate moves for the player to move (values from the mover's view).
     Options are those of :class:`Engine`; see :meth:`Engine.analyse`."""
+    check_engine_options(options)
     return Engine(algorithm, **options).analyse(position, time=time, iterations=iterations,
                                                 top=top, seed=seed)

@@ -5,6 +5,9 @@ and names *what* is wrong (``field``) and *why* (``reason``).
 """
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
 __all__ = [
     "JaipurError",
     "InvalidPositionError",
@@ -12,7 +15,26 @@ __all__ = [
     "IllegalMoveError",
     "InvalidOptionError",
     "InvalidWeightsError",
+    "safe_repr",
 ]
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = 60
+_REPR.maxother = 60
+
+
+def safe_repr(value: Any) -> str:
+    """``repr(value)`` for an error message: short, and safe for any input (a list
+    nested 100,000 deep is ``[[[[...]]]]``, not a RecursionError).
+
+    >>> safe_repr("x" * 100)[:12], safe_repr([[[[[1]]]]])
+    ("'xxxxxxxxxxx", '[[[[...]]]]')
+    """
+    try:
+        return _REPR.repr(value)
+    except Exception:  # noqa: BLE001 - a repr that fails must not hide the error
+        return f"a {type(value).__name__}"
 
 
 class JaipurError(ValueError):
@@ -38,7 +60,8 @@ class InvalidMoveError(JaipurError):
 
     def __init__(self, text: str, reason: str) -> None:
         self.text = text
-        super().__init__("move", f"{text!r}: {reason}")
+        shown = text if len(text) <= 80 else text[:60] + f"... ({len(text)} characters)"
+        super().__init__("move", f"{shown!r}: {reason}")
 
 
 class IllegalMoveError(InvalidMoveError):

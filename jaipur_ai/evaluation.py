@@ -54,13 +54,13 @@ PathLike = Union[str, "os.PathLike[str]"]
 def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
     """Write a weights file (atomically: a partial file never replaces a good one)."""
     path = Path(path)
-    arrays = {k: np.asarray(weights[k], np.float64) for k in _ARRAYS}
+    arrays: dict[str, Any] = {k: np.asarray(weights[k], np.float64) for k in _ARRAYS}
+    arrays.update(format=np.array(FORMAT), version=np.array(VERSION),
+                  features_version=np.array(FEATURES_VERSION_PY),
+                  feature_names=np.array(FEATURE_NAMES), meta=np.array(json.dumps(dict(meta))))
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
-        np.savez(fh, format=np.array(FORMAT), version=np.array(VERSION),
-                 features_version=np.array(FEATURES_VERSION_PY),
-                 feature_names=np.array(FEATURE_NAMES), meta=np.array(json.dumps(dict(meta))),
-                 **arrays)
+        np.savez(fh, **arrays)
     os.replace(tmp, path)
 
 

@@ -182,7 +182,7 @@ class Game:
                 move = legal[k - 1]
             else:
                 try:
-                    move = Move.parse(text)
+                    move = Move.parse(text, hand=self.state.mover_hand())
                 except InvalidMoveError as e:
                     self.say(f"cannot read {text!r} as a move: {_after_quote(e.reason)} "
                              f"(type 'help' or 'moves')")
@@ -243,6 +243,7 @@ class Game:
                     self.round_summary()
                     if self.state.is_match_over:
                         w = self.state.match_winner
+                        assert w is not None          # (the match is over)
                         seals = self.state.seals
                         who = "You win" if w == self.you else "The engine wins"
                         self.say(f"{who} the match, {seals[w]}-{seals[1 - w]}.")

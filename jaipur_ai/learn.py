@@ -128,8 +128,19 @@ def _cmd_learn(args) -> int:
     return 0
 
 
-def add_commands(sub, formatter, positive_int) -> None:
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 1 <= v <= 10**9:
+        raise argparse.ArgumentTypeError(f"must be in 1..1000000000, got {v}")
+    return v
+
+
+def add_commands(sub, formatter) -> None:
     """Add ``selfplay``, ``train`` and ``learn`` to the CLI's subparsers."""
+    positive_int = _positive_int
     sp = sub.add_parser("selfplay", help="self-play records for training (numpy shards)",
                         formatter_class=formatter,
                         description="Play seeded self-play rounds and write them as numpy "

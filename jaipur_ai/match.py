@@ -29,7 +29,8 @@ Statistics (:func:`summarise`) -- all from the point of view of engine A:
 * Elo difference: ``-400 log10(1/p - 1)`` (:func:`elo_difference`), and its
   interval is the Wilson bounds mapped through the same function (infinite when a
   bound is 0 or 1; ``None`` in JSON);
-* mean margin: A's round points minus B's, with a normal 95% interval;
+* mean margin: A's round points minus B's, with a 95% interval by Student's t
+  (:func:`normal_interval`: n - 1 degrees of freedom, right for a handful of games);
 * mean seconds per move for each engine, and the results split by who started
   and by player number.
 
@@ -39,6 +40,7 @@ the seat, the round and the ply, never from which worker played the game.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -48,11 +50,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from .errors import JaipurError
+from .options import ENGINE_OPTIONS, check, check_engine_options, describe, parse_text, unknown
 from .state import GameState
 
 __all__ = [
     "EngineSpec", "GameRecord", "MatchResult", "play_round", "play_game", "run_match",
-    "deal_seeds", "derive_seed", "wilson_interval", "normal_interval", "elo_difference",
+    "deal_seeds", "derive_seed", "wilson_interval", "normal_interval", "student_t95",
+    "elo_difference",
     "summarise", "format_result", "option_value", "LEVELS", "ALGORITHMS",
 ]
 
@@ -127,6 +131,10 @@ def option_value(text: str) -> Any:
     return text
 
 
+_ALIASES = {"t": "time", "seconds": "time", "iters": "iterations", "it": "iterations",
+            "n": "iterations"}
+
+
 def _fmt_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -165,32 +173,34 @@ class EngineSpec:
         if self.algorithm not in ALGORITHMS:
             raise SpecError("engine", f"unknown algorithm {self.algorithm!r} "
                                       f"(one of {', '.join(ALGORITHMS)})")
-        if self.time is not None and not (isinstance(self.time, (int, float))
-                                          and not isinstance(self.time, bool)
-                                          and math.isfinite(self.time) and self.time > 0):
-            raise SpecError("time", f"seconds per move must be a number > 0, got {self.time!r}")
-        if self.iterations is not None and not (isinstance(self.iterations, int)
-                                                and not isinstance(self.iterations, bool)
-                                                and self.iterations > 0):
-            raise SpecError("iterations", f"must be an integer > 0, got {self.iterations!r}")
+        # the limits and options of the one table (jaipur_ai.options)
+        object.__setattr__(self, "time", check("time", self.time))
+        object.__setattr__(self, "iterations", check("iterations", self.iterations))
+        opts = dict(self.options)
+        if "algorithm" in opts or "time" in opts or "iterations" in opts:
+            k = next(k for k in ("algorithm", "time", "iterations") if k in opts)
+            raise SpecError("engine", f"{k!r} is part of the spec itself, not an option")
+        object.__setattr__(self, "options", check_engine_options(opts))
 
     @classmethod
     def parse(cls, text: Union[str, "EngineSpec"]) -> "EngineSpec":
-        """Read ``ismcts:time=1``, ``greedy``, ``medium``, ``5000`` ..."""
+        """Read ``ismcts:time=1``, ``greedy``, ``medium``, ``5000`` ...; each value is
+        read as its option's type (jaipur_ai.options) and checked."""
         if isinstance(text, EngineSpec):
             return text
         if not isinstance(text, str) or not text.strip():
-            raise SpecError("engine", f"expected an engine spec like 'ismcts:time=1', got {text!r}")
+            raise SpecError("engine", f"expected an engine spec like 'ismcts:time=1', got "
+                                      f"{describe(text)}")
         s = text.strip()
         low = s.lower()
         if low in LEVELS:
             return cls.parse(LEVELS[low])
         if low.isdigit():
-            return cls("ismcts", iterations=int(low))
+            return cls("ismcts", iterations=parse_text("iterations", low))
         algo, _, rest = s.partition(":")
         algo = algo.strip().lower()
         if algo not in ALGORITHMS:
-            raise SpecError("engine", f"unknown algorithm {algo!r} in {text!r} "
+            raise SpecError("engine", f"unknown algorithm {algo[:40]!r} "
                                       f"(one of {', '.join(ALGORITHMS)}, or a level: "
                                       f"{', '.join(LEVELS)})")
         limits: dict[str, Any] = {"time": None, "iterations": None}
@@ -200,19 +210,16 @@ class EngineSpec:
             key = key.strip().lower().replace("-", "_")
             val = val.strip()
             if not eq or not key or not val:
-                raise SpecError("engine", f"expected key=value, got {item!r} in {text!r}")
-            if key in ("time", "t", "seconds"):
-                v = option_value(val.rstrip("s") if val.endswith("s") else val)
-                if not isinstance(v, (int, float)) or isinstance(v, bool):
-                    raise SpecError("time", f"expected seconds, got {val!r} in {text!r}")
-                limits["time"] = float(v)
-            elif key in ("iterations", "iters", "it", "n"):
-                v = option_value(val)
-                if not isinstance(v, int) or isinstance(v, bool):
-                    raise SpecError("iterations", f"expected an integer, got {val!r} in {text!r}")
-                limits["iterations"] = v
+                raise SpecError("engine", f"expected key=value, got {item[:40]!r}")
+            key = _ALIASES.get(key, key)
+            if key == "time":
+                limits["time"] = parse_text("time", val[:-1] if val.endswith("s") else val)
+            elif key == "iterations":
+                limits["iterations"] = parse_text("iterations", val)
+            elif key in ENGINE_OPTIONS and key not in ("algorithm",):
+                options[key] = parse_text(key, val)
             else:
-                options[key] = option_value(val)
+                raise unknown(key)
         return cls(algo, limits["time"], limits["iterations"], options)
 
     def __str__(self) -> str:
@@ -287,7 +294,7 @@ class GameRecord:
     rounds: int = 1
     seals: tuple = (0, 0)        #: (A's seals, B's seals)
     plies: int = 0
-    moves: list = field(default_factory=list)   #: move texts, rounds joined by "|"
+    moves: list = field(default_factory=list)   #: move texts, "|" between rounds
     seconds: tuple = (0.0, 0.0)  #: total thinking seconds (A, B)
     engine_moves: tuple = (0, 0) #: moves made (A, B)
 
@@ -309,7 +316,17 @@ class GameRecord:
                 "score": self.score, "points": list(self.points), "margin": self.margin,
                 "rounds": self.rounds, "seals": list(self.seals), "plies": self.plies,
                 "seconds": list(self.seconds), "engine_moves": list(self.engine_moves),
-                "moves": " ".join(self.moves)}
+                "moves": self.rounds_moves()}
+
+    def rounds_moves(self) -> list[list[str]]:
+        """The moves, one list per round (as JSON records hold them)."""
+        out: list[list[str]] = [[]]
+        for m in self.moves:
+            if m == "|":
+                out.append([])
+            else:
+                out[-1].append(m)
+        return out
 
 
 def _choose(engine: Any, spec: EngineSpec, state: GameState, seed: int) -> tuple[Any, float]:
@@ -363,14 +380,18 @@ def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], de
     rounds = 0
     while True:
         rounds += 1
+        seed_of: Callable[[int, int], int]
         if move_seed is None:
             path = (base, 1, deal, a_seat, rounds)
 
-            def seed_of(ply: int, player: int, path: tuple = path) -> int:
+            def derived(ply: int, player: int, path: tuple = path) -> int:
                 return derive_seed(*path, ply)
+            seed_of = derived
         else:
-            def seed_of(ply: int, player: int, rnd: int = rounds) -> int:
-                return move_seed(rnd, ply, player)
+            def given(ply: int, player: int, rnd: int = rounds,
+                      fn: Callable[[int, int, int], int] = move_seed) -> int:
+                return fn(rnd, ply, player)
+            seed_of = given
         state = _play_one_round(state, engines, specs, seed_of, acc)
         totals = state.round_totals()
         points[0] += totals[0]
@@ -432,8 +453,35 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
     return (lo, hi)
 
 
-def normal_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """Mean of ``values`` and its normal-approximation interval (sample s.d.)."""
+# two-sided 95% quantiles of Student's t for 1..30 degrees of freedom
+_T95 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004,
+        2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905,
+        2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899,
+        2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)
+
+
+def student_t95(df: int) -> float:
+    """Two-sided 95% quantile of Student's t with ``df`` degrees of freedom (exact to 6
+    digits up to 30, then the Cornish-Fisher expansion, better than 1e-5).
+
+    >>> round(student_t95(4), 4), round(student_t95(1000), 4)
+    (2.7764, 1.9623)
+    """
+    if df < 1:
+        raise ValueError("df must be >= 1")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = Z95
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3
+
+
+def normal_interval(values: Sequence[float], z: Optional[float] = None
+                    ) -> tuple[float, float, float]:
+    """Mean of ``values`` and its 95% interval: Student's t with n - 1 degrees of freedom
+    (sample s.d.), which a handful of games needs; ``z``: a fixed quantile instead."""
     n = len(values)
     if n == 0:
         return (0.0, 0.0, 0.0)
@@ -441,7 +489,7 @@ def normal_interval(values: Sequence[float], z: float = Z95) -> tuple[float, flo
     if n < 2:
         return (mean, mean, mean)
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(var / n)
+    half = (student_t95(n - 1) if z is None else z) * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
 
 
@@ -492,6 +540,7 @@ def summarise(records: Sequence[GameRecord]) -> dict:
         "win_rate": score if n else None,
         "win_rate_ci95": [lo, hi] if n else None,
         "ci_method": "wilson score interval on the per-game score (draw = 1/2)",
+        "margin_ci_method": "student t interval of the mean margin (n - 1 degrees of freedom)",
         "elo": _finite(elo_difference(score)) if n else None,
         "elo_ci95": [_finite(elo_difference(lo)), _finite(elo_difference(hi))] if n else None,
         "elo_infinite": (None if not n else
@@ -638,20 +687,19 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
     (KeyboardInterrupt), or ``should_stop()`` returning true, stops the match:
     the games already finished are returned with ``interrupted=True``."""
     a, b = EngineSpec.parse(a), EngineSpec.parse(b)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise SpecError("games", f"expected a number of deals >= 1, got {games!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise SpecError("workers", f"expected a number of processes >= 1, got {workers!r}")
+    games, workers = check("games", games), check("workers", workers)
     if unit not in ("round", "match"):
-        raise SpecError("unit", f"expected 'round' or 'match', got {unit!r}")
+        raise SpecError("unit", f"expected 'round' or 'match', got {describe(unit)}")
+    seed = check("seed", seed)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     # fail early, in this process, on an engine that cannot be built
     a.make_engine()
     b.make_engine()
-    seeds = deal_seeds(seed, games)
-    tasks = [(a, b, i, seeds[i], seat, unit, seed) for i in range(games) for seat in (0, 1)]
-    total = len(tasks)
+    # the tasks are made as they are needed, never all at once
+    tasks = ((a, b, i, derive_seed(seed, 0, i), seat, unit, seed)
+             for i in range(games) for seat in (0, 1))
+    total = 2 * games
     records: list[GameRecord] = []
     interrupted = False
     t0 = time.perf_counter()
@@ -673,19 +721,26 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
             interrupted = True
     else:
         import multiprocessing as mp
+        from collections import deque
         pool = mp.get_context().Pool(workers, initializer=_worker_init)
+        window = 4 * workers          # tasks submitted and not yet collected
+        pending: deque = deque()
         try:
-            it = pool.imap_unordered(_task, tasks)
-            while len(records) < total:
+            for t in itertools.islice(tasks, window):
+                pending.append(pool.apply_async(_task, (t,)))
+            while pending:
                 if should_stop is not None and should_stop():
                     interrupted = True
                     break
-                try:
-                    rec = it.next(timeout=0.2)
-                except mp.TimeoutError:
+                ready = next((r for r in pending if r.ready()), None)
+                if ready is None:
+                    pending[0].wait(0.05)
                     continue
-                except StopIteration:  # pragma: no cover - defensive
-                    break
+                pending.remove(ready)
+                rec = ready.get()
+                nxt = next(tasks, None)
+                if nxt is not None:
+                    pending.append(pool.apply_async(_task, (nxt,)))
                 done(rec)
         except KeyboardInterrupt:
             interrupted = True

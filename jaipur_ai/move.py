@@ -29,10 +29,11 @@ import re
 import types
 from collections.abc import Iterable
 from math import comb
+from typing import Optional, Sequence
 
 from ._cards import (CAMEL, CARD_TOTALS, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES, PRECIOUS,
                      TYPES)
-from .errors import InvalidMoveError
+from .errors import InvalidMoveError, safe_repr
 
 __all__ = ["Move", "N_ACTIONS"]
 
@@ -109,7 +110,8 @@ del _t, _name
 _LETTER_TYPES = {c.lower(): t for t, c in enumerate(LETTERS)}
 _NUMBER_WORDS = {w: i for i, w in enumerate(
     ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"))}
-_FILLERS = frozenset(("a", "an", "the", "and", "of", "all", "card", "cards", "+", "&"))
+_FILLERS = frozenset(("a", "an", "the", "and", "of", "card", "cards", "+", "&"))
+_ALL = -1                # "all": every card of the good that follows, in the hand
 
 
 def _card_type(good) -> int:
@@ -122,7 +124,7 @@ def _card_type(good) -> int:
             return _NAME_TYPES[key]
         if len(key) == 1:
             raise _Reject(f"unknown card letter {good.strip().upper()!r}")
-        raise _Reject(f"unknown card {good!r} (cards are {' '.join(LETTERS)} or their names)")
+        raise _Reject(f"unknown card {safe_repr(good)} (cards are {' '.join(LETTERS)} or their names)")
     t = _int(good, "a card type")
     if not 0 <= t < TYPES:
         raise _Reject(f"card type {t} is out of range 0..{TYPES - 1}")
@@ -199,13 +201,16 @@ def _number(tok: str) -> int:
     return int(tok) if len(tok) <= 6 else 10 ** 6
 
 
-def _parse_cards(text: str):
+def _parse_cards(text: str, hand: Optional[Sequence[int]] = None):
     """Card text -> (7 counts, set of types named).
 
     Accepts letters (``DDG``), names (``diamonds``), counts (``2D``, ``2 diamonds``,
-    ``D x2``) and fillers (``and``, ``a``, ``+``).
+    ``D x2``), ``all`` (every card of the good that follows in ``hand``, the 7 counts
+    of the mover's hand with the herd as camels; without a hand "all" is an error) and
+    fillers (``and``, ``a``, ``+``).
     """
-    s = _TIMES.sub(r" * \1", text.lower().replace(",", " "))
+    # (whitespace runs first collapsed: the patterns then never rescan a long run)
+    s = _TIMES.sub(r" * \1", " ".join(text.lower().replace(",", " ").split()))
     counts = [0] * TYPES
     named = set()
     pending = None           # a count waiting for its card
@@ -217,8 +222,13 @@ def _parse_cards(text: str):
         i += 1
         if _is_number(tok) or tok in _NUMBER_WORDS:
             if pending is not None:
-                raise _Reject(f"unexpected number {tok!r}")
+                raise _Reject(f"unexpected number {safe_repr(tok)}")
             pending = _number(tok) if _is_number(tok) else _NUMBER_WORDS[tok]
+            continue
+        if tok == "all":
+            if pending is not None:
+                raise _Reject("unexpected 'all'")
+            pending = _ALL
             continue
         if tok == "*":
             if i < len(toks) and _is_number(toks[i]) and last is not None and not last[1] \
@@ -236,16 +246,21 @@ def _parse_cards(text: str):
             bad = [c for c in tok if c not in _LETTER_TYPES]
             if bad:
                 if len(tok) >= 3 and any(c in "aeiou" for c in tok):
-                    raise _Reject(f"unknown card {tok!r} (cards are {' '.join(LETTERS)}"
+                    raise _Reject(f"unknown card {safe_repr(tok)} (cards are {' '.join(LETTERS)}"
                                   " or their names)")
                 where = f" in {tok.upper()!r}" if len(tok) > 1 else ""
                 raise _Reject(f"unknown card letter {bad[0].upper()!r}{where}")
             item = [_LETTER_TYPES[c] for c in tok]
         else:
-            raise _Reject(f"unexpected character {tok!r}")
+            raise _Reject(f"unexpected character {safe_repr(tok)}")
         if pending is not None:
             if len(item) != 1:
                 raise _Reject(f"a count applies to a single card letter, not {tok.upper()!r}")
+            if pending == _ALL:
+                if hand is None:
+                    raise _Reject("'all' counts the cards in the hand, which a move text "
+                                  "alone does not know: give the number (e.g. 'sell 3L')")
+                pending = int(hand[item[0]])
             counts[item[0]] += pending
             named.add(item[0])
             last = (item[0], True)
@@ -255,12 +270,15 @@ def _parse_cards(text: str):
                 counts[t] += 1
                 named.add(t)
             last = (item[0], False) if len(item) == 1 else None
+    if pending == _ALL:
+        raise _Reject("'all' needs a card after it (e.g. 'sell all L')")
     if pending is not None:
         raise _Reject("a count needs a card after it (e.g. '3L')")
     return counts, named
 
 
 def _parse_take(rest: str) -> "Move":
+    rest = re.sub(r"\ball\s+(?=camel)", "", rest)      # "take all camels": camels
     counts, named = _parse_cards(rest)
     if not named:
         raise _Reject("take what? (e.g. 'take D', or 'camels')")
@@ -278,8 +296,11 @@ def _parse_take(rest: str) -> "Move":
     return Move._make("take", t, 1, None, None)
 
 
-def _parse_sell(rest: str) -> "Move":
-    counts, named = _parse_cards(rest)
+def _parse_sell(rest: str, hand: Optional[Sequence[int]] = None) -> "Move":
+    if "the" in rest.split():
+        raise _Reject("'the' does not say how many cards are sold: give the number or "
+                      "'all' (e.g. 'sell 3L', 'sell all L')")
+    counts, named = _parse_cards(rest, hand)
     if not named:
         raise _Reject("sell what? (e.g. 'sell 3L')")
     if CAMEL in named:
@@ -291,7 +312,7 @@ def _parse_sell(rest: str) -> "Move":
     return Move._make("sell", t, counts[t], None, None)
 
 
-def _parse_swap(rest: str) -> "Move":
+def _parse_swap(rest: str, hand: Optional[Sequence[int]] = None) -> "Move":
     parts = _SEPARATOR.split(rest.strip())
     if len(parts) == 1:
         parts = rest.split()
@@ -302,7 +323,7 @@ def _parse_swap(rest: str) -> "Move":
     if not parts[0].strip() or not parts[1].strip():
         raise _Reject("a swap is written 'swap TAKEN for GIVEN' (e.g. 'swap DG for LM')")
     take7, _ = _parse_cards(parts[0])
-    give, _ = _parse_cards(parts[1])
+    give, _ = _parse_cards(parts[1], hand)
     if take7[CAMEL]:
         raise _Reject("a swap cannot take camels")
     take = tuple(take7[:GOODS])
@@ -311,16 +332,16 @@ def _parse_swap(rest: str) -> "Move":
     return Move._make("swap", None, sum(take), take, give)
 
 
-def _parse(text: str) -> "Move":
+def _parse(text: str, hand: Optional[Sequence[int]] = None) -> "Move":
     s = " ".join(text.lower().split())
     if not s:
         raise _Reject("empty move text")
     m = _VERB.match(s)
     if m is None:
         if _SEPARATOR.search(s):
-            return _parse_swap(s)
+            return _parse_swap(s, hand)
         word = s.split()[0]
-        raise _Reject(f"unknown move {word!r} (expected take, camels, sell or swap)")
+        raise _Reject(f"unknown move {safe_repr(word)} (expected take, camels, sell or swap)")
     verb, rest = m.group(1), s[m.end():]
     if verb.startswith("camel"):
         if rest.strip():
@@ -328,11 +349,11 @@ def _parse(text: str) -> "Move":
         return Move.camels()
     if verb == "take":
         if _SEPARATOR.search(rest):
-            return _parse_swap(rest)
+            return _parse_swap(rest, hand)
         return _parse_take(rest)
     if verb == "sell":
-        return _parse_sell(rest)
-    return _parse_swap(rest)
+        return _parse_sell(rest, hand)
+    return _parse_swap(rest, hand)
 
 
 # ---------------------------------------------------------------------------
@@ -378,6 +399,12 @@ class Move:
     """
 
     __slots__ = ("_kind", "_good", "_count", "_take", "_give", "_id")
+    _kind: str
+    _good: Optional[int]
+    _count: int
+    _take: tuple[int, ...]
+    _give: tuple[int, ...]
+    _id: int
 
     def __init__(self, *args, **kwargs) -> None:
         raise TypeError("build a Move with Move.take, Move.camels, Move.sell, Move.swap, "
@@ -423,7 +450,7 @@ class Move:
         try:
             t = _good_type(good, "take")
         except _Reject as e:
-            raise InvalidMoveError(f"Move.take({good!r})", e.reason) from None
+            raise InvalidMoveError(f"Move.take({safe_repr(good)})", e.reason) from None
         return cls._make("take", t, 1, None, None)
 
     take = _Hybrid(_take_constructor, "_take")
@@ -454,7 +481,7 @@ class Move:
             n = _int(n, "the number of cards sold")
             _check_sell(t, n)
         except _Reject as e:
-            raise InvalidMoveError(f"Move.sell({good!r}, {n!r})", e.reason) from None
+            raise InvalidMoveError(f"Move.sell({safe_repr(good)}, {safe_repr(n)})", e.reason) from None
         return cls._make("sell", t, n, None, None)
 
     @classmethod
@@ -475,12 +502,16 @@ class Move:
             g7 = _counts(give, TYPES, "give")
             _check_swap(t6, g7)
         except _Reject as e:
-            raise InvalidMoveError(f"Move.swap({take!r}, {give!r})", e.reason) from None
+            raise InvalidMoveError(f"Move.swap({safe_repr(take)}, {safe_repr(give)})", e.reason) from None
         return cls._make("swap", None, sum(t6), t6, g7)
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
+    def parse(cls, text: str, hand: Optional[Sequence[int]] = None) -> "Move":
         """Read a move from text; forgiving about case, spaces, names and synonyms.
+
+        ``hand``: the mover's 7 counts by type (goods, then the herd as camels), where
+        known, to read ``all`` ("sell all leather"); without it "all" is an error, since
+        the text alone does not say how many cards it means.
 
         >>> Move.parse("take diamonds")
         Move.parse('take D')
@@ -494,12 +525,14 @@ class Move:
         Traceback (most recent call last):
         ...
         jaipur_ai.errors.InvalidMoveError: move: 'take X': unknown card letter 'X'
+        >>> Move.parse("sell all leather", hand=(0, 0, 0, 0, 0, 3, 2))
+        Move.parse('sell 3L')
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(repr(text), f"a move text must be a str, "
+            raise InvalidMoveError(safe_repr(text), f"a move text must be a str, "
                                                f"got {type(text).__name__}")
         try:
-            return _parse(text)
+            return _parse(text, hand)
         except _Reject as e:
             raise InvalidMoveError(text, e.reason) from None
 
@@ -550,7 +583,7 @@ class Move:
         return self._kind
 
     @property
-    def good(self):
+    def good(self) -> Optional[int]:
         """The goods type (0..5) taken or sold; ``None`` for camels and swaps."""
         return self._good
 
@@ -601,13 +634,13 @@ class Move:
     # -- value behaviour ----------------------------------------------------
 
     def __str__(self) -> str:
-        kind = self._kind
-        if kind == "take":
-            return f"take {LETTERS[self._good]}"
+        kind, good = self._kind, self._good
+        if kind == "take" and good is not None:
+            return f"take {LETTERS[good]}"
         if kind == "camels":
             return "camels"
-        if kind == "sell":
-            return f"sell {self._count}{LETTERS[self._good]}"
+        if kind == "sell" and good is not None:
+            return f"sell {self._count}{LETTERS[good]}"
         taken = "".join(LETTERS[t] * c for t, c in enumerate(self._take))
         given = "".join(LETTERS[t] * c for t, c in enumerate(self._give))
         return f"swap {taken} for {given}"

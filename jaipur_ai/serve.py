@@ -27,10 +27,10 @@ message; in short::
 """
 from __future__ import annotations
 
-import inspect
 import io
 import json
 import math
+import os
 import re
 import sys
 import threading
@@ -38,7 +38,8 @@ import traceback
 from typing import Any, Callable, Optional, Union
 
 from . import __version__
-from .errors import InvalidPositionError, JaipurError
+from .errors import InvalidOptionError, InvalidPositionError, JaipurError
+from .options import ALGORITHMS, ENGINE_OPTIONS, check, check_engine_options
 from .move import Move
 from .state import STATE_FORMAT, GameState
 from .view import VIEW_FORMAT, View, read_position
@@ -49,10 +50,6 @@ __all__ = ["Server", "main", "PROTOCOL_VERSION"]
 #: fields or response fields does not bump it.
 PROTOCOL_VERSION = 1
 
-#: The engine's algorithms ("cheat" is ISMCTS with perfect information, for study).
-ALGORITHMS = ("ismcts", "expectimax", "greedy", "random", "cheat")
-MIN_REPORT_EVERY = 0.01
-MAX_SEED = 2**64 - 1
 
 Position = Union[GameState, View]
 
@@ -89,7 +86,10 @@ def _error_body(exc: BaseException, where: str = "") -> dict[str, Any]:
                 "reason": exc.reason}
     if isinstance(exc, JaipurError):
         field = _position_field(exc.field) if where == "position" else exc.field
-        return {"type": type(exc).__name__, "field": field,
+        # a bad limit or engine option is a request error on the wire (docs/protocol.md)
+        kind = "InvalidRequestError" if isinstance(exc, InvalidOptionError) else \
+            type(exc).__name__
+        return {"type": kind, "field": field,
                 "message": f"{field}: {exc.reason}", "reason": exc.reason}
     message = f"{type(exc).__name__}: {exc}"
     return {"type": "InternalError", "field": None, "message": message, "reason": message}
@@ -106,16 +106,10 @@ def _need(req: dict, key: str) -> Any:
     return v
 
 
-def _number(req: dict, key: str, lo: float, default: Any = None) -> Optional[float]:
-    v = req.get(key)
-    if v is None:
-        return default
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise RequestError(key, f"expected a number of seconds, got {v!r}")
-    if v < lo or (lo == 0 and v == 0):
-        raise RequestError(key, f"{v} is too small (it must be "
-                                f"{'> 0' if lo == 0 else f'at least {lo}'})")
-    return float(v)
+def _option(req: dict, key: str) -> Any:
+    """Request field ``key``, checked by the one table of options (jaipur_ai.options);
+    absent or null: None."""
+    return check(key, req.get(key))
 
 
 def _integer(req: dict, key: str, lo: int, hi: int, default: Any = None) -> Optional[int]:
@@ -208,39 +202,9 @@ def _engine_module():
     return engine
 
 
-def _params(fn: Callable) -> tuple[dict, bool]:
-    """``fn``'s keyword parameters (name -> default), and whether it takes **kwargs."""
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):  # pragma: no cover
-        return {}, True
-    names = {n: p.default for n, p in sig.parameters.items()
-             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and n != "self"}
-    var = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())
-    return names, var
-
-
-def _check_option(key: str, value: Any, default: Any) -> None:
-    """An engine option must have the JSON type of its default."""
-    if isinstance(default, bool):
-        ok, what = isinstance(value, bool), "true or false"
-    elif isinstance(default, int):
-        ok, what = isinstance(value, int) and not isinstance(value, bool), "an integer"
-    elif isinstance(default, float):
-        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
-              and math.isfinite(value))
-        what = "a number"
-    elif isinstance(default, str):
-        ok, what = isinstance(value, str), "a string"
-    else:
-        return
-    if not ok:
-        raise RequestError(key, f"expected {what}, got {value!r}")
-
-
 # Request fields that belong to the protocol or to analyse(), never to Engine().
 _ANALYSE_FIELDS = {"id", "action", "position", "time", "iterations", "top", "seed",
-                   "report_every", "stop_event", "on_progress"}
+                   "report_every"}
 
 
 class _Job:
@@ -309,9 +273,10 @@ class Server:
                  time: Optional[float] = None, log=None) -> None:
         self.infile = infile
         self.outfile = outfile
-        self.algorithm = algorithm
-        self.threads = threads
-        self.default_time = time
+        # the defaults are options of the one table too: checked here, once
+        self.algorithm = check("algorithm", algorithm)
+        self.threads = check("threads", threads)
+        self.default_time = check("time", time)
         self.log = log if log is not None else sys.stderr
         self._binary_out = not isinstance(outfile, io.TextIOBase)
         self._write_lock = threading.Lock()
@@ -342,6 +307,13 @@ class Server:
                 self._broken = True
                 for job in list(self._jobs.values()):  # (a snapshot; no lock needed)
                     job.stop.set()
+
+    def frontend_gone(self) -> None:
+        """The frontend went away (stdout is closed): stop every search and stop serving."""
+        with self._write_lock:
+            self._broken = True
+        for job in list(self._jobs.values()):  # (a snapshot; no lock needed)
+            job.stop.set()
 
     def _send_error(self, rid: Any, exc: BaseException, action: Optional[str] = None,
                     where: str = "") -> None:
@@ -469,6 +441,7 @@ class Server:
         state = _as_state(pos, "view")
         _need(req, "player")
         player = _integer(req, "player", 0, 1)
+        assert player is not None                     # (required above)
         return {"player": player, "position": _write_position(state.view(player), form)}
 
     def _do_result(self, req: dict) -> dict[str, Any]:
@@ -502,39 +475,25 @@ class Server:
         if isinstance(pos, View) and pos.to_move != pos.observer:
             raise _PositionError(InvalidPositionError(
                 "to_move", "it is the opponent's turn: search the view of the player to move"))
-        limits = {
-            "time": _number(req, "time", 0),
-            "iterations": _integer(req, "iterations", 1, 2**62),
-            "top": _integer(req, "top", 1, 10_000, default=5),
-            "seed": _integer(req, "seed", 0, MAX_SEED),
-        }
+        limits = {k: _option(req, k) for k in ("time", "iterations", "top", "seed")}
+        if "top" not in req or req["top"] is None:
+            limits["top"] = 5
         if limits["time"] is None and limits["iterations"] is None and self.default_time:
             limits["time"] = self.default_time
-        report_every = _number(req, "report_every", MIN_REPORT_EVERY)
+        report_every = _option(req, "report_every")
         engine = self._make_engine(req)
         self._launch(rid, engine, pos, limits, report_every)
 
     def _make_engine(self, req: dict):
+        """The request's engine: every engine option of the one table (jaipur_ai.options)
+        that the request names, checked there; other fields are ignored."""
         E = _engine_module()
-        algorithm = req.get("algorithm")
-        if algorithm is None:
-            algorithm = self.algorithm
-        if not isinstance(algorithm, str):
-            raise RequestError("algorithm", f"expected a string, got {algorithm!r}")
-        names, var = _params(E.Engine.__init__)
-        opts: dict[str, Any] = {"algorithm": algorithm}
-        if "threads" in names or var:
-            opts["threads"] = _integer(req, "threads", 1, 1024, default=self.threads)
+        opts: dict[str, Any] = {"algorithm": self.algorithm, "threads": self.threads}
         for k, v in req.items():
-            if k in names and k not in _ANALYSE_FIELDS and k not in opts and v is not None:
-                _check_option(k, v, names[k])
-                opts[k] = v
-        try:
-            return E.Engine(**opts)
-        except JaipurError:
-            raise
-        except (ValueError, TypeError) as e:
-            raise RequestError(_guess_field(str(e), opts), f"bad engine option: {e}") from None
+            if k in ENGINE_OPTIONS and k not in _ANALYSE_FIELDS and v is not None:
+                opts[k] = _option(req, k)
+        check_engine_options(opts)
+        return E.Engine(**opts)
 
     def _launch(self, rid: Any, engine, pos: Position, limits: dict,
                 report_every: Optional[float]) -> None:
@@ -546,20 +505,23 @@ class Server:
         t = threading.Thread(target=self._search, args=(job, engine, pos, limits, report_every),
                              name=f"jaipur-search-{token}", daemon=True)
         job.thread = t
-        t.start()
+        try:
+            t.start()
+        except RuntimeError as e:   # no thread to be had (a memory or process limit)
+            with self._jobs_lock:
+                self._jobs.pop(token, None)
+            raise RequestError(None, f"cannot start a search now ({e}); try again when "
+                                     "fewer searches are running",
+                               "ResourceError") from None
 
     def _search(self, job: _Job, engine, pos: Position, limits: dict,
                 report_every: Optional[float]) -> None:
         msg: dict[str, Any]
         try:
-            names, var = _params(engine.analyse)
-            kwargs = {k: v for k, v in limits.items() if k in names or var}
-            if "stop_event" in names or var:
-                kwargs["stop_event"] = job.stop
+            kwargs = dict(limits, stop_event=job.stop)
             if report_every is not None:
-                if ("on_progress" in names and "report_every" in names) or var:
-                    kwargs["on_progress"] = lambda a: self._partial(job, a)
-                    kwargs["report_every"] = report_every
+                kwargs["on_progress"] = lambda a: self._partial(job, a)
+                kwargs["report_every"] = report_every
             report = engine.analyse(pos, **kwargs)
             body = _analysis_dict(report)
             msg = {"id": job.rid, "action": "analyse", **body,
@@ -653,13 +615,53 @@ class _PositionError(Exception):
         self.exc = exc
 
 
-def _guess_field(message: str, opts: dict) -> Optional[str]:
-    """The option an engine error message is about: the one it names first."""
-    found = [(message.find(k), k) for k in opts if re.search(rf"\b{k}\b", message)]
-    return min(found)[1] if found else None
-
-
 # --------------------------------------------------------------------------- CLI
+class _LineReader:
+    """Lines of a file descriptor, read as they come; reading ends (as at the end of
+    input) once ``gone()`` is true, so that the server stops when its frontend went
+    away even while stdin stays open."""
+
+    MAX_LINE = 64 * 1024 * 1024
+
+    def __init__(self, fd: int, gone: Callable[[], bool]) -> None:
+        self.fd = fd
+        self.gone = gone
+        self.buf = b""
+        self.scanned = 0
+        self.eof = False
+
+    def readline(self) -> bytes:
+        import select
+        while True:
+            i = self.buf.find(b"\n", self.scanned)
+            if i >= 0 or self.eof or len(self.buf) > self.MAX_LINE:
+                end = i + 1 if i >= 0 else len(self.buf)
+                line, self.buf, self.scanned = self.buf[:end], self.buf[end:], 0
+                return line
+            self.scanned = len(self.buf)
+            if self.gone():
+                return b""
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                chunk = os.read(self.fd, 1 << 16)
+                if chunk:
+                    self.buf += chunk
+                else:
+                    self.eof = True
+
+
+def _watch_output(fd: int, server: "Server", done: threading.Event) -> None:
+    """Until ``done``: when the reader of ``fd`` (stdout) goes away, stop every search and
+    make the server stop reading (docs/protocol.md, "quit and end of input")."""
+    import select
+    poller = select.poll()
+    poller.register(fd, select.POLLERR | select.POLLHUP)
+    while not done.is_set():
+        if poller.poll(100):
+            server.frontend_gone()
+            return
+
+
 def serve_stdio(algorithm: str = "ismcts", threads: int = 1,
                 time: Optional[float] = None) -> int:
     """Serve on this process's stdin and stdout until ``quit`` or end of input;
@@ -667,12 +669,23 @@ def serve_stdio(algorithm: str = "ismcts", threads: int = 1,
     read its options.  Returns the exit status."""
     out = sys.stdout
     binary_out = getattr(out, "buffer", out)
-    binary_in = getattr(sys.stdin, "buffer", sys.stdin)
+    binary_in: Any = getattr(sys.stdin, "buffer", sys.stdin)
     server = Server(binary_in, binary_out, algorithm=algorithm, threads=threads, time=time)
+    done = threading.Event()
+    try:  # read stdin by its descriptor, and watch stdout's (POSIX)
+        import select
+        in_fd, out_fd = sys.stdin.fileno(), out.fileno()
+        if hasattr(select, "poll") and os.name == "posix":
+            server.infile = _LineReader(in_fd, lambda: server._broken)
+            threading.Thread(target=_watch_output, args=(out_fd, server, done),
+                             name="jaipur-stdout-watch", daemon=True).start()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        pass
     sys.stdout = sys.stderr  # a stray print must never corrupt the protocol
     try:
         return server.run()
     finally:
+        done.set()
         sys.stdout = out
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from . import _fields as F
 from ._board import draw_state
@@ -25,9 +25,9 @@ from ._position import RESULT_CORE as _RESULT_CORE
 from ._position import (TextValue, parse_held_bonus, parse_held_tokens, parse_stacks,
                         parse_text_head, text_head)
 from ._cards import (BONUS_KINDS, BONUS_SET_IDS, CAMEL, GOODS, HAND_LIMIT, LETTERS,
-                     SEALS_TO_WIN, TOKENS)
+                     MAX_ROUND, SEALS_TO_WIN, TOKENS)
 from ._core import CoreState
-from .errors import IllegalMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidPositionError, safe_repr
 from .move import Move
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,12 +59,13 @@ class PlayerState:
         return sum(sum(v) for v in self.bonus.values())
 
 
-def _as_move(move: MoveLike) -> Move:
+def _as_move(move: MoveLike, hand: Optional[tuple[int, ...]] = None) -> Move:
     if isinstance(move, Move):
         return move
     if isinstance(move, int) and not isinstance(move, bool):
         return Move.from_action_id(move)
-    return Move.parse(move)
+    # (anything else that is not a move text is refused by Move.parse, typed)
+    return Move.parse(move if isinstance(move, str) else cast(str, move), hand=hand)
 
 
 def _entropy_seed() -> int:
@@ -77,6 +78,9 @@ class GameState(TextValue):
     Build one with :meth:`new` (a dealt first round), :meth:`from_dict`,
     :meth:`from_json` or :meth:`from_text`.  Player numbers are 0 and 1.
     """
+
+    _CORE = CoreState
+    _BUILD = "GameState.new(seed), "
 
     __slots__ = ()
 
@@ -110,6 +114,9 @@ class GameState(TextValue):
             raise InvalidPositionError("result", "the round is still running")
         if self.is_match_over:
             raise InvalidPositionError("seals", "the match is over")
+        if self.round >= MAX_ROUND:
+            raise InvalidPositionError("round", f"round {self.round} is the last a position "
+                                                f"can number (1..{MAX_ROUND})")
         core = self._core.copy()
         core.next_round(_entropy_seed() if seed is None else F.as_int(seed, "seed", 0, 2**64 - 1))
         return GameState(core)
@@ -173,7 +180,7 @@ class GameState(TextValue):
 
     def is_legal(self, move: MoveLike) -> bool:
         try:
-            m = _as_move(move)
+            m = _as_move(move, self.mover_hand())
         except ValueError:
             return False
         return self._core.is_legal_action(m.action_id)
@@ -182,7 +189,7 @@ class GameState(TextValue):
         """The state after the player to move plays ``move`` (a Move, its text or
         its action id).  Raises :class:`IllegalMoveError` if the rules forbid it;
         ``self`` is never changed."""
-        m = _as_move(move)
+        m = _as_move(move, self.mover_hand())
         if self.is_round_over:
             raise IllegalMoveError(str(m), "the round is over")
         if not self._core.is_legal_action(m.action_id):
@@ -191,18 +198,26 @@ class GameState(TextValue):
         core.apply_action(m.action_id)
         return GameState(core)
 
+    def mover_hand(self) -> tuple[int, ...]:
+        """The player to move's 7 counts by type: the goods in hand, then the herd (what
+        "all" counts in a move text: ``state.apply("sell all leather")``)."""
+        raw = self._raw
+        p = raw["to_move"]
+        return (*raw["hand"][p], raw["herd"][p])
+
     def _why_illegal(self, m: Move) -> str:
         raw = self._raw
         p = raw["to_move"]
         hand, market, herd = raw["hand"][p], raw["market"], raw["herd"][p]
+        good = 0 if m.good is None else m.good       # (a take or a sale has a good)
         if m.kind == "take":
-            if not market[m.good]:
-                return f"there is no {LETTERS[m.good]} in the market"
+            if not market[good]:
+                return f"there is no {LETTERS[good]} in the market"
             return f"the hand already holds {HAND_LIMIT} goods"
         if m.kind == "camels":
             return "there is no camel in the market"
         if m.kind == "sell":
-            return f"the hand holds {hand[m.good]} {LETTERS[m.good]}, not {m.count}"
+            return f"the hand holds {hand[good]} {LETTERS[good]}, not {m.count}"
         for g in range(GOODS):
             if m.take[g] > market[g]:
                 return f"the market does not hold {F.letters(m.take)}"
@@ -265,9 +280,10 @@ class GameState(TextValue):
     def from_dict(cls, d: Any) -> "GameState":
         """Read and validate the JSON form.  Raises InvalidPositionError naming
         the field and the reason for anything that cannot occur in a game."""
+        F.check_nesting(d)
         fmt = F.get(d, "format", "")
         if fmt != STATE_FORMAT:
-            raise F.fail("format", f"expected {STATE_FORMAT!r}, got {fmt!r}")
+            raise F.fail("format", f"expected {safe_repr(STATE_FORMAT)}, got {safe_repr(fmt)}")
         bonus_set = F.bonus_set_name(F.get(d, "bonus_set", ""))
         players_in = F.get(d, "players", "")
         if not isinstance(players_in, list) or len(players_in) != 2:
@@ -296,6 +312,7 @@ class GameState(TextValue):
         F.check_card_totals(total, "cards", exact=True)
         taken = F.remaining_tokens(F.get(d, "tokens", ""), "tokens")
         owners = F.token_owners(taken, held_tok, "players[*].tokens")
+        F.check_sold(taken, discard)
         bmap = F.kind_map(F.get(d, "bonus", ""), "bonus")
         bonus_stacks, bonus_pos, bonus_owner = [], [], []
         for k in range(3):
@@ -321,7 +338,7 @@ class GameState(TextValue):
             "bonus_owner": bonus_owner,
             "to_move": F.as_int(F.get(d, "to_move", ""), "to_move", 0, 1),
             "starter": F.as_int(F.get(d, "starter", ""), "starter", 0, 1),
-            "round_no": F.as_int(F.get(d, "round", ""), "round", 1, 255),
+            "round_no": F.as_int(F.get(d, "round", ""), "round", 1, MAX_ROUND),
             "seals": [F.as_int(s, f"seals[{i}]", 0, SEALS_TO_WIN)
                       for i, s in enumerate(_pair(F.get(d, "seals", ""), "seals"))],
             "bonus_set": BONUS_SET_IDS[bonus_set],
@@ -382,7 +399,7 @@ class GameState(TextValue):
 
 def _pair(x: Any, field: str) -> list:
     if not isinstance(x, (list, tuple)) or len(x) != 2:
-        raise F.fail(field, f"expected a pair, got {x!r}")
+        raise F.fail(field, f"expected a pair, got {safe_repr(x)}")
     return list(x)
 
 
@@ -393,6 +410,6 @@ def _check_round(state: "GameState", raw: dict, result: Any) -> None:
     if result is not None:
         actual = state.round_winner()
         if actual != result:
-            raise F.fail("result", f"says {result!r} but the totals "
-                                   f"{state.round_totals()} and tie-breaks give {actual!r}")
+            raise F.fail("result", f"says {safe_repr(result)} but the totals "
+                                   f"{state.round_totals()} and tie-breaks give {safe_repr(actual)}")
     F.check_seals(raw["seals"], raw["round_no"], result)

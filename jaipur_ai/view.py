@@ -28,9 +28,9 @@ from ._position import RESULT_CORE as _RESULT_CORE
 from ._position import (TextValue, parse_held_bonus, parse_held_tokens, parse_stacks,
                         parse_text_head, text_head)
 from ._cards import (BONUS_KINDS, BONUS_SET_IDS, BONUS_SETS, CAMEL, CARD_TOTALS, GOODS,
-                     HAND_LIMIT, LETTERS, SEALS_TO_WIN, TOKENS, TYPES)
+                     HAND_LIMIT, LETTERS, MAX_ROUND, SEALS_TO_WIN, TOKENS, TYPES)
 from ._core import CoreState, CoreView
-from .errors import InvalidPositionError
+from .errors import InvalidPositionError, safe_repr
 from .move import Move
 from .state import GameState
 
@@ -43,6 +43,8 @@ _MAX_REJECTIONS = 1000
 class View(TextValue):
     """What one player knows of a position.  Immutable."""
 
+    _CORE = CoreView
+    _BUILD = "state.view(player), "
     __slots__ = ()
 
     # ------------------------------------------------------------ properties
@@ -164,9 +166,10 @@ class View(TextValue):
     @classmethod
     def from_dict(cls, d: Any) -> "View":
         """Read and validate a view written as JSON (docs/notation.md)."""
+        F.check_nesting(d)
         fmt = F.get(d, "format", "")
         if fmt != VIEW_FORMAT:
-            raise F.fail("format", f"expected {VIEW_FORMAT!r}, got {fmt!r}")
+            raise F.fail("format", f"expected {safe_repr(VIEW_FORMAT)}, got {safe_repr(fmt)}")
         obs = F.as_int(F.get(d, "observer", ""), "observer", 0, 1)
         opp = 1 - obs
         bonus_set = F.bonus_set_name(F.get(d, "bonus_set", ""))
@@ -217,6 +220,7 @@ class View(TextValue):
                          f"not {deck_size}")
         taken = F.remaining_tokens(F.get(d, "tokens", ""), "tokens")
         owners = F.token_owners(taken, held_tok, "players[*].tokens")
+        F.check_sold(taken, discard)
         stacks, pos, owner_bits = [], [], []
         for k in range(3):
             name = BONUS_KINDS[k]
@@ -238,19 +242,19 @@ class View(TextValue):
         result = F.result_value(F.get(d, "result", ""))
         seals = d.get("seals")
         if not isinstance(seals, list) or len(seals) != 2:
-            raise F.fail("seals", f"expected a pair, got {seals!r}")
+            raise F.fail("seals", f"expected a pair, got {safe_repr(seals)}")
         hands = [[0] * GOODS, [0] * GOODS]
         hands[obs], hands[opp] = hand[:GOODS], opp_known[:GOODS]
         knowns = [[0] * GOODS, [0] * GOODS]
         knowns[obs], knowns[opp] = my_known[:GOODS], opp_known[:GOODS]
-        raw = {
+        raw: dict[str, Any] = {
             "market": market, "hand": hands, "herd": herds, "known": knowns,
             "discard": discard[:GOODS], "deck": [0] * deck_size,
             "tok_pos": taken, "tok_owner": owners,
             "bonus": stacks, "bonus_pos": pos, "bonus_owner": owner_bits,
             "to_move": F.as_int(F.get(d, "to_move", ""), "to_move", 0, 1),
             "starter": F.as_int(F.get(d, "starter", ""), "starter", 0, 1),
-            "round_no": F.as_int(F.get(d, "round", ""), "round", 1, 255),
+            "round_no": F.as_int(F.get(d, "round", ""), "round", 1, MAX_ROUND),
             "seals": [F.as_int(s, f"seals[{i}]", 0, SEALS_TO_WIN) for i, s in enumerate(seals)],
             "bonus_set": BONUS_SET_IDS[bonus_set],
             "result": _RESULT_CORE[result],
@@ -297,7 +301,7 @@ class View(TextValue):
         d["discard"] = parts[5]
         d["tokens"] = parse_stacks(parts[6])
         if len(parts[7]) != 3 or not F.is_digits(parts[7]):
-            raise F.fail("bonus_left", f"expected three digits, got {parts[7]!r}")
+            raise F.fail("bonus_left", f"expected three digits, got {safe_repr(parts[7])}")
         d["bonus_left"] = {k: int(parts[7][i]) for i, k in enumerate(BONUS_KINDS)}
         d["players"] = []
         for p in range(2):
@@ -327,13 +331,24 @@ class View(TextValue):
 def read_position(text: str) -> Union[GameState, View]:
     """A state or a view from its one-line text form or its JSON form."""
     s = text.strip() if isinstance(text, str) else text
-    if isinstance(s, str) and s.startswith("{"):
+    if not isinstance(s, str):
+        raise F.fail("text", f"expected the text of a position, got {type(text).__name__}")
+    if s.startswith(("{", "[")) or s in ("null", "true", "false") or s[:1].isdigit() \
+            or s.startswith(('"', "-")):
         d = F.load_json(s)
-        fmt = d.get("format") if isinstance(d, dict) else None
+        if not isinstance(d, dict):
+            kind = {list: "an array", str: "a string", bool: "true/false", int: "a number",
+                    float: "a number", type(None): "null"}.get(type(d), type(d).__name__)
+            raise F.fail("json", f"a position's JSON form is an object, got {kind}")
+        fmt = d.get("format")
         if fmt == VIEW_FORMAT:
             return View.from_dict(d)
         return GameState.from_dict(d)
-    if isinstance(s, str) and s.startswith("V"):
+    if s.startswith("V"):
         return View.from_text(s)
-    return GameState.from_text(s)
+    if s.startswith("S"):
+        return GameState.from_text(s)
+    raise F.fail("text", "expected a position: its one-line text ('S ...' for a state, "
+                         "'V ...' for a view) or its JSON form ('{...}'), "
+                         f"{F.found(s.split()[0] if s.split() else '')}")
 

@@ -184,7 +184,7 @@ def test_analyse_perfect_information():
     (["analyse", "{not json"], ["position"]),
     (["analyse", "sample", "--time", "soon"], ["--time"]),
     (["analyse", "sample", "--time", "-1"], ["--time"]),
-    (["analyse", "sample", "--iterations", "0"], ["--iterations"]),
+    (["analyse", "sample", "--iterations", "-1"], ["--iterations"]),
     (["analyse", "sample", "--algorithm", "alphazero"], ["--algorithm"]),
     (["analyse", "sample", "--option", "zork=1"], ["zork"]),
     (["analyse", "sample", "--bogus"], ["--bogus"]),

@@ -253,7 +253,7 @@ BAD = [
      15, "InvalidPositionError", "position.result"),
     ({"id": 16, "position": TEXT, "time": -1}, 16, "InvalidRequestError", "time"),
     ({"id": 17, "position": TEXT, "time": "fast"}, 17, "InvalidRequestError", "time"),
-    ({"id": 18, "position": TEXT, "iterations": 0}, 18, "InvalidRequestError", "iterations"),
+    ({"id": 18, "position": TEXT, "iterations": -1}, 18, "InvalidRequestError", "iterations"),
     ({"id": 19, "position": TEXT, "iterations": 2.5}, 19, "InvalidRequestError", "iterations"),
     ({"id": 20, "position": TEXT, "iterations": 10, "top": 0}, 20, "InvalidRequestError", "top"),
     ({"id": 21, "position": TEXT, "iterations": 10, "seed": -1}, 21,
@@ -504,9 +504,8 @@ class _StubEngine:
     """Stands in for jaipur_ai.engine.Engine to test the server's side alone."""
 
     def __init__(self, algorithm="ismcts", threads=1, exploration=0.7):
-        if algorithm not in ("ismcts", "boom"):
-            raise ValueError(f"unknown algorithm {algorithm!r}")
-        self.algorithm = algorithm
+        # (the server checks the options by the table before an engine is made)
+        self.algorithm = "boom" if exploration == 13 else algorithm
         self.exploration = exploration
 
     def analyse(self, pos, time=None, iterations=None, top=5, seed=None, stop_event=None,
@@ -537,7 +536,7 @@ def test_stub_engine_options_partials_and_errors(stub_engine, capsys):
     out = run_lines(
         {"id": 1, "position": TEXT, "iterations": 25, "report_every": 0.5, "exploration": 2.0,
          "unknown": 1},
-        {"id": 2, "position": TEXT, "iterations": 5, "algorithm": "boom"},
+        {"id": 2, "position": TEXT, "iterations": 5, "exploration": 13},
         {"id": 3, "position": TEXT, "iterations": 5, "algorithm": "nope"},
     )
     by_id: dict = {}
@@ -549,7 +548,8 @@ def test_stub_engine_options_partials_and_errors(stub_engine, capsys):
     assert by_id[2][0]["error"]["type"] == "InternalError"
     assert "search exploded" in capsys.readouterr().err
     assert by_id[3][0]["error"]["type"] == "InvalidRequestError"
-    assert "unknown algorithm" in by_id[3][0]["error"]["message"]
+    assert by_id[3][0]["error"]["field"] == "algorithm"
+    assert by_id[3][0]["error"]["message"].startswith("algorithm: must be one of ismcts")
 
 
 def test_stub_engine_terminate_in_process(stub_engine):

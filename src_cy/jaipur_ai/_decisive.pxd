@@ -14,7 +14,11 @@ cdef bint opp_wins_now(const State* t) noexcept nogil                   # mover 
 cdef bint gives_opp_win(const State* s, const Move* m) noexcept nogil   # after m the opponent can
 
 # --- over sampled worlds of the root ---
+# (both stop early, on fewer samples, at `deadline` (monotonic seconds, < 0: none) or
+# when *stop is set)
 cdef dict decisive_table(const View* v, const State* truth, bint cheat, int samples,
-                         uint64_t seed)
+                         uint64_t seed, double deadline=*, volatile int* stop=*)
 cdef list danger_rates(const View* v, const State* truth, bint cheat, int samples,
-                       uint64_t seed, Move* buf, int n)
+                       uint64_t seed, Move* buf, int n, double deadline=*,
+                       volatile int* stop=*)
+cdef bint out_of_time(int j, double deadline, volatile int* stop) noexcept nogil

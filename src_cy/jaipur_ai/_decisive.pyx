@@ -9,6 +9,7 @@ moves that end the round, ``danger_rates`` for the others.  docs/search.md,
 "Round-ending moves", describes how the searchers use them.
 """
 from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from jaipur_ai._core cimport (Rng, N_GOODS, CAMEL, HAND_LIMIT, MAX_MOVES, MOVE_TAKE,
                               MOVE_CAMELS, MOVE_SELL, RESULT_NONE, RESULT_DRAW, gen_moves,
@@ -17,6 +18,20 @@ from jaipur_ai._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai._worlds cimport sample_world, mix
 
 cdef const Figures* F = figures()
+
+
+cdef bint out_of_time(int j, double deadline, volatile int* stop) noexcept nogil:
+    """Before sample j: has the stop flag been set, or the deadline passed?  (The clock
+    is read every 16 samples, never before the first.)"""
+    cdef timespec ts
+    if j == 0 or (j & 15) != 0:
+        return False
+    if stop != NULL and stop[0]:
+        return True
+    if deadline >= 0.0:
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9 >= deadline
+    return False
 
 
 cdef bint ends_round(const State* s, const Move* m) noexcept nogil:
@@ -114,7 +129,7 @@ cdef bint gives_opp_win(const State* s, const Move* m) noexcept nogil:
 # Over sampled worlds of the root
 # ---------------------------------------------------------------------------
 cdef dict decisive_table(const View* v, const State* truth, bint cheat, int samples,
-                         uint64_t seed):
+                         uint64_t seed, double deadline=-1.0, volatile int* stop=NULL):
     """For each root move that ends the round: [samples, wins, draws, losses, margin sum]
     over `samples` determinizations (one, the truth, with perfect information)."""
     cdef Move buf[MAX_MOVES]
@@ -138,6 +153,8 @@ cdef dict decisive_table(const View* v, const State* truth, bint cheat, int samp
     rng_seed(&r, mix(seed ^ <uint64_t>0x5DEECE66D))
     with nogil:
         for j in range(samples):
+            if out_of_time(j, deadline, stop):
+                break
             if sample_world(v, truth, cheat, &d, &r) != 0:
                 bad = 1
                 break
@@ -161,10 +178,11 @@ cdef dict decisive_table(const View* v, const State* truth, bint cheat, int samp
 
 
 cdef list danger_rates(const View* v, const State* truth, bint cheat, int samples,
-                       uint64_t seed, Move* buf, int n):
+                       uint64_t seed, Move* buf, int n, double deadline=-1.0,
+                       volatile int* stop=NULL):
     """For each root move that does not end the round: the share of `samples` sampled
     worlds in which the opponent can answer it by ending the round and winning."""
-    cdef int i, j, ne, bad = 0
+    cdef int i, j, ne, bad = 0, done = 0
     cdef int hits[MAX_MOVES]
     cdef int check[MAX_MOVES]
     cdef bint any_check = False
@@ -186,15 +204,20 @@ cdef list danger_rates(const View* v, const State* truth, bint cheat, int sample
     rng_seed(&r, mix(seed ^ <uint64_t>0xA5A5A5A5A5A5A5A5))
     with nogil:
         for j in range(samples):
+            if out_of_time(j, deadline, stop):
+                break
             if sample_world(v, truth, cheat, &d, &r) != 0:
                 bad = 1
                 break
             for i in range(n):
                 if check[i] and gives_opp_win(&d, &buf[i]):
                     hits[i] += 1
+            done += 1
     if bad:
         raise ValueError("the view is inconsistent: no full state matches it")
-    return [hits[i] / <double>samples for i in range(n)]
+    if done < 1:
+        done = 1
+    return [hits[i] / <double>done for i in range(n)]
 
 
 def decisive_kind(st):

@@ -258,7 +258,7 @@ cdef class ExpectimaxSearcher(RootSearch):
 
     def __init__(self, pos, *, uint64_t seed=0, int samples=8, int beam=0,
                  int chance_samples=4, int decisive_samples=64,
-                 Evaluation evaluation=None):
+                 Evaluation evaluation=None, bint judge=True):
         cdef Rng r
         cdef int j, bad = 0
         cdef State* w
@@ -290,7 +290,7 @@ cdef class ExpectimaxSearcher(RootSearch):
         self.nodes = 0
         self.elapsed = 0.0
         self.depth_done = 0
-        self._judge_decisive(decisive_samples)
+        self._judge_decisive(decisive_samples, judge)
         self._last = None
 
     def run_depth(self, int depth, node_limit=None, seconds=None):

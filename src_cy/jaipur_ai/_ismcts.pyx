@@ -55,7 +55,7 @@ cdef class IsmctsSearcher(RootSearch):
                  int decisive_samples=64, expand="ordered", int cutoff=0,
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
                  double prior_temp=1.0, Evaluation evaluation=None,
-                 bint learned_priors=False):
+                 bint learned_priors=False, bint judge=True):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
@@ -120,7 +120,7 @@ cdef class IsmctsSearcher(RootSearch):
         self.elapsed = 0.0
         self.playout_plies = 0
         self.max_depth = 0
-        self._judge_decisive(decisive_samples)
+        self._judge_decisive(decisive_samples, judge)
 
     # -- control ---------------------------------------------------------
     @property
@@ -255,6 +255,8 @@ cdef class IsmctsSearcher(RootSearch):
             if u > bu:
                 bu = u
                 best = i
+        if best < 0:
+            best = 0        # no score above the floor (NaN): never index out of range
         c = child[best]
         if c == NO_NODE:
             c = self.pool.new_node(node, action_of(&cand[best]), s.to_move)
@@ -328,7 +330,7 @@ cdef class IsmctsSearcher(RootSearch):
                     nlegal += 1
                     u = (self.pool.value_sum[c] / self.pool.visits[c]
                          + self.P.c_uct * sqrt(log(<double>self.pool.avail[c]) / self.pool.visits[c]))
-                    if u > bu:
+                    if u > bu or best == NO_NODE:    # (a NaN score never selects -1)
                         bu = u
                         best = c
                 c = self.pool.next_sibling[c]

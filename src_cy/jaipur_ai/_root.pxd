@@ -27,4 +27,4 @@ cdef class RootSearch:
     cdef int decisive_samples          # worlds sampled for the decisive table
 
     cdef int _set_root(self, object pos, uint64_t seed) except -1
-    cdef int _judge_decisive(self, int samples) except -1
+    cdef int _judge_decisive(self, int samples, bint judge=*) except -1

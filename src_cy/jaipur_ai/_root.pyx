@@ -48,11 +48,26 @@ cdef class RootSearch:
         self._lock = threading.Lock()
         return 0
 
-    cdef int _judge_decisive(self, int samples) except -1:
+    cdef int _judge_decisive(self, int samples, bint judge=True) except -1:
+        """Judge the round-ending root moves now, or (``judge`` false) leave it to
+        ``judge_decisive``, which honours a time budget and the stop flag."""
         self.decisive_samples = samples
-        self.decisive = decisive_table(&self.view, &self.truth, self.cheat, samples,
-                                       self.seed)
+        self.decisive = {}
+        if judge:
+            self.decisive = decisive_table(&self.view, &self.truth, self.cheat, samples,
+                                           self.seed)
         return 0
+
+    def judge_decisive(self, seconds=None):
+        """Judge the round-ending root moves over the sampled worlds (in the same
+        worlds as at construction), stopping early, on fewer worlds, after
+        ``seconds`` or at the stop flag.  Releases the GIL while it samples."""
+        cdef double deadline = -1.0
+        if seconds is not None:
+            deadline = now() + max(0.0, float(seconds))
+        self.decisive = decisive_table(&self.view, &self.truth, self.cheat,
+                                       self.decisive_samples, self.seed, deadline,
+                                       &self.stop_flag)
 
     def stop(self):
         """Ask a running search to return (thread-safe; the flag stays set)."""

@@ -13,7 +13,7 @@ from libc.stdint cimport uint64_t
 
 from jaipur_ai._core cimport State, View, Move, Rng, MAX_MOVES, gen_moves, action_of, rng_seed, rng_below
 from jaipur_ai._worlds cimport sample_world
-from jaipur_ai._root cimport root_position
+from jaipur_ai._root cimport root_position, now
 from jaipur_ai._heuristic cimport score_move
 from jaipur_ai._decisive cimport decisive_table, danger_rates
 
@@ -29,14 +29,15 @@ __all__ = ["IsmctsSearcher", "ExpectimaxSearcher", "greedy_scores", "random_acti
            "check_policy", "heuristic_weights", "set_heuristic_weights"]
 
 
-def greedy_scores(pos, uint64_t seed=0, int decisive_samples=64):
+def greedy_scores(pos, uint64_t seed=0, int decisive_samples=64, seconds=None):
     """Every legal move of the root with its greedy score, best first.
 
     The score is score_move() on the observer's view (docs/search.md).  A move that
     ends the round is scored by how it ends over `decisive_samples` sampled worlds
     (+1000 for a sure win, -1000 for a sure loss, plus the mean margin); any other
     move loses 1000 times the share of those worlds in which the opponent can reply
-    by ending the round and winning.  Ties go to the lowest action id.
+    by ending the round and winning.  Ties go to the lowest action id.  ``seconds``
+    bounds the sampling (fewer worlds when the time runs out).
     Returns (list of (action, score, decisive stats or None), decisive table)."""
     cdef View v
     cdef State truth
@@ -45,13 +46,16 @@ def greedy_scores(pos, uint64_t seed=0, int decisive_samples=64):
     cdef int n, i
     cdef Rng r
     cdef State probe
+    cdef double deadline = -1.0
+    if seconds is not None:
+        deadline = now() + max(0.0, float(seconds))
     root_position(pos, &v, &truth, &cheat)
     rng_seed(&r, seed)
     if sample_world(&v, &truth, cheat, &probe, &r) != 0:
         raise ValueError("the view is inconsistent: no full state matches it")
-    table = decisive_table(&v, &truth, cheat, decisive_samples, seed)
+    table = decisive_table(&v, &truth, cheat, decisive_samples, seed, deadline)
     n = gen_moves(&v.s, buf)
-    danger = danger_rates(&v, &truth, cheat, decisive_samples, seed, buf, n)
+    danger = danger_rates(&v, &truth, cheat, decisive_samples, seed, buf, n, deadline)
     out = []
     for i in range(n):
         a = action_of(&buf[i])

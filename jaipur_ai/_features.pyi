@@ -1,0 +1,10 @@
+"""Type stubs of the compiled evaluation features (src_cy/jaipur_ai/_features.pyx)."""
+from typing import Any
+
+from ._core import CoreState
+
+FEATURES_VERSION_PY: int
+N_FEATURES_PY: int
+FEATURE_NAMES: tuple[str, ...]
+
+def features_of(st: CoreState, player: int) -> Any: ...

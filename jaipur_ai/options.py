@@ -1,0 +1,405 @@
+"""The one table of options: every engine option, search limit and match setting,
+with its type, range, default and meaning.
+
+Every door reads its options through this table: the Python API
+(:class:`jaipur_ai.Engine`, :func:`jaipur_ai.best_move`, :func:`jaipur_ai.analyse`),
+the command line (flags and ``-o key=value``), engine specs
+(``ismcts:iterations=2000,exploration=1``) and ``jaipur-ai serve`` requests.  So each
+rejects the same values with the same :class:`~jaipur_ai.InvalidOptionError`,
+naming the option.  docs/protocol.md's option list is this table (a test keeps
+them equal).
+
+Every number has a finite range, and every size (threads, samples, tree nodes, ...)
+one limit, checked before anything is allocated.
+
+>>> from jaipur_ai.options import check
+>>> check("threads", 4)
+4
+>>> check("threads", 10**6)
+Traceback (most recent call last):
+...
+jaipur_ai.errors.InvalidOptionError: threads: must be a whole number, at least 1 and at most 256, got 1000000
+>>> check("exploration", float("nan"))
+Traceback (most recent call last):
+...
+jaipur_ai.errors.InvalidOptionError: exploration: must be a number, at least 0 and at most 100, got nan
+>>> parse_text("iterations", "2_000")
+2000
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Optional, Union
+
+from .errors import InvalidOptionError
+
+__all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SEARCH_LIMITS", "ALGORITHMS",
+           "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",
+           "check", "check_engine_options", "parse_text", "describe", "option",
+           "markdown_table"]
+
+ALGORITHMS = ("ismcts", "expectimax", "greedy", "random", "cheat")
+
+MAX_THREADS = 256             #: search threads of one search
+MAX_ITERATIONS = 10**12       #: iterations (ISMCTS) or nodes (expectimax) of one search
+MAX_TIME = 1_000_000.0        #: seconds of one search
+MAX_SEED = 2**64 - 1          #: seeds are 64-bit
+MAX_DEPTH = 64                #: expectimax plies
+MAX_SAMPLES = 4096            #: sampled worlds (expectimax, round-ending moves)
+MAX_NODES = 100_000_000       #: ISMCTS tree nodes per thread (about 53 bytes each)
+MIN_NODES = 4096              #: enough for every root move and its chance node
+MAX_TOP = 10_000              #: candidates in an analysis
+MAX_GAMES = 1_000_000         #: deals of a match
+MAX_WORKERS = 256             #: processes of a match
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option: ``kind`` is "int", "float", "bool", "choice" or "path"; ``lo``/``hi``
+    the inclusive range of a number (``lo_open``: ``lo`` itself excluded);
+    ``none``: ``None`` is allowed (and means what ``doc`` says); ``scope``:
+    "engine" (an :class:`Engine` parameter), "search" (a limit of one search: also
+    an :class:`Engine` default), "analyse" (of one search only), "serve" or "match"."""
+
+    name: str
+    kind: str
+    default: Any
+    doc: str
+    lo: Optional[float] = None
+    hi: Optional[float] = None
+    lo_open: bool = False
+    choices: tuple = ()
+    none: bool = False
+    scope: str = "engine"
+    algorithms: tuple = ()
+
+    # -- what the option accepts, in words -------------------------------------
+    def requirement(self) -> str:
+        if self.kind == "bool":
+            req = "true or false"
+        elif self.kind == "choice":
+            req = "one of " + ", ".join(self.choices)
+        elif self.kind == "path":
+            req = "the path of a file"
+        else:
+            what = "a whole number" if self.kind == "int" else "a number"
+            lo, hi = _num(self.lo), _num(self.hi)
+            if self.lo_open:
+                req = f"{what} > {lo} and at most {hi}"
+            else:
+                req = f"{what}, at least {lo} and at most {hi}"
+        if self.none:
+            req += " (or none)"
+        return req
+
+    def range_text(self) -> str:
+        """The accepted values, for the docs table."""
+        if self.kind == "bool":
+            return "true, false"
+        if self.kind == "choice":
+            return ", ".join(f"`{c}`" for c in self.choices)
+        if self.kind == "path":
+            return "a file"
+        lo, hi = _num(self.lo), _num(self.hi)
+        return f"{'>' if self.lo_open else '≥'} {lo}, ≤ {hi}"
+
+    def fail(self, value: Any, why: str = "") -> InvalidOptionError:
+        return InvalidOptionError(self.name, why or f"must be {self.requirement()}, "
+                                                    f"got {describe(value)}")
+
+    # -- checking ----------------------------------------------------------------
+    def check(self, value: Any) -> Any:
+        """The value, normalised (int, float, bool, str or None); InvalidOptionError
+        naming the option when it is not acceptable."""
+        if value is None:
+            if self.none:
+                return None
+            raise self.fail(value)
+        k = self.kind
+        if k == "bool":
+            if isinstance(value, (bool, _np_bool())):
+                return bool(value)
+            raise self.fail(value)
+        if k == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise self.fail(value)
+        if k == "path":
+            if isinstance(value, os.PathLike):
+                value = os.fspath(value)
+            if isinstance(value, str) and value.strip() and "\x00" not in value:
+                return value
+            raise self.fail(value)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise self.fail(value)
+        if k == "int":
+            if not isinstance(value, numbers.Integral):
+                raise self.fail(value)
+            v: Union[int, float] = int(value)
+        else:
+            try:
+                v = float(value)
+            except (OverflowError, ValueError):
+                raise self.fail(value) from None
+            if not math.isfinite(v):
+                raise self.fail(value)
+        assert self.lo is not None and self.hi is not None
+        if (v <= self.lo if self.lo_open else v < self.lo) or v > self.hi:
+            raise self.fail(value)
+        return v
+
+    def parse(self, text: str) -> Any:
+        """The value of a text (a command-line flag, ``-o key=value``, an engine spec),
+        read as this option's type, then checked."""
+        if not isinstance(text, str):
+            return self.check(text)
+        t = text.strip()
+        low = t.lower()
+        if self.none and low in ("none", "null"):
+            return None
+        k = self.kind
+        if k == "bool":
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            raise self.fail(t)
+        if k in ("choice", "path"):
+            return self.check(low if k == "choice" else t)
+        if len(t) > 40:
+            raise self.fail(t)
+        try:
+            if k == "int":
+                if not t.lstrip("+-").replace("_", "").isdigit():
+                    raise ValueError
+                value: Union[int, float] = int(t)
+            else:
+                value = float(t)
+        except ValueError:
+            raise self.fail(t) from None
+        return self.check(value)
+
+    def doc_row(self) -> str:
+        default = _doc_default(self)
+        return f"| `{self.name}` | {self.range_text()} | {default} | {self.doc} |"
+
+
+def _np_bool() -> type:
+    try:
+        import numpy
+        return numpy.bool_
+    except ImportError:  # pragma: no cover
+        return bool
+
+
+def _num(x: Optional[float]) -> str:
+    if x is None:
+        return "?"
+    if float(x).is_integer():
+        n = int(x)
+        if n == MAX_SEED:
+            return "2^64-1"
+        k = len(str(n)) - 1
+        return f"10^{k}" if n >= 10**6 and n == 10**k else str(n)
+    return repr(float(x))
+
+
+def _doc_default(o: Option) -> str:
+    if o.default is None:
+        return "none"
+    if isinstance(o.default, bool):
+        return "true" if o.default else "false"
+    if isinstance(o.default, str):
+        return f"`{o.default}`"
+    return _num(o.default) if isinstance(o.default, (int, float)) else str(o.default)
+
+
+def describe(value: Any) -> str:
+    """A value as the user wrote it, whichever door it came through: ``true``, ``null``,
+    numbers as digits, texts in double quotes, other objects by their type."""
+    if value is None:
+        return "null"
+    if isinstance(value, (bool, _np_bool())):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Integral):
+        s = str(int(value))
+        return s if len(s) <= 30 else f"a {len(s)}-digit number"
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        if math.isnan(f):
+            return "nan"
+        if math.isinf(f):
+            return "inf" if f > 0 else "-inf"
+        # (a number is the same number through every door: 2 and 2.0 read alike)
+        return str(int(f)) if f.is_integer() and abs(f) < 1e16 else repr(f)
+    if isinstance(value, str):
+        s = value if len(value) <= 40 else value[:37] + "..."
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"a {type(value).__name__}"
+
+
+def _o(name: str, kind: str, default: Any, doc: str, **kw: Any) -> Option:
+    return Option(name, kind, default, doc, **kw)
+
+
+_IS = ("ismcts",)
+_X = ("expectimax",)
+_SEARCH = ("ismcts", "expectimax")
+
+#: Every option, in the order of the docs.
+OPTIONS: tuple[Option, ...] = (
+    # -- limits of one search (also Engine defaults) --------------------------------
+    _o("time", "float", None, "seconds to search (none: the engine's default, else 1 s)",
+       lo=0, hi=MAX_TIME, lo_open=True, none=True, scope="search"),
+    _o("iterations", "int", None, "ISMCTS iterations or expectimax nodes (0: nothing is "
+       "searched, only round-ending moves are judged)", lo=0, hi=MAX_ITERATIONS, none=True,
+       scope="search"),
+    _o("seed", "int", None, "seed of the search (none: fresh entropy, reported in the "
+       "answer)", lo=0, hi=MAX_SEED, none=True, scope="search"),
+    _o("top", "int", 5, "candidate moves reported, best first (none: all)", lo=1,
+       hi=MAX_TOP, none=True, scope="analyse"),
+    _o("report_every", "float", None, "seconds between partial reports (none: no reports)",
+       lo=0.01, hi=3600, none=True, scope="analyse"),
+    # -- the engine -------------------------------------------------------------------
+    _o("algorithm", "choice", "ismcts", "the search: ISMCTS, expectimax, greedy (the best "
+       "immediate gain), random, or cheat (ISMCTS on the true full state, for study)",
+       choices=ALGORITHMS),
+    _o("threads", "int", 1, "search threads (ISMCTS: root-parallel trees; expectimax: the "
+       "sampled worlds split between threads)", lo=1, hi=MAX_THREADS),
+    _o("perfect_information", "bool", False, "search the true full state (needs a full "
+       "state): cheating, for study only"),
+    _o("evaluation", "choice", "learned", "leaf evaluation of ISMCTS and expectimax: "
+       "weights learned by self-play, or the hand-set one", choices=("learned", "heuristic"),
+       algorithms=_SEARCH),
+    _o("priors", "choice", None, "where the ISMCTS PUCT priors come from: learned values of "
+       "the positions the moves lead to, or the hand-set move scores (none: as evaluation)",
+       choices=("learned", "heuristic"), none=True, algorithms=_IS),
+    _o("weights", "path", None, "a weights file of one's own for evaluation=learned "
+       "(none: the shipped weights)", none=True, algorithms=_SEARCH),
+    _o("max_nodes", "int", 4_000_000, "ISMCTS tree nodes per thread (the tree stops "
+       "growing there)", lo=MIN_NODES, hi=MAX_NODES, algorithms=_IS),
+    _o("decisive_samples", "int", 64, "sampled worlds that judge the moves ending the "
+       "round at once", lo=1, hi=MAX_SAMPLES),
+    _o("playout", "choice", "informed", "ISMCTS playouts: the informed policy, its "
+       "candidates chosen by learned values (needs evaluation=learned), or uniformly "
+       "random moves", choices=("informed", "learned", "random"), algorithms=_IS),
+    _o("exploration", "float", 0.7, "UCB exploration constant at the root (ISMCTS)",
+       lo=0, hi=100, algorithms=_IS),
+    _o("reward", "choice", "win", "what an ISMCTS iteration backs up: 1/0.5/0 for a "
+       "win/draw/loss, or the score margin mapped onto [0, 1]", choices=("win", "margin"),
+       algorithms=_IS),
+    _o("margin_weight", "float", 0.0, "weight of a margin tie-break mixed into the win "
+       "reward", lo=0, hi=1, algorithms=_IS),
+    _o("margin_scale", "float", 40.0, "points of margin that map to a full reward swing",
+       lo=1, hi=1000, algorithms=_IS),
+    _o("epsilon", "float", 0.1, "informed policy: chance of a uniformly random candidate",
+       lo=0, hi=1, algorithms=_IS),
+    _o("noise", "float", 1.0, "informed policy and ordered expansion: uniform noise added "
+       "to the move scores, in points", lo=0, hi=1000, algorithms=_IS),
+    _o("max_playout", "int", 400, "plies after which a playout is scored as it stands",
+       lo=0, hi=10_000, algorithms=_IS),
+    _o("expand", "choice", "ordered", "order in which ISMCTS tries untried moves: best "
+       "move score first (with noise), or uniformly random", choices=("ordered", "random"),
+       algorithms=_IS),
+    _o("cutoff", "int", 10, "playout plies after which an unfinished round is scored by "
+       "the leaf evaluation (0: play every round out)", lo=0, hi=10_000, algorithms=_IS),
+    _o("tree_depth", "int", 0, "decisions an ISMCTS iteration descends before its playout "
+       "(0: no limit; 1: flat Monte Carlo)", lo=0, hi=128, algorithms=_IS),
+    _o("widen", "float", 0.0, "progressive widening: a node gets a new child only while "
+       "its legal children number fewer than 1 + widen * sqrt(visits) (0: off)", lo=0,
+       hi=100, algorithms=_IS),
+    _o("puct", "float", 1.5, "PUCT constant below the root, priors from the move scores "
+       "(0: UCB over all legal moves)", lo=0, hi=100, algorithms=_IS),
+    _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points",
+       lo=0.01, hi=1000, algorithms=_IS),
+    _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "
+       "the market", algorithms=_IS),
+    _o("depth", "int", None, "expectimax plies (none: 3 without a time limit; with one, "
+       "deeper until the time is spent)", lo=1, hi=MAX_DEPTH, none=True, algorithms=_X),
+    _o("samples", "int", 8, "sampled worlds expectimax averages over", lo=1, hi=MAX_SAMPLES,
+       algorithms=_X),
+    _o("beam", "int", 0, "expectimax moves tried at inner nodes (0: all)", lo=0, hi=1024,
+       algorithms=_X),
+    _o("chance_samples", "int", 4, "expectimax: sampled draws when three or more cards "
+       "are drawn", lo=1, hi=64, algorithms=_X),
+    # -- match ----------------------------------------------------------------------------
+    _o("games", "int", 10, "deals of a match, each played in both seats", lo=1,
+       hi=MAX_GAMES, scope="match"),
+    _o("workers", "int", 1, "processes playing a match's games at once", lo=1,
+       hi=MAX_WORKERS, scope="match"),
+)
+
+_BY_NAME = {o.name: o for o in OPTIONS}
+
+#: The parameters of :class:`jaipur_ai.Engine`, in its signature's order.
+ENGINE_OPTIONS: tuple[str, ...] = tuple(
+    o.name for o in OPTIONS if o.scope == "engine") + ("seed", "time", "iterations")
+#: The limits of one search (:meth:`Engine.analyse`).
+SEARCH_LIMITS: tuple[str, ...] = ("time", "iterations", "top", "seed", "report_every")
+
+
+def option(name: str) -> Option:
+    """The table's entry for ``name``; InvalidOptionError for an unknown name."""
+    o = _BY_NAME.get(name)
+    if o is None:
+        raise unknown(name)
+    return o
+
+
+def unknown(name: Any, known: Iterable[str] = ENGINE_OPTIONS) -> InvalidOptionError:
+    shown = name if isinstance(name, str) and len(name) <= 40 else describe(name)
+    return InvalidOptionError(str(shown), "not an engine option (known: "
+                                          f"{', '.join(sorted(known))})")
+
+
+def check(name: str, value: Any) -> Any:
+    """``value`` checked against the table's entry for ``name`` (normalised)."""
+    return option(name).check(value)
+
+
+def parse_text(name: str, text: str) -> Any:
+    """``text`` read as option ``name``'s type and checked (the CLI, engine specs)."""
+    return option(name).parse(text)
+
+
+def check_engine_options(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Every engine option of ``values`` checked (names unknown to :class:`Engine` are an
+    InvalidOptionError naming them), and the rules between options."""
+    out: dict[str, Any] = {}
+    for k, v in values.items():
+        if k not in ENGINE_OPTIONS:
+            raise unknown(k)
+        out[k] = _BY_NAME[k].check(v)
+    evaluation = out.get("evaluation", "learned")
+    if out.get("weights") is not None and evaluation != "learned":
+        raise InvalidOptionError("weights", "only with evaluation=learned, got evaluation="
+                                            f"{evaluation}")
+    for name in ("priors", "playout"):
+        if out.get(name) == "learned" and evaluation != "learned":
+            raise InvalidOptionError(name, "learned needs evaluation=learned, got "
+                                           f"evaluation={evaluation}")
+    return out
+
+
+DOC_BEGIN = "<!-- the options table: python -m jaipur_ai.options prints it; a test compares -->"
+DOC_END = "<!-- end of the options table -->"
+
+
+def markdown_table(names: Optional[Iterable[str]] = None) -> str:
+    """The table as Markdown (docs/protocol.md holds it between DOC_BEGIN and DOC_END;
+    a test compares), the match settings left out unless named."""
+    if names is None:
+        names = [o.name for o in OPTIONS if o.scope != "match"]
+    rows = ["| option | values | default | meaning |", "| --- | --- | --- | --- |"]
+    for o in OPTIONS:
+        if names is not None and o.name not in names:
+            continue
+        rows.append(o.doc_row())
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(markdown_table())
