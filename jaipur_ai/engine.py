@@ -49,7 +49,7 @@ from ._core import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
 from .errors import InvalidPositionError
-from .evaluation import cached_evaluation, default_evaluation
+from .evaluation import cached_evaluation, calibrated, default_evaluation
 from .move import Move
 from .options import MAX_DEPTH, check, check_engine_options
 
@@ -58,6 +58,8 @@ __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHM
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 EVALUATIONS = ("learned", "heuristic")
+CUTOFF_LEARNED = 6       # default playout cutoff with the learned evaluation
+CUTOFF_HEURISTIC = 10    # ... and with the hand-set one (the previous default)
 DEFAULT_TIME = 1.0
 """Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
 DEFAULT_DEPTH = 3
@@ -282,8 +284,8 @@ class Engine:
     margin mapped linearly onto [0, 1], ±``margin_scale`` points at the ends).
     ``margin_weight``: weight of a margin tie-break mixed into the ``"win"`` reward.
     ``cutoff``: ISMCTS playout plies after which an unfinished round is scored by the
-    leaf evaluation (a win chance) instead of being played out (default 10; 0 = play
-    every round out).
+    leaf evaluation (a win chance) instead of being played out (default 6 with the
+    learned evaluation, 10 with the hand-set one; 0 = play every round out).
     ``tree_depth``: decisions an ISMCTS iteration descends through the tree before its
     playout (0 = no limit, default; 1 = flat Monte Carlo with UCB over the root moves).
     ``puct``: below the root, choose among the playout policy's candidate moves by PUCT
@@ -319,7 +321,7 @@ class Engine:
                  time: Optional[float] = None, iterations: Optional[int] = None,
                  max_nodes: int = 4_000_000, decisive_samples: int = 64,
                  epsilon: float = 0.1, noise: float = 1.0, max_playout: int = 400,
-                 expand: str = "ordered", cutoff: int = 10,
+                 expand: str = "ordered", cutoff: Optional[int] = None,
                  widen: float = 0.0, tree_depth: int = 0,
                  chance_nodes: bool = True, puct: float = 1.5,
                  prior_temp: float = 1.0, evaluation: str = "learned",
@@ -352,7 +354,9 @@ class Engine:
         self.noise = o["noise"]
         self.max_playout = o["max_playout"]
         self.expand = o["expand"]
-        self.cutoff = o["cutoff"]
+        # the measured best cutoff depends on the evaluation (docs/strength.md)
+        self.cutoff = o["cutoff"] if o["cutoff"] is not None else (
+            CUTOFF_LEARNED if o["evaluation"] == "learned" else CUTOFF_HEURISTIC)
         self.widen = o["widen"]
         self.tree_depth = o["tree_depth"]
         self.chance_nodes = o["chance_nodes"]
@@ -594,6 +598,8 @@ class Engine:
             st = e["dec"]
             if v:
                 val, win, mar = e["v"] / v, e["w"] / v, e["m"] / v
+                if self._evaluation is not None and not (st is not None and st[0]):
+                    win = calibrated(win, self._evaluation.calibration)
             elif st is not None and st[0]:
                 val = win = (st[1] + 0.5 * st[2]) / st[0]
                 mar = st[4] / st[0]

@@ -12,6 +12,9 @@ A weights file is a numpy ``.npz`` archive with these arrays:
 ``hidden_w``        (H, F) hidden layer (H may be 0: a linear model)
 ``hidden_b``        (H,) hidden biases
 ``out_w``           (H,) output weights of the hidden units
+``calibration``     (2,) ``a, b`` of the map from the search's win estimate ``p`` to the
+                    reported win probability, ``1 / (1 + exp(-(a logit(p) + b)))``
+                    (optional; absent: ``1, 0``, no change)
 ``meta``            a JSON string: how the weights were made (data, command, scores)
 ==================  =====================================================
 
@@ -27,6 +30,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import os
 import zipfile
 from functools import lru_cache
@@ -40,7 +44,7 @@ from ._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY
 from .errors import InvalidWeightsError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
-           "save_weights", "read_meta"]
+           "save_weights", "read_meta", "calibrated"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
@@ -55,6 +59,7 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
     """Write a weights file (atomically: a partial file never replaces a good one)."""
     path = Path(path)
     arrays: dict[str, Any] = {k: np.asarray(weights[k], np.float64) for k in _ARRAYS}
+    arrays["calibration"] = np.asarray(weights.get("calibration", (1.0, 0.0)), np.float64)
     arrays.update(format=np.array(FORMAT), version=np.array(VERSION),
                   features_version=np.array(FEATURES_VERSION_PY),
                   feature_names=np.array(FEATURE_NAMES), meta=np.array(json.dumps(dict(meta))))
@@ -102,6 +107,9 @@ def _check(name: str, z: dict) -> dict:
                                   f"{N_FEATURES_PY}), hidden_b and out_w (H,))")
     if nh > MAX_HIDDEN:
         raise InvalidWeightsError(name, f"{nh} hidden units, at most {MAX_HIDDEN}")
+    a["calibration"] = np.asarray(z.get("calibration", (1.0, 0.0)), np.float64)
+    if a["calibration"].shape != (2,) or not a["calibration"][0] > 0:
+        raise InvalidWeightsError(name, "calibration must be two numbers a > 0 and b")
     for k, v in a.items():
         if not np.all(np.isfinite(v)):
             raise InvalidWeightsError(name, f"{k} holds a value that is not finite")
@@ -113,7 +121,20 @@ def load_evaluation(path: PathLike) -> Evaluation:
     p = Path(path)
     a = _check(str(path), _read(p))
     return Evaluation(a["lin"], a["margin"], a["hidden_w"], a["hidden_b"], a["out_w"],
-                      source=str(p))
+                      source=str(p), calibration=tuple(float(x) for x in a["calibration"]))
+
+
+def calibrated(p: float, calibration: tuple) -> float:
+    """The reported win probability for the search's estimate ``p``: the search's value
+    of its best move is biased upwards (it is the maximum of noisy estimates), and this
+    map, fitted on self-play (``train.fit_calibration``), removes the bias.
+
+    >>> round(calibrated(0.8, (1.0, 0.0)), 6), round(calibrated(0.8, (0.5, 0.0)), 4)
+    (0.8, 0.6667)
+    """
+    a, b = calibration
+    q = min(max(p, 1e-9), 1.0 - 1e-9)
+    return 1.0 / (1.0 + math.exp(-(a * math.log(q / (1.0 - q)) + b)))
 
 
 def read_meta(path: PathLike) -> dict:

@@ -25,14 +25,14 @@ from typing import Any, Optional, Sequence
 
 from .evaluation import save_weights
 from .selfplay import selfplay
-from .train import fit, load_shards
+from .train import fit, fit_calibration, load_shards
 
 __all__ = ["learn", "add_commands", "DEFAULTS"]
 
 # The recipe that made the shipped weights (docs/search.md, "Learned evaluation").
 DEFAULTS: dict[str, Any] = {
     "policy_rounds": 40000,     # generation 0: informed-policy rounds
-    "generations": 1,           # searched generations after generation 0
+    "generations": 2,           # searched generations after generation 0
     "rounds": 3000,             # searched self-play rounds per generation
     "iterations": 300,          # ISMCTS iterations per move in searched self-play
     "hidden": 0,                # hidden units of the evaluation
@@ -85,7 +85,13 @@ def learn(folder: str, *, workers: int = 2, quiet: bool = False, **settings: Any
         save_weights(weights_path, weights, {"generation": g, "report": rep})
         _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
              f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
+    # the reported win probability: calibrated on the last searched generation's own
+    # search values against its results
+    if cfg["generations"] >= 1:
+        last = load_shards(str(data_dirs[-1]))
+        weights["calibration"] = fit_calibration(last["value"], last["result"])
     meta = {"command": "jaipur-ai learn", "settings": cfg, "generations": history,
+            "calibration": list(weights.get("calibration", (1.0, 0.0))),
             "seconds": round(time.monotonic() - t0, 1)}
     save_weights(root / "evaluation.npz", weights, meta)
     _say(f"wrote {root / 'evaluation.npz'} in {meta['seconds']:.0f} s", quiet)

@@ -304,8 +304,9 @@ OPTIONS: tuple[Option, ...] = (
     _o("expand", "choice", "ordered", "order in which ISMCTS tries untried moves: best "
        "move score first (with noise), or uniformly random", choices=("ordered", "random"),
        algorithms=_IS),
-    _o("cutoff", "int", 10, "playout plies after which an unfinished round is scored by "
-       "the leaf evaluation (0: play every round out)", lo=0, hi=10_000, algorithms=_IS),
+    _o("cutoff", "int", None, "playout plies after which an unfinished round is scored by "
+       "the leaf evaluation (0: play every round out; none: 6 with the learned evaluation, "
+       "10 with the hand-set one)", lo=0, hi=10_000, none=True, algorithms=_IS),
     _o("tree_depth", "int", 0, "decisions an ISMCTS iteration descends before its playout "
        "(0: no limit; 1: flat Monte Carlo)", lo=0, hi=128, algorithms=_IS),
     _o("widen", "float", 0.0, "progressive widening: a node gets a new child only while "

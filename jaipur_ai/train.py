@@ -27,7 +27,7 @@ import numpy as np
 
 from ._features import N_FEATURES_PY as N_FEATURES
 
-__all__ = ["load_shards", "fit", "td_targets", "metrics", "N_FEATURES"]
+__all__ = ["load_shards", "fit", "fit_calibration", "td_targets", "metrics", "N_FEATURES"]
 
 KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "value", "visits",
         "iterations")
@@ -174,3 +174,31 @@ def _adam(p: dict, f: np.ndarray, y: np.ndarray, epochs: int, batch: int, lr: fl
                 v[k] = b2 * v[k] + (1 - b2) * g[k] ** 2
                 p[k] = p[k] - step * (m[k] / (1 - b1 ** t)) / (np.sqrt(v[k] / (1 - b2 ** t)) + 1e-8)
     return p
+
+
+def fit_calibration(values: np.ndarray, results: np.ndarray) -> tuple[float, float]:
+    """``(a, b)`` such that ``sigmoid(a logit(value) + b)`` best predicts the result
+    (logistic regression on the logit, by Newton's method): the map from the search's
+    win estimate of the move it played to the reported win probability.
+
+    >>> v = np.array([0.9, 0.9, 0.9, 0.9, 0.1, 0.1, 0.1, 0.1])
+    >>> y = np.array([1, 1, 1, 0, 0, 0, 0, 1.0])
+    >>> a, b = fit_calibration(v, y)
+    >>> round(float(1 / (1 + np.exp(-(a * np.log(9) + b)))), 3)
+    0.75
+    """
+    ok = np.isfinite(values)
+    p = np.clip(np.asarray(values, np.float64)[ok], 1e-4, 1 - 1e-4)
+    y = np.asarray(results, np.float64)[ok]
+    x = np.log(p / (1 - p))
+    X = np.stack([x, np.ones_like(x)], 1)
+    w = np.array([1.0, 0.0])
+    for _ in range(50):
+        q = _sigmoid(X @ w)
+        g = X.T @ (q - y) / len(y)
+        h = (X * (q * (1 - q))[:, None]).T @ X / len(y) + 1e-9 * np.eye(2)
+        step = np.linalg.solve(h, g)
+        w -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return float(w[0]), float(w[1])

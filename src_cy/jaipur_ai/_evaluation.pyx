@@ -87,7 +87,8 @@ cdef class Evaluation:
     and validates weights files): ``lin`` and ``margin`` of length N_FEATURES,
     ``hidden_w`` (H, N_FEATURES), ``hidden_b`` and ``out_w`` (H,), H <= MAX_HIDDEN."""
 
-    def __init__(self, lin, margin, hidden_w, hidden_b, out_w, source="<arrays>"):
+    def __init__(self, lin, margin, hidden_w, hidden_b, out_w, source="<arrays>",
+                 calibration=(1.0, 0.0)):
         lin = np.asarray(lin, np.float64)
         margin = np.asarray(margin, np.float64)
         hidden_w = np.asarray(hidden_w, np.float64).reshape(-1, N_FEATURES)
@@ -112,6 +113,7 @@ cdef class Evaluation:
             for i in range(N_FEATURES):
                 self.m.w[j][i] = hidden_w[j, i]
         self.source = source
+        self.calibration = (float(calibration[0]), float(calibration[1]))
 
     @property
     def n_hidden(self):
