@@ -221,3 +221,50 @@ def test_td_targets_end_at_the_result():
     assert g[2] == 1.0 and g[4] == 0.5
     # position 1 (player 1): next value 0.8 for player 0 is 0.2 for player 1
     assert g[1] == pytest.approx(0.5 * 0.2 + 0.5 * 0.0)
+
+
+# ------------------------------------------------------------------ calibration, pipeline
+def test_calibration_is_fitted_and_checked(tmp_path):
+    rng = np.random.default_rng(3)
+    v = rng.uniform(0.05, 0.95, 4000)
+    truth = 1 / (1 + np.exp(-(0.5 * np.log(v / (1 - v)) - 0.2)))   # overconfident values
+    y = (rng.uniform(size=4000) < truth).astype(float)
+    a, b = train.fit_calibration(v, y)
+    assert abs(a - 0.5) < 0.15 and abs(b + 0.2) < 0.15
+    w = {**_random_weights(), "calibration": (a, b)}
+    path = tmp_path / "w.npz"
+    evaluation.save_weights(path, w, {})
+    assert evaluation.load_evaluation(path).calibration == pytest.approx((a, b))
+    evaluation.save_weights(path, {**w, "calibration": (-1.0, 0.0)}, {})
+    with pytest.raises(InvalidWeightsError, match="calibration"):
+        evaluation.load_evaluation(path)
+
+
+def test_reported_win_probability_is_calibrated(tmp_path):
+    # the shipped weights with two calibrations: the same search, only the reported
+    # win probability is mapped
+    with np.load(evaluation.DEFAULT_WEIGHTS) as z:
+        w = {k: z[k] for k in ("lin", "margin", "hidden_w", "hidden_b", "out_w")}
+    s = mid_position(4, 16)
+    out = {}
+    for name, cal in (("none", (1.0, 0.0)), ("half", (0.5, 0.0))):
+        path = tmp_path / f"{name}.npz"
+        evaluation.save_weights(path, {**w, "calibration": cal}, {})
+        out[name] = jp.Engine(weights=str(path)).analyse(s, iterations=500, seed=2)
+    assert [c.visits for c in out["none"]] == [c.visits for c in out["half"]]
+    for a, b in zip(out["none"], out["half"]):
+        if a.decisive is None:
+            assert b.win_probability == pytest.approx(
+                evaluation.calibrated(a.win_probability, (0.5, 0.0)), rel=1e-9)
+
+
+def test_learn_pipeline_end_to_end(tmp_path):
+    from jaipur_ai.learn import learn
+    meta = learn(str(tmp_path / "run"), workers=1, quiet=True, policy_rounds=300,
+                 generations=1, rounds=4, iterations=30, epochs=2)
+    out = tmp_path / "run" / "evaluation.npz"
+    ev = evaluation.load_evaluation(out)
+    assert [g["generation"] for g in meta["generations"]] == [0, 1]
+    assert meta["generations"][0]["holdout_logloss"] < meta["generations"][0]["constant_logloss"]
+    assert len(ev.calibration) == 2 and ev.calibration[0] > 0
+    assert evaluation.read_meta(out)["settings"]["policy_rounds"] == 300
