@@ -9,7 +9,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint32_t, uint64_t
 
 # ---------------------------------------------------------------------------
-# Figures (RULINGS.md).  Filled once at import.
+# Figures (docs/rules.md, section 1 "Components").  Filled once at import.
 # ---------------------------------------------------------------------------
 cdef uint8_t _TOKENS[N_GOODS][MAX_TOKENS]
 cdef uint8_t _TOKEN_LEN[N_GOODS]
@@ -542,7 +542,7 @@ cdef int random_playout(State* s, Rng* r, int max_plies) noexcept nogil:
 # Information sets
 # ---------------------------------------------------------------------------
 cdef void make_view(const State* s, int observer, View* v) noexcept nogil:
-    """Mask everything `observer` cannot see (RULINGS.md, ruling 8)."""
+    """Mask everything `observer` cannot see (docs/rules.md, section 7, R8)."""
     cdef int opp = 1 - observer, k, i, owner
     memcpy(&v.s, s, sizeof(State))
     v.observer = observer
