@@ -1,5 +1,5 @@
 """Type stubs of the compiled leaf evaluation (src_cy/jaipur_ai/_evaluation.pyx)."""
-from typing import Any
+from typing import Any, Optional
 
 from ._core import CoreState
 
@@ -12,3 +12,4 @@ class Evaluation:
     def value(self, st: CoreState, player: int) -> tuple[float, float]: ...
 
 def heuristic_value(st: CoreState, player: int) -> tuple[float, float]: ...
+def time_evaluation(st: CoreState, n: int, evaluation: Optional[Evaluation] = ...) -> float: ...

@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from . import __version__
 from ._table import format_analysis
@@ -30,6 +30,9 @@ from .options import ENGINE_OPTIONS, parse_text, unknown
 from .serve import serve_stdio
 from .state import GameState
 from .view import View, read_position
+
+if TYPE_CHECKING:
+    from .record import RecordingGameType
 
 __all__ = ["main", "build_parser", "load_position", "CliError"]
 
@@ -292,19 +295,22 @@ def _level_spec(level: str) -> EngineSpec:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    game_class = Game
+    game: Game
+    recording: Optional[RecordingGameType] = None
     if args.record:
         from .record import recording_game
-        game_class = recording_game()
-    game = game_class(_level_spec(args.level), args.hint, seed=args.seed, you=args.you)
+        game = recording = recording_game()(_level_spec(args.level), args.hint,
+                                            seed=args.seed, you=args.you)
+    else:
+        game = Game(_level_spec(args.level), args.hint, seed=args.seed, you=args.you)
     try:
         return game.run()
     except KeyboardInterrupt:
         print("\ninterrupted: the game is left unfinished.", flush=True)
         return EXIT_INTERRUPTED
     finally:
-        if args.record:
-            game.record().save(args.record)
+        if recording is not None:
+            recording.record().save(args.record)
 
 
 # --------------------------------------------------------------------- match

@@ -17,7 +17,7 @@ agent's view and ``action_mask`` marks the agent's legal dense action ids
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -28,7 +28,10 @@ from .match import EngineSpec
 from .move import Move
 from .state import GameState
 
-gym = need("gymnasium", "gymnasium")
+if TYPE_CHECKING:
+    import gymnasium as gym
+else:
+    gym = need("gymnasium", "gymnasium")
 spaces = gym.spaces
 
 __all__ = ["JaipurEnv", "ENV_ID"]
@@ -54,7 +57,7 @@ class JaipurEnv(gym.Env):
     A round still running after ``max_plies`` plies is truncated.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, opponent: str = "greedy", seat: Optional[int] = None,
                  reward: str = "seal", illegal_reward: float = -1.0, max_plies: int = 400,
@@ -80,21 +83,29 @@ class JaipurEnv(gym.Env):
         self._plies = 0
 
     # ------------------------------------------------------------------ internals
+    def _live_state(self) -> GameState:
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        return self.state
+
     def _obs(self) -> dict:
-        return observation_dict(self.state, self.seat, self.state.to_move == self.seat)
+        state = self._live_state()
+        return observation_dict(state, self.seat, state.to_move == self.seat)
 
     def _opponent_moves(self) -> None:
         spec = self.opponent_spec
-        while not self.state.is_round_over and self.state.to_move != self.seat \
+        state = self._live_state()
+        while not state.is_round_over and state.to_move != self.seat \
                 and self._plies < self.max_plies:
-            view = self.state if spec.cheats else self.state.view(self.state.to_move)
+            view = state if spec.cheats else state.view(state.to_move)
             seed = int(self.np_random.integers(2**63))
             move = self._opponent.best_move(view, seed=seed, **spec.limits())
-            self.state = self.state.apply(move)
+            state = self.state = state.apply(move)
             self._plies += 1
 
     # ------------------------------------------------------------------ the API
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[dict] = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
         deal = int(self.np_random.integers(2**63))
         starter = int(self.np_random.integers(2))
@@ -106,7 +117,7 @@ class JaipurEnv(gym.Env):
             self.render()
         return self._obs(), {"seat": self.seat, "deal_seed": deal}
 
-    def step(self, action):
+    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         if self.state.is_round_over or self._plies >= self.max_plies:
@@ -115,10 +126,10 @@ class JaipurEnv(gym.Env):
             a = int(action)
             legal = 0 <= a < encoding.N_DENSE_ACTIONS and action == a
             move = Move.from_dense_index(a) if legal else None
-            legal = legal and self.state.is_legal(move)
+            legal = legal and move is not None and self.state.is_legal(move)
         except (TypeError, ValueError):
             legal = False
-        if not legal:
+        if not legal or move is None:
             obs = self._obs()
             self._plies = self.max_plies          # the episode is over
             return obs, self.illegal_reward, True, False, {"illegal_action": True}
@@ -135,7 +146,7 @@ class JaipurEnv(gym.Env):
             info["round_totals"] = self.state.round_totals()
         return self._obs(), reward, terminated, truncated, info
 
-    def render(self):
+    def render(self) -> Optional[str]:
         if self.state is None:
             return None
         text = str(self.state.view(self.seat))

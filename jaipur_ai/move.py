@@ -617,8 +617,11 @@ class Move:
         from ._observation import dense_from_action
         d = dense_from_action(self._id)
         if d < 0:
+            good = self._good
+            if good is None:     # (cannot happen: taking the camels has a dense id)
+                raise InvalidMoveError(str(self), "no position allows it")
             raise InvalidMoveError(str(self), f"no position allows it (there are "
-                                              f"{CARD_TOTALS[self._good]} {NAMES[self._good]} cards)")
+                                              f"{CARD_TOTALS[good]} {NAMES[good]} cards)")
         return d
 
     @classmethod

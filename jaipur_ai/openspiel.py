@@ -23,7 +23,7 @@ ends there and is scored as it stands, so that the game is finite.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -37,7 +37,10 @@ from .match import EngineSpec
 from .move import Move
 from .state import GameState
 
-pyspiel = need("pyspiel", "openspiel")
+if TYPE_CHECKING:   # (pyspiel has no type information: pyproject.toml's mypy overrides)
+    import pyspiel
+else:
+    pyspiel = need("pyspiel", "openspiel")
 
 __all__ = ["JaipurGame", "JaipurState", "JaipurBot", "GAME_NAME"]
 
@@ -91,13 +94,23 @@ class JaipurGame(pyspiel.Game):
     def new_initial_state(self) -> "JaipurState":
         return JaipurState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "JaipurObserver":
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Optional[dict] = None) -> "JaipurObserver":
         return JaipurObserver(iig_obs_type, params)
 
 
 class JaipurState(pyspiel.State):
     """A position of the round: a jaipur_ai CoreState whose deck and bonus stacks are
     unordered until chance picks the next card or value, plus what each player saw."""
+
+    _core: CoreState
+    _dealt: int
+    _pending: int
+    _draws: list[int]
+    _bonus_kind: int
+    _plies: int
+    _events: list[str]
+    _deal_goods: list[list[int]]
 
     def __init__(self, game: JaipurGame, _copy: Optional["JaipurState"] = None) -> None:
         super().__init__(game)
@@ -116,14 +129,14 @@ class JaipurState(pyspiel.State):
         _spiel.undeal(self._core)
         self._dealt = 0               # cards of the deal handed out so far (12 in all)
         self._pending = -1            # the move waiting for its chance outcomes
-        self._draws: list = []        # cards already drawn for it
+        self._draws = []              # cards already drawn for it
         self._bonus_kind = -1         # the bonus stack it takes from, -1 none or done
         self._plies = 0
         # What the players saw, in order: public tokens, the same for both, except that a
         # bonus token taken is "B<taker><kind><index>", its value shown to its taker only;
         # and the goods each player was dealt (private to that player).
-        self._events: list = []
-        self._deal_goods: list = [[0] * 6, [0] * 6]
+        self._events = []
+        self._deal_goods = [[0] * 6, [0] * 6]
 
     # -------------------------------------------------------------- the game
     def _need(self) -> int:
@@ -243,7 +256,7 @@ class JaipurState(pyspiel.State):
             player = self.current_player()
         return encoding.observation(GameState(self._core), player).tolist()
 
-    def resample_from_infostate(self, player_id: int, probability_sampler) -> "JaipurState":
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "JaipurState":
         """A state with the same information state for ``player_id``, the hidden cards and
         bonus values drawn uniformly among those consistent with it (``View.sample``)."""
         seed = int(probability_sampler() * 2**53) if callable(probability_sampler) else 0
@@ -267,7 +280,7 @@ class JaipurObserver:
     tensor of a player's view, and the view's one-line text.  Every observation type
     gets the same public-and-private observation of the current position."""
 
-    def __init__(self, iig_obs_type=None, params=None) -> None:
+    def __init__(self, iig_obs_type: Any = None, params: Optional[dict] = None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.tensor = np.zeros(encoding.OBSERVATION_SIZE, np.float32)
@@ -299,10 +312,10 @@ class JaipurBot(pyspiel.Bot):
     def provides_policy(self) -> bool:
         return False
 
-    def restart_at(self, state) -> None:
+    def restart_at(self, state: Any) -> None:
         pass
 
-    def step(self, state) -> int:
+    def step(self, state: JaipurState) -> int:
         game_state = GameState(state._core.copy())
         p = game_state.to_move
         position = game_state if self._spec.cheats else game_state.view(p)

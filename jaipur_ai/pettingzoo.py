@@ -21,7 +21,7 @@ An illegal move ends the episode with reward -1 for the player who made it (Pett
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -31,8 +31,12 @@ from .errors import InvalidOptionError
 from .move import Move
 from .state import GameState
 
-pz = need("pettingzoo", "pettingzoo")
-gym = need("gymnasium", "pettingzoo")
+if TYPE_CHECKING:   # (pettingzoo has no type information: pyproject.toml's mypy overrides)
+    import gymnasium as gym
+    import pettingzoo as pz
+else:
+    pz = need("pettingzoo", "pettingzoo")
+    gym = need("gymnasium", "pettingzoo")
 from pettingzoo.utils import wrappers  # noqa: E402
 
 __all__ = ["env", "raw_env"]
@@ -40,7 +44,7 @@ __all__ = ["env", "raw_env"]
 AGENTS = ["player_0", "player_1"]
 
 
-def env(**kwargs) -> "pz.AECEnv":
+def env(**kwargs: Any) -> pz.AECEnv:
     """The environment with PettingZoo's usual wrappers (illegal moves end the episode,
     out-of-range actions assert, the call order is enforced)."""
     e = raw_env(**kwargs)
@@ -53,7 +57,7 @@ def env(**kwargs) -> "pz.AECEnv":
 class raw_env(pz.AECEnv):
     """Jaipur, one round, two agents; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "jaipur_v0",
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "jaipur_v0",
                 "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, reward: str = "seal", max_plies: int = 400,
@@ -81,14 +85,16 @@ class raw_env(pz.AECEnv):
         self._rng = np.random.default_rng()
         self._plies = 0
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> Any:
         return self.action_spaces[agent]
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict:
         p = AGENTS.index(agent)
+        if self.state is None:
+            raise RuntimeError("call reset() before observe()")
         return observation_dict(self.state, p, agent == self.agent_selection
                                 and not (self.terminations[agent] or self.truncations[agent]))
 
@@ -104,16 +110,18 @@ class raw_env(pz.AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = AGENTS[self.state.to_move]
 
-    def step(self, action) -> None:
+    def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
         move = Move.from_dense_index(int(action))
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
         self.state = self.state.apply(move)
         self._plies += 1
         self.rewards = {a: 0.0 for a in self.agents}
@@ -129,7 +137,7 @@ class raw_env(pz.AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
+    def render(self) -> Optional[str]:
         if self.state is None:
             return None
         text = str(self.state)

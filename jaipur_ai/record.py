@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional, cast
 
 from .errors import JaipurError
 from .move import Move
 from .state import GameState
+
+if TYPE_CHECKING:
+    from .game import Game
 
 __all__ = ["GameRecord", "RecordError", "FORMAT", "RoundRecorder", "recording_game"]
 
@@ -71,11 +74,12 @@ class GameRecord:
                     chunks.append([])
                 else:
                     chunks[-1].append(m)
-            rounds, state = [], None
+            rounds: list = []
+            state = GameState.new(rec.deal_seed, starter=rec.starter)
             for i, moves in enumerate(chunks):
                 seed = rec.deal_seed if i == 0 else derive_seed(rec.deal_seed, 2, i)
-                state = (GameState.new(seed, starter=rec.starter) if i == 0
-                         else state.next_round(seed=seed))
+                if i > 0:
+                    state = state.next_round(seed=seed)
                 starter = state.starter
                 for m in moves:
                     state = state.apply(m)
@@ -169,6 +173,8 @@ class GameRecord:
                     yield gi, ri, k, state, move
                     state = after
                 self._check_result(rnd, state, rw)
+            if state is None:   # (cannot happen: the list of rounds is not empty)
+                raise RecordError(where, "expected an object with a non-empty list of rounds")
             if "seals" in game and list(game["seals"]) != list(state.seals):
                 raise RecordError(f"{where}.seals", f"recorded {game['seals']}, the replay gives "
                                                     f"{list(state.seals)}")
@@ -185,6 +191,9 @@ class GameRecord:
                     state = GameState.new(deal["seed"], starter=rnd.get("starter"),
                                           bonus_set=self.bonus_set)
                 else:
+                    if prev is None:
+                        raise RecordError(f"{rw}.deal", "a round after the first needs the "
+                                                        "previous round")
                     if not prev.is_round_over:
                         raise RecordError(f"{rw}.deal", "the previous round did not end")
                     state = prev.next_round(seed=deal["seed"])
@@ -229,9 +238,10 @@ def _winner(state: GameState, seats: list, unit: str) -> Any:
     if unit == "match":
         w = state.match_winner if state.is_match_over else None
     else:
-        w = None if state.result in (None, "draw") else state.result
-        if state.result == "draw":
+        r = state.result
+        if r == "draw":
             return "draw"
+        w = r if isinstance(r, int) else None
     return None if w is None else seats[w]
 
 
@@ -264,19 +274,27 @@ class RoundRecorder:
 
     def _close(self) -> None:
         s = self.state
+        if s is None:
+            raise RecordError("state", "no position seen yet")
         self.rounds[-1]["totals"] = list(s.round_totals()) if s.is_round_over else None
         self.rounds[-1]["result"] = _result_of(s) if s.is_round_over else None
 
     def record(self) -> GameRecord:
         s = self.state
+        w = s.match_winner if s is not None else None     # (None until the match is over)
         game = {"deal": 0, "seats": self.seats, "rounds": self.rounds,
                 "seals": list(s.seals) if s is not None else [0, 0],
-                "winner": (self.seats[s.match_winner] if s is not None and s.is_match_over
-                           else None)}
+                "winner": self.seats[w] if w is not None else None}
         return GameRecord([game], self.players, self.settings, self.source)
 
 
-def recording_game() -> type:
+if TYPE_CHECKING:
+    class RecordingGameType(Game):
+        """(for type checkers) the class :func:`recording_game` makes."""
+        def record(self) -> GameRecord: ...
+
+
+def recording_game() -> type[RecordingGameType]:
     """``jaipur-ai play``'s :class:`jaipur_ai.game.Game`, recording every position it
     reaches; ``game.record()`` is the :class:`GameRecord` of what was played."""
     from .game import Game
@@ -300,6 +318,8 @@ def recording_game() -> type:
             self._state = state
 
         def record(self) -> GameRecord:
+            if self._recorder is None:
+                raise RecordError("record", "no position has been played")
             return self._recorder.record()
 
-    return RecordingGame
+    return cast("type[RecordingGameType]", RecordingGame)
