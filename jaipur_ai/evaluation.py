@@ -121,10 +121,11 @@ def load_evaluation(path: PathLike) -> Evaluation:
     p = Path(path)
     a = _check(str(path), _read(p))
     return Evaluation(a["lin"], a["margin"], a["hidden_w"], a["hidden_b"], a["out_w"],
-                      source=str(p), calibration=tuple(float(x) for x in a["calibration"]))
+                      source=str(p),
+                      calibration=(float(a["calibration"][0]), float(a["calibration"][1])))
 
 
-def calibrated(p: float, calibration: tuple) -> float:
+def calibrated(p: float, calibration: tuple[float, float]) -> float:
     """The reported win probability for the search's estimate ``p``: the search's value
     of its best move is biased upwards (it is the maximum of noisy estimates), and this
     map, fitted on self-play (``train.fit_calibration``), removes the bias.
