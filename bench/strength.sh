@@ -20,6 +20,7 @@ run learned01-vs-heuristic01  ismcts:time=0.1  ismcts:time=0.1,$H   200
 run learned01-vs-greedy       ismcts:time=0.1  greedy               100
 run learned1-vs-heuristic1    ismcts:time=1    ismcts:time=1,$H     50
 run learned1-vs-learned025    ismcts:time=1    ismcts:time=0.25     50
+run learnedx-vs-heuristicx     expectimax:iterations=50000  expectimax:iterations=50000,evaluation=heuristic  50
 run ismcts1s-vs-ismcts01s  ismcts:time=1   ismcts:time=0.1     60
 run ismcts1s-vs-greedy     ismcts:time=1   greedy              20
 run ismcts1s-vs-random     ismcts:time=1   random              10
