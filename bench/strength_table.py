@@ -8,12 +8,13 @@ import json
 import os
 
 ORDER = ["learned01-vs-heuristic01", "learned1-vs-heuristic1", "learned1-vs-learned025",
-         "learned01-vs-greedy", "ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
+         "learned01-vs-greedy", "learnedx-vs-heuristicx", "ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
          "ismcts-vs-expectimax", "ismcts-vs-expectimax-d6", "flat-ismcts1s-vs-ismcts01s",
          "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
-SEARCH = {"learned": "learned evaluation and priors", "old-": "full UCB tree",
+SEARCH = {"learnedx": "learned leaf evaluation (expectimax)",
+          "learned": "learned evaluation and priors", "old-": "full UCB tree",
           "flat-": "flat, cutoff 10"}
 PREVIOUS = "PUCT tree, hand-set evaluation"
 
