@@ -49,6 +49,36 @@ def _cards_spaced(cards: str) -> str:
     return " ".join(cards) if cards else "-"
 
 
+def _plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _budget(spec: EngineSpec) -> str:
+    """The search budget per move of ``spec``, in words: ``up to 1 s``,
+    ``5,000 iterations``, ``5,000 iterations or 1 s``; "" for an engine that does not
+    search (it answers at once)."""
+    lim = spec.limits()
+    parts = []
+    if lim["iterations"] is not None:
+        parts.append(f"{lim['iterations']:,} iterations")
+    if lim["time"] is not None:
+        parts.append(f"{lim['time']:g} s")
+    if not parts:
+        return ""
+    return ("up to " if len(parts) == 1 and lim["time"] is not None else "") + " or ".join(parts)
+
+
+def _enable_line_editing() -> bool:
+    """Import :mod:`readline` where there is one, so that ``input()`` gets line editing
+    and history (the arrow keys); only for a terminal: scripted input is read as is."""
+    try:
+        import readline  # noqa: F401  (importing it is what enables it)
+    except ImportError:  # Windows without pyreadline, a Python built without it
+        return False
+    return True
+
+
 class Game:
     """Human versus engine in the terminal, one line of input at a time.
 
@@ -67,6 +97,8 @@ class Game:
         self.engine = self.spec.make_engine()
         self._hinter: Any = None
         self.echo = not sys.stdin.isatty()
+        if not self.echo:
+            _enable_line_editing()
         self.last: list[str] = []           # what happened since your last move
         self.listed: list[Move] = []
         self.ply = 0
@@ -106,20 +138,21 @@ class Game:
         lines = [
             f"==== Round {d['round']}  |  seals: you {seals[self.you]}, engine {seals[self.bot]}"
             f"  |  {turn} ====",
-            f"  market     {_cards_spaced(d['market']):<12}  deck {d['deck_size']} cards"
-            f"   discard {len(d['discard'])} cards",
+            f"  market     {_cards_spaced(d['market']):<12}  deck {_plural(d['deck_size'], 'card')}",
+            f"  discard    {_cards_spaced(d['discard']) if d['discard'] else 'empty'}"
+            + (f"   ({_plural(len(d['discard']), 'card')})" if d["discard"] else ""),
             f"  your hand  {_cards_spaced(me['hand']):<14}({len(me['hand'])}/7)"
-            f"   herd {me['herd']} camel{'s' if me['herd'] != 1 else ''}",
-            f"  engine     {them['hand_size']} cards, known: {_cards_spaced(them['known']):<10}"
-            f"herd {them['herd']} camel{'s' if them['herd'] != 1 else ''}",
+            f"   herd {_plural(me['herd'], 'camel')}",
+            f"  engine     {_plural(them['hand_size'], 'card')}, known: "
+            f"{_cards_spaced(them['known']):<10}herd {_plural(them['herd'], 'camel')}",
             f"  the engine knows you hold: {_cards_spaced(me['known'])}",
             f"  score      you {my_pts + my_bonus} (goods {my_pts}, {my_nb} bonus worth {my_bonus})"
             f"   engine {th_pts} + {th_nb} hidden bonus token{'s' if th_nb != 1 else ''}",
             "  camel token (5 points) to the bigger herd at the end of the round",
             "  goods tokens left (next first)          bonus tokens left",
         ]
-        bonus = [f"3 cards: {d['bonus_left']['3']}", f"4 cards: {d['bonus_left']['4']}",
-                 f"5+ cards: {d['bonus_left']['5']}", "", "", ""]
+        bonus = [f"{k} cards: {_plural(d['bonus_left'][k[0]], 'token')}"
+                 for k in ("3", "4", "5+")] + ["", "", ""]
         for g in range(6):
             stack = " ".join(map(str, d["tokens"][LETTERS[g]])) or "(empty)"
             lines.append(f"    {LETTERS[g]} {NAMES[g]:<8} {stack:<25}   {bonus[g]}".rstrip())
@@ -141,7 +174,8 @@ class Game:
         if self._hinter is None:
             self._hinter = self.hint_spec.make_engine()
         lim = self.hint_spec.limits()
-        self.say(f"thinking ({self.hint_spec}) ...")
+        budget = _budget(self.hint_spec)
+        self.say(f"thinking ({self.hint_spec}{': ' + budget if budget else ''}) ...")
         report = self._hinter.analyse(self.state.view(self.you), time=lim["time"],
                                       iterations=lim["iterations"], top=3,
                                       seed=derive_seed(self.seed, 5, self.ply))
@@ -201,10 +235,24 @@ class Game:
 
     def engine_turn(self) -> None:
         lim = self.spec.limits()
+        budget = _budget(self.spec)
+        live = budget and sys.stdout.isatty()
+        if budget:  # on a terminal, a notice that the move replaces; else its own line
+            notice = f"the engine is thinking ({budget}) ..."
+            if live:
+                sys.stdout.write(notice)
+                sys.stdout.flush()
+            else:
+                self.say(notice)
         t0 = time.perf_counter()
-        move = self.engine.best_move(self.state.view(self.bot), time=lim["time"],
-                                     iterations=lim["iterations"],
-                                     seed=derive_seed(self.seed, 3, self.ply))
+        try:
+            move = self.engine.best_move(self.state.view(self.bot), time=lim["time"],
+                                         iterations=lim["iterations"],
+                                         seed=derive_seed(self.seed, 3, self.ply))
+        finally:
+            if live:
+                sys.stdout.write("\r\x1b[K")   # erase the notice
+                sys.stdout.flush()
         secs = time.perf_counter() - t0
         self.state = self.state.apply(move)
         self.ply += 1
@@ -217,6 +265,7 @@ class Game:
         pl = s.players
         self.say()
         self.say(f"==== Round {s.round} over ====")
+        self.say(f"  the round ended: {self.end_reason()}")
         for p, who in ((self.you, "you   "), (self.bot, "engine")):
             camel = totals[p] - pl[p].goods_points - pl[p].bonus_points
             self.say(f"  {who} goods {pl[p].goods_points:>3} + bonus {pl[p].bonus_points:>3}"
@@ -230,6 +279,14 @@ class Game:
         else:
             self.say("  the engine wins the round and takes a seal of excellence")
         self.say(f"  seals: you {s.seals[self.you]}, engine {s.seals[self.bot]}")
+
+    def end_reason(self) -> str:
+        """Why the round ended: three goods token stacks empty, or the deck ran out."""
+        d = self.state.to_dict()
+        empty = [NAMES[g] for g in range(6) if not d["tokens"][LETTERS[g]]]
+        if len(empty) >= 3:
+            return f"three goods token stacks are empty ({', '.join(empty)})"
+        return "the deck ran out (the market could not be refilled)"
 
     def run(self) -> int:
         self.say(f"Jaipur: you are player {self.you}, the engine ({self.spec}) is player "

@@ -319,3 +319,118 @@ def test_ctrl_c_stops_an_analysis_with_its_result():
     assert proc.returncode == 130, err
     assert "interrupted" in out and "principal variation" in out
     assert "Traceback" not in err
+
+
+# ------------------------------------------------------- play: the table and the notices
+def _scripted_game(monkeypatch, capsys, state, script, spec="greedy"):
+    import io
+
+    from jaipur_ai.game import Game
+    from jaipur_ai.match import EngineSpec
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    game = Game(EngineSpec.parse(spec), EngineSpec.parse("greedy"), seed=4, you=0)
+    game.state = state
+    assert game.run() == 0
+    return game, capsys.readouterr().out
+
+
+def test_play_table_counts_discard_and_bonus_tokens(monkeypatch, capsys):
+    from search_positions import build
+    state = build(market="SCPLM", deck="L", hands=("DGC", "P"), herds=(5, 5),
+                  owners={"D": 0, "S": 0, "L": 0, "G": 1, "C": 1, "P": 1})
+    game, _ = _scripted_game(monkeypatch, capsys, state, "")
+    game.state = state
+    table = game.table()
+    assert "engine     1 card, known" in table and "1 cards" not in table
+    assert "herd 5 camels" in table
+    discard = state.to_dict()["discard"]
+    assert f"  discard    {' '.join(discard)}   ({len(discard)} cards)" in table
+    assert "3 cards: 7 tokens" in table and "4 cards: 6 tokens" in table
+    assert "5+ cards: 5 tokens" in table
+
+
+def test_play_round_summary_says_why_the_round_ended(monkeypatch, capsys):
+    from search_positions import build
+    state = build(market="SCPLM", deck="L", hands=("DGC", "P"), herds=(5, 5),
+                  owners={"D": 0, "S": 0, "L": 0, "G": 1, "C": 1, "P": 1})
+    # selling the last cloth token empties a third stack (diamond and gold are gone)
+    _, out = _scripted_game(monkeypatch, capsys, state, "sell 1C\n")
+    assert "==== Round 1 over ====\n  the round ended: three goods token stacks are " \
+           "empty (diamond, gold, cloth)" in out
+    # taking a card draws the deck's last one: the market cannot be refilled
+    after = state.apply("take S")
+    if not after.is_round_over:
+        after = after.apply(after.legal_moves()[0])
+    game, out = _scripted_game(monkeypatch, capsys, state, "")
+    game.state = after
+    game.round_summary()
+    out = capsys.readouterr().out
+    assert after.is_round_over and "the round ended: the deck ran out" in out
+
+
+def test_play_says_when_the_engine_thinks_and_its_budget():
+    from jaipur_ai.game import _budget
+    from jaipur_ai.match import EngineSpec
+    assert _budget(EngineSpec.parse("ismcts:time=0.2")) == "up to 0.2 s"
+    assert _budget(EngineSpec.parse("medium")) == "up to 0.2 s"
+    assert _budget(EngineSpec.parse("300")) == "300 iterations"
+    assert _budget(EngineSpec.parse("ismcts:time=1,iterations=5000")) == "5,000 iterations or 1 s"
+    assert _budget(EngineSpec.parse("greedy")) == ""            # answers at once
+    p = cli("play", "--level", "ismcts:time=0.05", "--seed", "3", "--you", "0",
+            "--hint", "200", stdin="hint\n1\n")
+    lines = p.stdout.splitlines()
+    k = next(i for i, line in enumerate(lines) if line.startswith("engine plays:"))
+    assert lines[k - 1] == "the engine is thinking (up to 0.05 s) ..."
+    assert "thinking (ismcts:iterations=200: 200 iterations) ..." in p.stdout
+
+
+def test_play_scripted_input_does_not_load_readline():
+    code = ("import io, sys; sys.stdin = io.StringIO(''); from jaipur_ai.game import Game; "
+            "from jaipur_ai.match import EngineSpec; "
+            "Game(EngineSpec.parse('greedy'), EngineSpec.parse('greedy'), seed=1); "
+            "print('readline' in sys.modules)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV,
+                       cwd=ROOT, timeout=60)
+    assert p.stdout.strip() == "False", p.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_play_on_a_terminal_has_line_editing():
+    """The Up arrow recalls the last line (readline), instead of 'cannot read '\\x1b[A''."""
+    pytest.importorskip("readline")
+    import pty
+    import select
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "play", "--level", "easy",
+                          "--seed", "3", "--you", "0"], stdin=slave, stdout=slave,
+                         stderr=slave, cwd=ROOT, env={**ENV, "TERM": "xterm"})
+    os.close(slave)
+    out = b""
+
+    def read_until(marker: bytes, count: int, timeout: float = 30) -> None:
+        nonlocal out
+        end = time.monotonic() + timeout
+        while out.count(marker) < count and time.monotonic() < end:
+            r, _, _ = select.select([master], [], [], 0.2)
+            if r:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:
+                    break
+
+    try:
+        read_until(b"your move> ", 1)
+        os.write(master, b"board\r")
+        read_until(b"your move> ", 2)
+        os.write(master, b"\x1b[A\r")           # Up arrow: 'board' again
+        read_until(b"your move> ", 3)
+        os.write(master, b"quit\r")
+        read_until(b"You left the game.", 1)
+        assert p.wait(timeout=30) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    text = out.decode("utf-8", "replace")
+    assert "cannot read" not in text, text
+    assert text.count("==== Round 1  |") == 3, text      # drawn at the turn and twice by 'board'
