@@ -545,7 +545,7 @@ def pair_scores(records: Iterable[GameRecord], prefix: bool = False) -> list[flo
     by_deal: dict[int, dict[int, float]] = {}
     for r in records:
         by_deal.setdefault(r.deal, {})[r.a_seat] = r.score
-    out = []
+    out: list[float] = []
     for deal in sorted(by_deal):
         if prefix and deal != len(out):
             break
