@@ -315,8 +315,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------- match
 class _Progress:
-    def __init__(self, total: int, enabled: bool) -> None:
+    def __init__(self, total: int, enabled: bool, open_ended: bool = False) -> None:
         self.total = total
+        self.open_ended = open_ended
         self.enabled = enabled
         self.tty = sys.stderr.isatty()
         self.t0 = time.perf_counter()
@@ -331,13 +332,21 @@ class _Progress:
             return
         width = 24
         fill = width * done // total
-        text = (f"[{'#' * fill}{'-' * (width - fill)}] {done}/{total} games  "
-                f"A: {self.w} W {self.d} D {self.l} L  {time.perf_counter() - self.t0:.0f} s")
+        elapsed = time.perf_counter() - self.t0
+        self.new = getattr(self, "new", 0) + 1       # games played by this run
+        rate = self.new / elapsed if elapsed > 0 else 0.0
+        if self.open_ended:                           # --sprt: no known end
+            text = f"{done} games  A: {self.w} W {self.d} D {self.l} L  {elapsed:.0f} s"
+        else:
+            left = (total - done) / rate if rate > 0 else 0.0
+            text = (f"[{'#' * fill}{'-' * (width - fill)}] {done}/{total} games  "
+                    f"A: {self.w} W {self.d} D {self.l} L  {elapsed:.0f} s")
+            text += f"  {rate:.2f} games/s, ~{left:.0f} s left"
         if self.tty:
             sys.stderr.write("\r" + text + ("\n" if done == total else ""))
             sys.stderr.flush()
         else:
-            step = 10 * done // total
+            step = 10 * done // total if not self.open_ended else done // 100
             if step != self.step:
                 self.step = step
                 sys.stderr.write(text + "\n")
@@ -350,11 +359,21 @@ class _Progress:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
-    progress = _Progress(2 * args.games, not args.quiet)
+    from .options import MAX_GAMES
+    from .sprt import parse_sprt
+    sprt = None
+    if args.sprt is not None:
+        try:
+            sprt = parse_sprt(args.sprt, alpha=args.alpha, beta=args.beta)
+        except JaipurError as e:
+            raise CliError("--sprt", e.reason) from None
+    elif args.alpha is not None or args.beta is not None:
+        raise CliError("--alpha", "--alpha and --beta are settings of --sprt")
+    games = args.games if args.games is not None else (MAX_GAMES if sprt else 10)
+    progress = _Progress(2 * games, not args.quiet, open_ended=sprt is not None)
     try:
-        res = run_match(args.a, args.b, games=args.games, seed=seed, workers=args.workers,
-                        unit=args.unit, on_result=progress)
+        res = run_match(args.a, args.b, games=games, seed=args.seed, workers=args.workers,
+                        unit=args.unit, on_result=progress, out=args.out, sprt=sprt)
     except JaipurError as e:
         raise CliError(e.field, e.reason) from None
     finally:
@@ -553,14 +572,25 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play engine A against engine B on mirrored deals.")
     m.add_argument("a", type=_engine_spec, metavar="A", help="engine spec of A")
     m.add_argument("b", type=_engine_spec, metavar="B", help="engine spec of B")
-    m.add_argument("--games", type=_flag("games", "--games"), default=10, metavar="N",
-                   help="deals, each played in both seats (default 10: 20 games)")
+    m.add_argument("--games", type=_flag("games", "--games"), default=None, metavar="N",
+                   help="deals, each played in both seats (default 10: 20 games; with "
+                        "--sprt the most deals, default no limit)")
     m.add_argument("--seed", type=_flag("seed", "--seed"),
                    help="match seed (default: random, printed)")
     m.add_argument("--workers", type=_flag("workers", "--workers"), default=1, metavar="W",
                    help="processes playing games at once (default 1)")
     m.add_argument("--unit", choices=("round", "match"), default="round",
                    help="a game is one round (default) or a match to two seals")
+    m.add_argument("--out", type=_flag("out", "--out"), metavar="FILE",
+                   help="append each finished game to FILE (JSON lines); rerun with the "
+                        "same FILE to resume, finished games are not played again")
+    m.add_argument("--sprt", metavar="elo0=X,elo1=Y",
+                   help="stop when the sequential test decides between H0 (A is elo0 "
+                        "stronger) and H1 (elo1), on the mirrored deal pairs")
+    m.add_argument("--alpha", type=_flag("alpha", "--alpha"), metavar="P",
+                   help="SPRT: chance of accepting H1 when H0 holds (default 0.05)")
+    m.add_argument("--beta", type=_flag("beta", "--beta"), metavar="P",
+                   help="SPRT: chance of accepting H0 when H1 holds (default 0.05)")
     m.add_argument("--json", action="store_true", help="print the result as JSON")
     m.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
     m.add_argument("--record", metavar="FILE",

@@ -51,13 +51,15 @@ from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from .errors import JaipurError
 from .options import ENGINE_OPTIONS, check, check_engine_options, describe, parse_text, unknown
+from .sprt import SPRT, pentanomial, pentanomial_stats
 from .state import GameState
 
 __all__ = [
     "EngineSpec", "GameRecord", "MatchResult", "play_round", "play_game", "run_match",
     "deal_seeds", "derive_seed", "wilson_interval", "normal_interval", "student_t95",
     "elo_difference",
-    "summarise", "format_result", "option_value", "LEVELS", "ALGORITHMS",
+    "summarise", "format_result", "option_value", "LEVELS", "ALGORITHMS", "pair_scores",
+    "ResultsFile", "ResultsFileError",
 ]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
@@ -318,6 +320,21 @@ class GameRecord:
                 "seconds": list(self.seconds), "engine_moves": list(self.engine_moves),
                 "moves": self.rounds_moves()}
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameRecord":
+        """The record of :meth:`to_dict` (a line of a results file) read back."""
+        moves: list[str] = []
+        for i, rnd in enumerate(d.get("moves") or [[]]):
+            if i:
+                moves.append("|")
+            moves.extend(rnd)
+        return cls(deal=int(d["deal"]), deal_seed=int(d["deal_seed"]), a_seat=int(d["a_seat"]),
+                   starter=int(d["starter"]), winner=str(d["winner"]),
+                   points=tuple(d["points"]), rounds=int(d.get("rounds", 1)),
+                   seals=tuple(d.get("seals", (0, 0))), plies=int(d.get("plies", 0)),
+                   moves=moves, seconds=tuple(d.get("seconds", (0.0, 0.0))),
+                   engine_moves=tuple(d.get("engine_moves", (0, 0))))
+
     def rounds_moves(self) -> list[list[str]]:
         """The moves, one list per round (as JSON records hold them)."""
         out: list[list[str]] = [[]]
@@ -522,6 +539,24 @@ def _finite(x: float) -> Optional[float]:
     return x if math.isfinite(x) else None
 
 
+def pair_scores(records: Iterable[GameRecord], prefix: bool = False) -> list[float]:
+    """A's pair score (0 .. 2) of every deal with both games finished, in deal order;
+    ``prefix``: only the deals before the first one that is not complete."""
+    by_deal: dict[int, dict[int, float]] = {}
+    for r in records:
+        by_deal.setdefault(r.deal, {})[r.a_seat] = r.score
+    out: list[float] = []
+    for deal in sorted(by_deal):
+        if prefix and deal != len(out):
+            break
+        seats = by_deal[deal]
+        if len(seats) == 2:
+            out.append(seats[0] + seats[1])
+        elif prefix:
+            break
+    return out
+
+
 def summarise(records: Sequence[GameRecord]) -> dict:
     """The statistics of finished games, from A's point of view (a dict that
     JSON can hold: infinite Elo bounds are ``None``)."""
@@ -550,6 +585,7 @@ def summarise(records: Sequence[GameRecord]) -> dict:
         "seconds_per_move": [secs[i] / cnt[i] if cnt[i] else None for i in range(2)],
         "moves": cnt,
         "complete_pairs": sum(1 for s in pairs.values() if len(s) == 2),
+        "paired": pentanomial_stats(pentanomial(pair_scores(recs))),
         "by_start": {"a_first": _wdl(r for r in recs if r.a_started),
                      "b_first": _wdl(r for r in recs if not r.a_started)},
         "by_seat": {"a_player0": _wdl(r for r in recs if r.a_seat == 0),
@@ -572,6 +608,9 @@ class MatchResult:
     interrupted: bool = False
     elapsed: float = 0.0
     workers: int = 1
+    resumed: int = 0                 #: games read back from the results file
+    out: Optional[str] = None        #: the results file
+    sprt: Optional[dict] = None      #: the SPRT's final status (jaipur_ai.sprt.SPRT.status)
 
     @property
     def n_games(self) -> int:
@@ -597,7 +636,8 @@ class MatchResult:
              "deals": self.deals, "unit": self.unit, "games_planned": 2 * self.deals,
              "games_played": self.n_games, "interrupted": self.interrupted,
              "reproducible": self.reproducible, "workers": self.workers,
-             "elapsed": self.elapsed, **self.stats}
+             "elapsed": self.elapsed, "resumed": self.resumed, "out": self.out,
+             "sprt": self.sprt, **self.stats}
         if records:
             d["records"] = [r.to_dict() for r in self.records]
         return d
@@ -624,6 +664,11 @@ def _elo(x: Optional[float], inf: str = "inf") -> str:
     return inf if x is None else f"{x:+.0f}"
 
 
+def _elo_text(score: float) -> str:
+    e = elo_difference(score)
+    return f"{e:+.0f}" if math.isfinite(e) else ("+inf" if e > 0 else "-inf")
+
+
 def format_result(res: MatchResult) -> str:
     """The plain-text report printed by ``jaipur-ai match``."""
     s = res.stats
@@ -633,6 +678,9 @@ def format_result(res: MatchResult) -> str:
              f"{res.deals}, seed {res.seed}, {res.workers} worker"
              f"{'s' if res.workers != 1 else ''}, {res.elapsed:.1f} s)"
              + ("  -- INTERRUPTED, partial result" if res.interrupted else "")]
+    if res.out is not None:
+        lines.append(f"results file {res.out}" + (f" ({res.resumed} games read back, not "
+                                                  f"played again)" if res.resumed else ""))
     if not res.n_games:
         lines.append("no game finished")
         return "\n".join(lines)
@@ -649,6 +697,21 @@ def format_result(res: MatchResult) -> str:
     per = "round" if res.unit == "round" else "match"
     lines.append(f"mean margin A-B {s['mean_margin']:+.2f} points per {per}  "
                  f"(95% CI {mlo:+.2f} .. {mhi:+.2f})")
+    pd = s["paired"]
+    if pd["pairs"]:
+        plo, phi = pd["mean_ci95"]
+        lines.append(f"paired: {pd['pairs']} deals, pair scores 0/0.5/1/1.5/2: "
+                     + " ".join(str(k) for k in pd["pentanomial"])
+                     + f"  mean {_pct(pd['mean'])} (95% CI {_pct(plo)} .. {_pct(phi)}), "
+                       f"Elo {_elo_text(plo)} .. {_elo_text(phi)}")
+    if res.sprt is not None:
+        t = res.sprt
+        verdict = {"H1": f"H1 accepted (A is elo1={t['elo1']:g} stronger, not elo0)",
+                   "H0": f"H0 accepted (elo0={t['elo0']:g}, not elo1={t['elo1']:g})",
+                   None: "no decision yet"}[t["decision"]]
+        lines.append(f"SPRT elo0={t['elo0']:g} elo1={t['elo1']:g} alpha={t['alpha']:g} "
+                     f"beta={t['beta']:g}: LLR {t['llr']:+.2f}  (bounds {t['lower']:+.2f} .. "
+                     f"{t['upper']:+.2f}, {t['pairs']} pairs)  {verdict}")
     spm = s["seconds_per_move"]
     lines.append(f"time per move: A {_secs(spm[0])}, B {_secs(spm[1])}")
     for title, key in (("A moves first", "a_first"), ("B moves first", "b_first")):
@@ -665,6 +728,130 @@ def format_result(res: MatchResult) -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------ results file
+RESULTS_FORMAT = "jaipur-match-results/1"
+
+
+class ResultsFileError(JaipurError):
+    """A results file that cannot be used for this match (field ``out``)."""
+
+
+class ResultsFile:
+    """``--out FILE``: the results of a match, one JSON line per finished game.
+
+    The first line is a header, ``{"format": "jaipur-match-results/1", "settings":
+    {...}}`` with what fixes the games (A, B, the match seed, the unit); each later
+    line is one game: :meth:`GameRecord.to_dict` plus ``"match_seed"`` and
+    ``"game_seed"`` (the seed its searches derive from).  Lines are appended,
+    flushed and synced as each game finishes, so a crash loses at most the games
+    being played.  Opening an existing file reads its games back (a torn last line,
+    from a crash while writing, is cut off); a header with other settings is refused
+    (:class:`ResultsFileError`).  A deal and seat found twice count once."""
+
+    def __init__(self, path: str, settings: dict) -> None:
+        self.path = os.fspath(path)
+        self.settings = settings
+        self.records: dict[tuple[int, int], GameRecord] = {}
+        self._fh: Any = None
+        self._load()
+
+    @staticmethod
+    def read_settings(path: str) -> Optional[dict]:
+        """The settings in the header of ``path`` (None: no file, or no header yet)."""
+        import json
+        try:
+            with open(path, "rb") as fh:
+                first = fh.readline()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise ResultsFileError("out", f"cannot read {path}: {e.strerror}") from None
+        if not first.endswith(b"\n"):
+            return None
+        try:
+            head = json.loads(first)
+            return dict(head["settings"]) if head.get("format") == RESULTS_FORMAT else None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def _load(self) -> None:
+        import json
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read()
+        except FileNotFoundError:
+            data = b""
+        except OSError as e:
+            raise ResultsFileError("out", f"cannot read {self.path}: {e.strerror}") from None
+        lines = data.split(b"\n")
+        good = 0                       # bytes of whole, readable lines
+        if data:
+            head_ok = len(lines) > 1
+            try:
+                head = json.loads(lines[0]) if head_ok else None
+            except ValueError:
+                head = None
+            if not isinstance(head, dict) or head.get("format") != RESULTS_FORMAT:
+                if head_ok or data.lstrip()[:1] not in (b"{", b""):
+                    raise ResultsFileError("out", f"{self.path} is not a match results file "
+                                                  f"({RESULTS_FORMAT})")
+                head = None            # a header torn while it was written: start again
+            if head is not None:
+                if head.get("settings") != self.settings:
+                    raise ResultsFileError(
+                        "out", f"{self.path} holds a match with other settings "
+                               f"({_settings_text(head.get('settings'))}; this match: "
+                               f"{_settings_text(self.settings)}): use another file")
+                good = len(lines[0]) + 1
+                # every line but the last ends in a newline; the last one, after the
+                # final newline, is empty or a game torn while it was written (cut off)
+                for i, line in enumerate(lines[1:-1]):
+                    try:
+                        rec = GameRecord.from_dict(json.loads(line))
+                    except (ValueError, KeyError, TypeError) as e:
+                        raise ResultsFileError("out", f"{self.path}: line {i + 2} is not a "
+                                                      f"game ({type(e).__name__})") from None
+                    self.records.setdefault((rec.deal, rec.a_seat), rec)
+                    good += len(line) + 1
+        mode = "r+b" if data else "wb"
+        try:
+            self._fh = open(self.path, mode)
+            self._fh.truncate(good)
+            self._fh.seek(good)
+            if not good:
+                self._write({"format": RESULTS_FORMAT, "settings": self.settings})
+        except OSError as e:
+            raise ResultsFileError("out", f"cannot write {self.path}: {e.strerror}") from None
+
+    def _write(self, obj: dict) -> None:
+        import json
+        self._fh.write(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
+        self._fh.flush()
+        try:
+            os.fsync(self._fh.fileno())
+        except OSError:  # pragma: no cover - a file system without fsync
+            pass
+
+    def add(self, rec: GameRecord, game_seed: int) -> None:
+        key = (rec.deal, rec.a_seat)
+        if key in self.records:
+            return
+        self.records[key] = rec
+        self._write({**rec.to_dict(), "match_seed": self.settings["seed"],
+                     "game_seed": game_seed})
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+def _settings_text(st: Any) -> str:
+    if not isinstance(st, dict):
+        return "unreadable"
+    return ", ".join(f"{k}={st.get(k)}" for k in ("a", "b", "seed", "unit"))
+
+
 def _task(args: tuple) -> GameRecord:
     a, b, deal, deal_seed, a_seat, unit, seed = args
     return play_game(a, b, deal_seed, a_seat, unit=unit, seed=derive_seed(seed, 1, deal),
@@ -676,81 +863,159 @@ def _worker_init() -> None:  # pragma: no cover - runs in the worker processes
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class _PairTracker:
+    """Pentanomial counts of the complete deals 0, 1, 2, ... in order (the SPRT's data:
+    the same for a resumed run and for any number of workers)."""
+
+    def __init__(self) -> None:
+        self.seats: dict[int, dict[int, float]] = {}
+        self.counts = [0] * 5
+        self.next = 0
+
+    def add(self, rec: GameRecord) -> None:
+        self.seats.setdefault(rec.deal, {})[rec.a_seat] = rec.score
+        while len(self.seats.get(self.next, ())) == 2:
+            seats = self.seats.pop(self.next)
+            self.counts[int(round(2 * (seats[0] + seats[1])))] += 1
+            self.next += 1
+
+
 def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int = 10,
               seed: Optional[int] = None, workers: int = 1, unit: str = "round",
               on_result: Optional[Callable[[GameRecord, int, int], None]] = None,
-              should_stop: Optional[Callable[[], bool]] = None) -> MatchResult:
+              should_stop: Optional[Callable[[], bool]] = None,
+              out: Optional[str] = None, sprt: Optional[SPRT] = None) -> MatchResult:
     """Play ``games`` mirrored deals (``2 * games`` games) between A and B.
 
     ``workers`` > 1 plays games in that many processes.  ``on_result(record,
     done, total)`` is called in this process as each game finishes.  Ctrl-C
     (KeyboardInterrupt), or ``should_stop()`` returning true, stops the match:
-    the games already finished are returned with ``interrupted=True``."""
+    the games already finished are returned with ``interrupted=True``.
+
+    ``out``: a results file (:class:`ResultsFile`); each game is appended as it
+    finishes, and the games already there (same A, B, seed and unit) are not played
+    again.  With ``seed=None`` the seed of an existing file is used.
+
+    ``sprt``: an :class:`jaipur_ai.sprt.SPRT`; the match stops as soon as it decides
+    on the complete deals 0, 1, 2, ... (``games`` is then the most deals played)."""
     a, b = EngineSpec.parse(a), EngineSpec.parse(b)
     games, workers = check("games", games), check("workers", workers)
     if unit not in ("round", "match"):
         raise SpecError("unit", f"expected 'round' or 'match', got {describe(unit)}")
     seed = check("seed", seed)
+    out = check("out", out)
+    if sprt is not None and not isinstance(sprt, SPRT):
+        raise SpecError("sprt", f"expected a jaipur_ai.sprt.SPRT, got {describe(sprt)}")
+    if seed is None and out is not None:
+        old = ResultsFile.read_settings(out)
+        if old is not None and isinstance(old.get("seed"), int):
+            seed = old["seed"]
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     # fail early, in this process, on an engine that cannot be built
     a.make_engine()
     b.make_engine()
-    # the tasks are made as they are needed, never all at once
-    tasks = ((a, b, i, derive_seed(seed, 0, i), seat, unit, seed)
-             for i in range(games) for seat in (0, 1))
+    results = None
+    if out is not None:
+        results = ResultsFile(out, {"a": str(a), "b": str(b), "seed": seed, "unit": unit})
     total = 2 * games
     records: list[GameRecord] = []
+    tracker = _PairTracker()
+    status: dict = {}
+    if results is not None:
+        records = sorted((r for k, r in results.records.items() if k[0] < games),
+                         key=lambda r: (r.deal, r.a_seat))
+        for r in records:
+            tracker.add(r)
+    resumed = len(records)
+    finished = {(r.deal, r.a_seat) for r in records}
+
+    def decided() -> bool:
+        if sprt is None:
+            return False
+        status.update(sprt.status(tracker.counts))
+        return status["decision"] is not None
+
+    # the tasks are made as they are needed, never all at once
+    tasks = ((a, b, i, derive_seed(seed, 0, i), seat, unit, seed)
+             for i in range(games) for seat in (0, 1) if (i, seat) not in finished)
     interrupted = False
     t0 = time.perf_counter()
-    workers = min(workers, total)
+    workers = max(1, min(workers, total - resumed))
 
     def done(rec: GameRecord) -> None:
         records.append(rec)
+        if results is not None:
+            results.add(rec, derive_seed(seed, 1, rec.deal))
+        tracker.add(rec)
         if on_result is not None:
             on_result(rec, len(records), total)
 
-    if workers == 1:
-        try:
-            for t in tasks:
-                if should_stop is not None and should_stop():
-                    interrupted = True
-                    break
-                done(_task(t))
-        except KeyboardInterrupt:
-            interrupted = True
-    else:
-        import multiprocessing as mp
-        from collections import deque
-        pool = mp.get_context().Pool(workers, initializer=_worker_init)
-        window = 4 * workers          # tasks submitted and not yet collected
-        pending: deque = deque()
-        try:
-            for t in itertools.islice(tasks, window):
-                pending.append(pool.apply_async(_task, (t,)))
-            while pending:
-                if should_stop is not None and should_stop():
-                    interrupted = True
-                    break
-                ready = next((r for r in pending if r.ready()), None)
-                if ready is None:
-                    pending[0].wait(0.05)
-                    continue
-                pending.remove(ready)
-                rec = ready.get()
-                nxt = next(tasks, None)
-                if nxt is not None:
-                    pending.append(pool.apply_async(_task, (nxt,)))
-                done(rec)
-        except KeyboardInterrupt:
-            interrupted = True
-        finally:
-            if interrupted:
-                pool.terminate()
-            else:
-                pool.close()
-            pool.join()
+    try:
+        if decided():
+            pass
+        elif workers == 1:
+            try:
+                for t in tasks:
+                    if should_stop is not None and should_stop():
+                        interrupted = True
+                        break
+                    done(_task(t))
+                    if decided():
+                        break
+            except KeyboardInterrupt:
+                interrupted = True
+        else:
+            interrupted = _run_pool(tasks, workers, done, should_stop, decided)
+    finally:
+        if results is not None:
+            results.close()
+    if sprt is not None:
+        decided()
     records.sort(key=lambda r: (r.deal, r.a_seat))
     return MatchResult(a=a, b=b, seed=seed, deals=games, unit=unit, records=records,
                        interrupted=interrupted, elapsed=time.perf_counter() - t0,
-                       workers=workers)
+                       workers=workers, resumed=resumed, out=out,
+                       sprt=dict(status) if sprt is not None else None)
+
+
+def _run_pool(tasks: Iterable[tuple], workers: int, done: Callable[[GameRecord], None],
+              should_stop: Optional[Callable[[], bool]],
+              decided: Callable[[], bool]) -> bool:
+    """Play ``tasks`` in a pool of ``workers`` processes; True when interrupted."""
+    import multiprocessing as mp
+    from collections import deque
+    tasks = iter(tasks)
+    interrupted = stop = False
+    pool = mp.get_context().Pool(workers, initializer=_worker_init)
+    window = 4 * workers          # tasks submitted and not yet collected
+    pending: deque = deque()
+    try:
+        for t in itertools.islice(tasks, window):
+            pending.append(pool.apply_async(_task, (t,)))
+        while pending:
+            if should_stop is not None and should_stop():
+                interrupted = True
+                break
+            ready = next((r for r in pending if r.ready()), None)
+            if ready is None:
+                pending[0].wait(0.05)
+                continue
+            pending.remove(ready)
+            rec = ready.get()
+            nxt = next(tasks, None)
+            if nxt is not None:
+                pending.append(pool.apply_async(_task, (nxt,)))
+            done(rec)
+            if decided():
+                stop = True
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if interrupted or stop:
+            pool.terminate()
+        else:
+            pool.close()
+        pool.join()
+    return interrupted

@@ -331,6 +331,17 @@ OPTIONS: tuple[Option, ...] = (
        hi=MAX_GAMES, scope="match"),
     _o("workers", "int", 1, "processes playing a match's games at once", lo=1,
        hi=MAX_WORKERS, scope="match"),
+    _o("out", "path", None, "results file of a match: one JSON line per finished game, "
+       "appended as it finishes; a rerun with the same file resumes", none=True,
+       scope="match"),
+    _o("elo0", "float", 0.0, "SPRT: the Elo difference A - B of H0", lo=-1000, hi=1000,
+       scope="match"),
+    _o("elo1", "float", 5.0, "SPRT: the Elo difference A - B of H1 (above elo0)",
+       lo=-1000, hi=1000, scope="match"),
+    _o("alpha", "float", 0.05, "SPRT: the chance of accepting H1 when H0 holds", lo=0,
+       lo_open=True, hi=0.5, scope="match"),
+    _o("beta", "float", 0.05, "SPRT: the chance of accepting H0 when H1 holds", lo=0,
+       lo_open=True, hi=0.5, scope="match"),
 )
 
 _BY_NAME = {o.name: o for o in OPTIONS}
