@@ -35,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "generations": 2,           # searched generations after generation 0
     "rounds": 3000,             # searched self-play rounds per generation
     "iterations": 300,          # ISMCTS iterations per move in searched self-play
+    "cutoff": 10,               # playout cutoff of the searched self-play
     "hidden": 0,                # hidden units of the evaluation
     "epochs": 4,
     "target": "td",
@@ -71,8 +72,10 @@ def learn(folder: str, *, workers: int = 2, quiet: bool = False, **settings: Any
     _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
          f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
     for g in range(1, cfg["generations"] + 1):
+        # the self-play engine's settings are spelled out, so that the recipe does not
+        # drift when the Engine's defaults change (cutoff 10 made the shipped weights)
         engine = (f"ismcts:iterations={cfg['iterations']},evaluation=learned,"
-                  f"weights={weights_path.resolve()},priors=learned")
+                  f"weights={weights_path.resolve()},priors=learned,cutoff={cfg['cutoff']}")
         d = root / f"gen{g}"
         data_dirs.append(d)
         _say(f"generation {g}: {cfg['rounds']:,} rounds of self-play by {engine}", quiet)
