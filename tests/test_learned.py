@@ -76,6 +76,14 @@ def test_shipped_weights_load_and_evaluate():
     s = mid_position(3, 10)
     win, _ = ev.value(s._core, 0)
     assert 0.0 < win < 1.0
+    # the shipped weights give the same values in Python (numpy) and in the core
+    with np.load(evaluation.DEFAULT_WEIGHTS) as z:
+        w = {k: z[k] for k in ("lin", "margin", "hidden_w", "hidden_b", "out_w")}
+    for seed in range(4):
+        st = mid_position(seed, 12)
+        f = _features.features_of(st._core, st.to_move)
+        assert ev.value(st._core, st.to_move)[0] == pytest.approx(
+            float(train.predict(w, f[None])[0]), rel=1e-9)
     meta = evaluation.read_meta(evaluation.DEFAULT_WEIGHTS)
     assert "generations" in meta and meta["command"] == "jaipur-ai learn"
 
