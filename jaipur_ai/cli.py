@@ -489,13 +489,17 @@ engine specs: ALGORITHM[:key=value,...]
 
 Each of the --games deals is played twice, the engines swapping seats (same cards, same
 player starts).  The win rate counts a draw as 1/2; its 95% interval is the Wilson score
-interval, mapped to Elo for the Elo interval.  With iteration limits (no time=) a match
-is reproducible for its --seed, whatever --workers.
+interval, mapped to Elo for the Elo interval; the paired (pentanomial) statistics count
+each deal's two games together.  With iteration limits (no time=) a match is
+reproducible for its --seed, whatever --workers.  --out FILE keeps every finished game
+(rerun the same command to resume); --sprt elo0=0,elo1=5 stops when the sequential
+test decides.
 
 examples:
   {PROG} match ismcts:iterations=1000 greedy --games 20 --seed 1
   {PROG} match ismcts:time=1 ismcts:time=1,playout=random --games 100 --workers 4
   {PROG} match hard medium --unit match --games 10 --json > result.json
+  {PROG} match ismcts:time=0.1 ismcts:time=0.1,evaluation=heuristic --sprt elo0=0,elo1=20 --out run.jsonl --workers 2
 """
 
 SERVE_EPILOG = f"""\
