@@ -39,7 +39,9 @@ def main() -> None:
     for name in ORDER + sorted(set(files) - set(ORDER)):
         if name in files and os.path.getsize(files[name]):
             with open(files[name]) as fh:
-                print(row(json.load(fh), name))
+                d = json.load(fh)
+            if "win_rate_ci95" in d:        # (other results, e.g. calibration, live here too)
+                print(row(d, name))
 
 
 if __name__ == "__main__":
