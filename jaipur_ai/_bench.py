@@ -104,12 +104,11 @@ def search_positions(seeds: int = 8) -> dict[str, list[GameState]]:
 
 
 def _engine_tree(**options) -> dict:
-    """The searcher settings an Engine passes by default (or with these options)."""
+    """The searcher settings an Engine passes by default (or with these options); the
+    playout is given separately to ismcts_rate."""
     from .engine import Engine
-    e = Engine(**options)
-    d = {k: getattr(e, k) for k in ("cutoff", "tree_depth", "puct", "prior_temp",
-                                    "chance_nodes")}
-    d.update(evaluation=e._evaluation, learned_priors=e.priors == "learned")
+    d = Engine(**options).searcher_options()
+    d.pop("playout")
     return d
 
 

@@ -392,6 +392,19 @@ class Engine:
         d["perfect_information"] = self.perfect_information
         return d
 
+    def searcher_options(self) -> dict[str, Any]:
+        """The settings this engine passes to the compiled ISMCTS searcher (the learned
+        evaluation as its loaded weights); the benchmarks time the same settings."""
+        return {"exploration": self.exploration, "playout": self.playout,
+                "reward": self.reward, "margin_weight": self.margin_weight,
+                "margin_scale": self.margin_scale, "epsilon": self.epsilon,
+                "noise": self.noise, "max_playout": self.max_playout,
+                "max_nodes": self.max_nodes, "decisive_samples": self.decisive_samples,
+                "expand": self.expand, "cutoff": self.cutoff, "widen": self.widen,
+                "tree_depth": self.tree_depth, "chance_nodes": self.chance_nodes,
+                "puct": self.puct, "prior_temp": self.prior_temp,
+                "evaluation": self._evaluation, "learned_priors": self.priors == "learned"}
+
     # -- control -------------------------------------------------------------
     def stop(self) -> None:
         """Make the searches now running (from other threads) return what they have."""
@@ -517,19 +530,9 @@ class Engine:
                 short_circuit, t0, top) -> Analysis:
         n = self.threads
         seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
-        searchers = [IsmctsSearcher(
-            core, seed=s, exploration=self.exploration, playout=self.playout,
-            reward=self.reward, margin_weight=self.margin_weight,
-            margin_scale=self.margin_scale, epsilon=self.epsilon, noise=self.noise,
-            max_playout=self.max_playout, max_nodes=self.max_nodes,
-            initial_nodes=_initial_nodes(self.max_nodes, n),
-            decisive_samples=self.decisive_samples, expand=self.expand,
-            cutoff=self.cutoff, widen=self.widen,
-            tree_depth=self.tree_depth,
-            chance_nodes=self.chance_nodes, puct=self.puct,
-            prior_temp=self.prior_temp, evaluation=self._evaluation,
-            learned_priors=self.priors == "learned", judge=False)
-            for s in seeds]
+        opts = self.searcher_options()
+        opts["initial_nodes"] = _initial_nodes(self.max_nodes, n)
+        searchers = [IsmctsSearcher(core, seed=s, judge=False, **opts) for s in seeds]
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
