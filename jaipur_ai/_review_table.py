@@ -82,7 +82,7 @@ def format_review(review: Any) -> str:
 
 def _round_end(review: Any, rnd: Any) -> str:
     if rnd.result is None:
-        return "the round is unfinished"
+        return "the round is unfinished" if review.complete else "(not reviewed to its end)"
     totals = "" if rnd.totals is None else f", {rnd.totals[0]}-{rnd.totals[1]}"
     if rnd.result == "draw":
         return f"drawn{totals}"

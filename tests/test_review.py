@@ -253,6 +253,18 @@ def test_review_json_of_any_shape_gets_only_typed_errors(value, key):
         pass
 
 
+def test_a_time_limited_review_and_an_engine_of_ones_own():
+    record = record_of(jp.GameState.new(seed=1, starter=0), ["take D", "camels"])
+    review = review_game(record, time=0.02)
+    assert review.complete and len(review.plies) == 2
+    assert review.settings["time"] == 0.02 and review.settings["iterations"] is None
+    engine = jp.Engine("expectimax", depth=1, samples=2)
+    review = review_game(record, engine=engine, iterations=500)
+    assert review.settings["algorithm"] == "expectimax"
+    assert all(p.method in ("best", "root") for p in review.plies)
+    assert "500 nodes per ply" in str(review)
+
+
 def test_a_stopped_review_is_incomplete():
     record = record_of(jp.GameState.new(seed=1, starter=0), ["take D"])
     stop = threading.Event()
