@@ -1021,6 +1021,25 @@ cdef class CoreState:
         cdef int n = gen_moves(&self.s, buf), i
         return sorted([action_of(&buf[i]) for i in range(n)])
 
+    def generated_actions(self):
+        """Action ids of the legal moves in generation order: the order in which
+        searches and playouts index them (``gen_moves``)."""
+        cdef Move buf[MAX_MOVES]
+        cdef int n = gen_moves(&self.s, buf), i
+        return [action_of(&buf[i]) for i in range(n)]
+
+    def counted_actions(self):
+        """The same list built by ``count_moves`` and ``nth_move`` for every index
+        (the path of random moves); equal to generated_actions()."""
+        cdef MoveCount q
+        cdef Move m
+        cdef int n = count_moves(&self.s, &q), j
+        out = []
+        for j in range(n):
+            nth_move(&self.s, &q, j, &m)
+            out.append(action_of(&m))
+        return out
+
     def is_legal_action(self, int32_t action):
         cdef Move m
         if move_of(action, &m) != 0:
