@@ -280,11 +280,13 @@ static int gen(const S* s, Move* out) {
    C(x) = 1 + x + ... + x^camel_cap; the products are kept per set of goods taken. */
 typedef struct { int c[MAX_K + 1]; } Poly;
 
-static inline void times_run(Poly* a, int cap) {     /* a *= 1 + x + ... + x^cap */
-    int pre[MAX_K + 2];
-    pre[0] = 0;
-    for (int i = 0; i <= MAX_K; i++) pre[i + 1] = pre[i] + a->c[i];
-    for (int i = 0; i <= MAX_K; i++) a->c[i] = pre[i + 1] - (i - cap > 0 ? pre[i - cap] : 0);
+/* a *= 1 + x + ... + x^cap: a[i] becomes a[i - cap] + ... + a[i], a difference of
+   prefix sums (pre[6 + x]: the sum below x, zero for x <= 0) */
+static inline void times_run(Poly* a, int cap) {
+    int pre[2 * MAX_K + 3];
+    for (int i = 0; i < MAX_K + 2; i++) pre[i] = 0;
+    for (int i = 0; i <= MAX_K; i++) pre[MAX_K + 2 + i] = pre[MAX_K + 1 + i] + a->c[i];
+    for (int i = 0; i <= MAX_K; i++) a->c[i] = pre[MAX_K + 2 + i] - pre[MAX_K + 1 + i - cap];
 }
 
 typedef struct {

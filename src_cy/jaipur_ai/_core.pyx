@@ -451,14 +451,17 @@ cdef int gen_moves(const State* s, Move* out) noexcept nogil:
 # C(x) = 1 + x + ... + x^camel_cap; the products are kept per A.
 # ---------------------------------------------------------------------------
 cdef inline void _times_run(int* a, int cap) noexcept nogil:
-    """a *= 1 + x + ... + x^cap (coefficients up to x^5)."""
-    cdef int pre[MARKET_SIZE + 2]
+    """a *= 1 + x + ... + x^cap (coefficients up to x^5, 0 <= cap <= 5): a[i] becomes
+    a[i - cap] + ... + a[i], a difference of prefix sums (pre[6 + x]: the sum below x,
+    zero for x <= 0, so no branch)."""
+    cdef int pre[2 * MARKET_SIZE + 3]
     cdef int i
-    pre[0] = 0
+    for i in range(MARKET_SIZE + 2):
+        pre[i] = 0
     for i in range(MARKET_SIZE + 1):
-        pre[i + 1] = pre[i] + a[i]
+        pre[MARKET_SIZE + 2 + i] = pre[MARKET_SIZE + 1 + i] + a[i]
     for i in range(MARKET_SIZE + 1):
-        a[i] = pre[i + 1] - (pre[i - cap] if i - cap > 0 else 0)
+        a[i] = pre[MARKET_SIZE + 2 + i] - pre[MARKET_SIZE + 1 + i - cap]
 
 
 cdef inline void _camel_poly(int camel_cap, int* a) noexcept nogil:
