@@ -223,9 +223,9 @@ def _core_of(position, perfect_information: bool):
 
 
 def _initial_nodes(max_nodes: int, threads: int) -> int:
-    """Nodes each tree starts with: 65536, less when many threads share the memory (the
-    pool grows by doubling as needed; node numbers, hence results, do not change)."""
-    return min(max_nodes, 65536 if threads <= 4 else max(1024, 262144 // threads))
+    """Nodes each tree starts with: 1024 (the pool grows by doubling as needed, so a
+    short search allocates little; node numbers, hence results, do not change)."""
+    return min(max_nodes, 1024)
 
 
 def _move(a: int) -> Move:

@@ -373,6 +373,10 @@ class _Hybrid:
         return getattr(obj, self.attr)
 
 
+# Decoded moves by action id: a Move is immutable, so each id is decoded once (the ids
+# that ever occur are a few thousand; GameState.legal_moves() reads them from here).
+_BY_ID: "dict[int, Move]" = {}
+
 _ZERO6 = (0,) * GOODS
 _ZERO7 = (0,) * TYPES
 
@@ -547,14 +551,27 @@ class Move:
         ...
         jaipur_ai.errors.InvalidMoveError: move: 'action id 7': diamond needs a sale of at least 2 cards
         """
+        if type(action_id) is int and cls is Move:
+            m = _BY_ID.get(action_id)
+            if m is not None:
+                return m
         try:
             i = _int(action_id, "an action id")
         except _Reject as e:
             raise InvalidMoveError(repr(action_id), e.reason) from None
         try:
-            return cls._decode(i)
+            m = cls._decode(i)
         except _Reject as e:
             raise InvalidMoveError(f"action id {i}", e.reason) from None
+        if cls is Move:
+            _BY_ID[i] = m
+        return m
+
+    @classmethod
+    def _of_ids(cls, ids: "list[int]") -> "list[Move]":
+        """The moves of legal action ids (from the core), decoded once per id."""
+        get = _BY_ID.get
+        return [get(a) or cls.from_action_id(a) for a in ids]
 
     @classmethod
     def _decode(cls, i: int) -> "Move":

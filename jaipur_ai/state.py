@@ -173,7 +173,7 @@ class GameState(TextValue):
     def legal_moves(self) -> list[Move]:
         """Every legal move of the player to move, sorted by action id
         (empty once the round is over)."""
-        return [Move.from_action_id(a) for a in self._core.legal_actions()]
+        return Move._of_ids(self._core.legal_actions())
 
     def legal_action_ids(self) -> list[int]:
         return self._core.legal_actions()

@@ -101,7 +101,7 @@ class View(TextValue):
         if self.to_move != self.observer:
             raise InvalidPositionError(
                 "to_move", "it is the opponent's turn: their moves depend on their hidden hand")
-        return [Move.from_action_id(a) for a in CoreState.from_raw(self._raw).legal_actions()]
+        return Move._of_ids(CoreState.from_raw(self._raw).legal_actions())
 
     def sample(self, seed: int) -> GameState:
         """A full state drawn uniformly among those consistent with this view:

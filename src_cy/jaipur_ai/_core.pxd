@@ -52,6 +52,13 @@ ctypedef struct Move:
     uint8_t take[N_GOODS]      # MOVE_SWAP: goods taken from the market, by type
     uint8_t give[N_TYPES]      # MOVE_SWAP: cards given back (goods and camels), by type
 
+ctypedef struct MoveCount:
+    # count_moves' working state, for nth_move on the same position
+    int n, hsize, camel_cap, key
+    uint32_t hm                       # goods in hand, one bit each
+    uint64_t have                     # bit A: poly[A] computed
+    int poly[64][6]                   # exchanges by cards given, when the hand's goods A are taken
+
 ctypedef struct State:
     uint8_t market[N_TYPES]           # counts, camels included
     uint8_t hand[2][N_GOODS]          # goods in hand
@@ -100,7 +107,10 @@ cdef void deal_round(State* s, Rng* r, int starter) noexcept nogil
 cdef void new_match(State* s, Rng* r, int starter, int bonus_set) noexcept nogil
 
 # --- moves ---
-cdef int gen_moves(const State* s, Move* out) noexcept nogil
+cdef int gen_moves(const State* s, Move* out) noexcept nogil   # out: MAX_MOVES slots
+cdef int count_moves(const State* s, MoveCount* q) noexcept nogil
+cdef void nth_move(const State* s, MoveCount* q, int j, Move* out) noexcept nogil
+cdef int random_move(const State* s, Rng* r, Move* out) noexcept nogil   # n; 0: no move
 cdef bint is_legal(const State* s, const Move* m) noexcept nogil
 cdef void apply_move(State* s, const Move* m) noexcept nogil
 cdef int32_t action_of(const Move* m) noexcept nogil

@@ -51,7 +51,7 @@ cdef class IsmctsSearcher(RootSearch):
     def __init__(self, pos, *, uint64_t seed=0, double exploration=0.7,
                  playout="informed", reward="win", double margin_weight=0.0,
                  double margin_scale=40.0, double epsilon=0.1, double noise=1.0,
-                 int max_playout=400, int max_nodes=4000000, int initial_nodes=65536,
+                 int max_playout=400, int max_nodes=4000000, int initial_nodes=1024,
                  int decisive_samples=64, expand="ordered", int cutoff=0,
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
                  double prior_temp=1.0, Evaluation evaluation=None,

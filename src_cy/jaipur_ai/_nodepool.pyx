@@ -6,9 +6,10 @@ import numpy as np
 
 
 cdef class NodePool:
-    """Preallocated parallel arrays of tree nodes; grows by doubling up to max_nodes."""
+    """Parallel arrays of tree nodes; starts with `capacity` and grows by doubling up
+    to max_nodes (a search that needs a few hundred nodes allocates a few hundred)."""
 
-    def __cinit__(self, int capacity=65536, int max_nodes=4000000):
+    def __cinit__(self, int capacity=1024, int max_nodes=4000000):
         if capacity < 1:
             capacity = 1
         if max_nodes < capacity:
@@ -21,17 +22,19 @@ cdef class NodePool:
     def _alloc(self, int cap):
         cdef int n = self.size
         old = self._arrays
+        # not cleared: new_node() writes every field of the node it hands out, and
+        # nothing reads past `size`
         new = {
-            "visits": np.zeros(cap, np.int32),
-            "avail": np.zeros(cap, np.int32),
-            "value_sum": np.zeros(cap, np.float64),
-            "win_sum": np.zeros(cap, np.float64),
-            "margin_sum": np.zeros(cap, np.float64),
-            "action": np.zeros(cap, np.int32),
-            "player": np.zeros(cap, np.int8),
-            "first_child": np.full(cap, NO_NODE, np.int32),
-            "next_sibling": np.full(cap, NO_NODE, np.int32),
-            "parent": np.full(cap, NO_NODE, np.int32),
+            "visits": np.empty(cap, np.int32),
+            "avail": np.empty(cap, np.int32),
+            "value_sum": np.empty(cap, np.float64),
+            "win_sum": np.empty(cap, np.float64),
+            "margin_sum": np.empty(cap, np.float64),
+            "action": np.empty(cap, np.int32),
+            "player": np.empty(cap, np.int8),
+            "first_child": np.empty(cap, np.int32),
+            "next_sibling": np.empty(cap, np.int32),
+            "parent": np.empty(cap, np.int32),
         }
         if old is not None:
             for k, a in new.items():
@@ -55,10 +58,8 @@ cdef class NodePool:
         return {k: a[:self.size] for k, a in self._arrays.items()}
 
     def clear(self):
+        """Forget every node (the arrays are kept; new_node() rewrites what it hands out)."""
         self.size = 0
-        self.first_child[:] = NO_NODE
-        self.next_sibling[:] = NO_NODE
-        self.parent[:] = NO_NODE
 
     cdef int _grow(self) noexcept nogil:
         cdef int cap

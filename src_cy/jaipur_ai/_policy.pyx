@@ -7,13 +7,12 @@ the end of the round, and plays the best (epsilon-greedy, with noise); docs/sear
 "Playout policies".
 """
 from libc.string cimport memset, memcpy
-from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint8_t, uint64_t
 
-from jaipur_ai._core cimport (CoreState, N_GOODS, CAMEL, HAND_LIMIT, MAX_MOVES, MOVE_TAKE,
-                              MOVE_CAMELS, MOVE_SELL, MOVE_SWAP, RESULT_NONE, gen_moves,
+from jaipur_ai._core cimport (CoreState, N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE,
+                              MOVE_CAMELS, MOVE_SELL, MOVE_SWAP, RESULT_NONE,
                               is_legal, apply_move, action_of, rng_seed, rng_below, rng_unit,
-                              random_playout)
+                              random_playout, random_move)
 from jaipur_ai._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED, PLAYOUT_LEARNED
 from jaipur_ai._evaluation cimport learned_logit
 from jaipur_ai._figures cimport Figures, figures, hand_count, n_empty
@@ -187,7 +186,6 @@ cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcep
     """Choose a move by the informed policy; returns 0, or -1 when there is none."""
     cdef Move cand[MAX_CAND]
     cdef double sc[MAX_CAND]
-    cdef Move* buf
     cdef int n, i, best, pick, nok, ne
     cdef bint endp, danger
     cdef double bv
@@ -196,15 +194,8 @@ cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcep
     n = candidates(s, &T, cand)
     if n == 0:
         # (never happens in a running round: some take, sale or camel take is
-        # always among the candidates; kept off the stack of the hot path)
-        buf = <Move*>malloc(MAX_MOVES * sizeof(Move))
-        if buf == NULL:
-            return -1
-        n = gen_moves(s, buf)
-        if n > 0:
-            out[0] = buf[rng_below(r, n)]
-        free(buf)
-        return 0 if n > 0 else -1
+        # always among the candidates)
+        return 0 if random_move(s, r, out) > 0 else -1
     nok = score_candidates(s, &T, cand, n, sc)
     if P.playout == PLAYOUT_LEARNED and P.model != NULL:
         rescore_learned(s, cand, n, sc, P.model)

@@ -11,7 +11,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
 from jaipur_ai._core cimport (State, Move, CoreState, Rng, MAX_MOVES, RESULT_NONE, RESULT_DRAW, BONUS_STANDARD,
-                              rng_seed, rng_below, new_match, gen_moves, apply_move, round_totals,
+                              rng_seed, rng_below, new_match, random_move, apply_move, round_totals,
                               hand_size, action_of)
 from jaipur_ai._observation cimport (OBS_SIZE, N_DENSE, dense_move, dense_of_move, observe_state,
                                      legal_dense)
@@ -71,13 +71,12 @@ cdef class VecCore:
 
     cdef void _opponent(self, int i) noexcept nogil:
         """In MODE_RANDOM, let seat 1 play uniformly random moves while it is to move."""
-        cdef Move buf[MAX_MOVES]
+        cdef Move m
         cdef State* s = &self.st[i]
-        cdef int k
         while (self.mode == MODE_RANDOM and s.result == RESULT_NONE and s.to_move == 1
                and self.plies[i] < self.max_plies):
-            k = gen_moves(s, buf)
-            apply_move(s, &buf[rng_below(&self.rng[i], k)])
+            random_move(s, &self.rng[i], &m)        # counts the moves, builds only this one
+            apply_move(s, &m)
             self.plies[i] += 1
 
     cdef void _deal(self, int i) noexcept nogil:
