@@ -189,7 +189,7 @@ class WebApp:
         """Answer one request (``target`` is the request's path and query)."""
         try:
             path = urlsplit(target).path
-            if not path.startswith("/api"):
+            if path != "/api" and not path.startswith("/api/"):
                 return self._static(method, path)
             parts = [p for p in path[len("/api"):].split("/") if p]
             if parts[:1] == ["games"] and len(parts) in (2, 3):
@@ -218,7 +218,7 @@ class WebApp:
         return fn(_body(body) if method == "POST" else {}, *args)
 
     def _static(self, method: str, path: str) -> Response:
-        name = "index.html" if path in ("", "/") else path.lstrip("/")
+        name = "index.html" if path in ("", "/") else path[1:]
         files = {p.name: p for p in PAGE_DIR.iterdir() if p.is_file()}
         if "/" in name or name not in files:
             raise RequestError("path", f"no such page: {path[:60]!r}", "NotFoundError")
