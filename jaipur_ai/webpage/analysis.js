@@ -22,6 +22,8 @@ function show(a) {
   $("analyse-status").textContent = `${what}: ${a.iterations.toLocaleString("en")} iterations, `
     + `${a.elapsed.toFixed(1)} s, ${a.algorithm}, seed ${a.seed}`;
   $("analyse-status").dataset.state = a.final ? "final" : "partial";
+  const t = $("analysis");
+  t.dataset.updates = String(Number(t.dataset.updates || 0) + 1);   // answers shown so far
 }
 
 export function stopAnalysis() {
@@ -43,6 +45,7 @@ export async function analyse(position, reportError) {
   $("analyse-status").textContent = "starting ...";
   $("analyse-status").dataset.state = "starting";
   $("analysis").tBodies[0].replaceChildren();
+  $("analysis").dataset.updates = "0";
   try {
     await stream("/api/analyse", body, (name, data) => {
       if (data.error) throw new Error(data.error.message);

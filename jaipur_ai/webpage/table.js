@@ -69,6 +69,7 @@ export function renderTable(table) {
     || current.round !== table.round;
   current = table;
   if (changed) clearSelection();
+  $("table").dataset.game = table.id;
   const v = table.view;
   const you = table.you, bot = 1 - you;
   const me = v.players[you], opp = v.players[bot];

@@ -1,0 +1,178 @@
+"""The page of ``jaipur-ai web`` in a real headless Chromium (selenium): a full round
+played by clicking cards, a hint, a streamed analysis, the position editor, the
+review.  Skipped, with the reason, where chromium or chromium-driver is missing.
+
+The engine is a tiny iteration-limited ISMCTS so that a round takes seconds; every
+assertion reads what the page shows (the API is asked only which move to click).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import webpage
+
+pytestmark = pytest.mark.skipif(webpage.missing() is not None,
+                                reason=str(webpage.missing()))
+
+LEVEL = "ismcts:iterations=60"
+HINT = "ismcts:iterations=200"
+
+
+@pytest.fixture(scope="module")
+def page():
+    with webpage.serve(LEVEL, HINT) as url, webpage.browser() as driver:
+        p = webpage.Page(driver, url)
+        p.load()
+        yield p
+
+
+def kind(move: str) -> str:
+    return move.split()[0] if move != "camels" else "camels"
+
+
+def choose(legal: list[str], used: set[str]) -> str:
+    """Every kind of move once (exchange, camels, sale, take), then whatever ends the
+    round soonest: the biggest sale, else the camels (they empty the deck), else a take."""
+    by_kind: dict[str, list[str]] = {}
+    for m in legal:
+        by_kind.setdefault(kind(m), []).append(m)
+    for k in ("swap", "camels", "sell", "take"):
+        if k not in used and by_kind.get(k):
+            return by_kind[k][0]
+    if by_kind.get("sell"):
+        return max(by_kind["sell"], key=lambda m: int(m.split()[1][:-1]))
+    return (by_kind.get("camels") or by_kind.get("take") or legal)[0]
+
+
+def test_a_full_round_played_by_clicking(page):
+    game = page.new_game(seed=11, you="0")
+    assert page.text("#engine-name") == f"({LEVEL}, player 1)"
+    used: set[str] = set()
+    plies = 0
+    while not page.shown("#round-end"):
+        view = game["view"]
+        # the table as drawn: market, deck, hand, herd, the opponent's hand size
+        assert "".join(e.get_attribute("data-card") for e in page.find_all("#market .card")) \
+            == view["market"]
+        assert page.text("#deck") == str(view["deck_size"])
+        assert "".join(e.get_attribute("data-card") for e in page.find_all("#my-hand .card")) \
+            == view["players"][0]["hand"]
+        assert len(page.find_all("#my-herd .card")) == view["players"][0]["herd"]
+        assert len(page.find_all("#opp-hand .card")) == view["players"][1]["hand_size"]
+        assert page.text("#turn") == "your move"
+        move = choose(game["legal_moves"], used)
+        used.add(kind(move))
+        page.play(move)
+        assert page.error() == ""
+        game = page.game()
+        history = [e.get_attribute("textContent") for e in page.find_all("#history li")]
+        assert f"you: {move}" in history
+        if game["last_engine_move"] is not None and not game["round_over"]:
+            assert page.text("#engine-move") == game["last_engine_move"]
+            assert history[-1] == f"engine: {game['last_engine_move']}"
+        plies += 1
+        assert plies < 200
+    assert used == {"swap", "camels", "sell", "take"}
+    end = game["round_end"]
+    assert page.text("#turn") == "round over"
+    title = page.text("#round-end-title")
+    assert title.startswith({"you": "You win", "engine": "The engine wins",
+                             "draw": "The round is drawn"}[end["winner"]])
+    assert page.text("#round-end-reason") == f"The round ended: {end['reason']}."
+    totals = page.find_all("#round-end-table tr")[-1].text.split()
+    assert totals == ["total", str(end["totals"]["you"]), str(end["totals"]["engine"])]
+    assert page.text("#round-end-hand") == f"The engine's hand was: {end['engine_hand'] or 'empty'}."
+    seals = game["seals"]
+    assert page.text("#round-end-seals").startswith(
+        f"Seals: you {seals['you']}, engine {seals['engine']}.")
+    assert page.text("#seals") == f"Seals: you {seals['you']}, engine {seals['engine']}"
+    # the next round is dealt; the table is drawn again
+    page.find("#next-round").click()
+    page.idle()
+    assert not page.shown("#round-end")
+    assert page.text("#status").startswith("Round 2")
+
+
+def test_the_composer_reads_clicks_as_moves(page):
+    game = page.new_game(seed=5, you="0")
+    goods = [c for c in game["view"]["market"] if c != "M"]
+    if len(goods) >= 2:                    # an exchange half chosen: nothing to confirm
+        page.click_card("market", goods[0])
+        page.click_card("market", goods[1])
+        assert page.text("#move-note") == "exchange: take 2, give as many (0 selected)"
+        assert not page.find("#confirm").is_enabled()
+    page.find("#clear").click()
+    assert page.text("#move-text") == "click cards"
+    page.click_card("market", goods[0])
+    assert page.text("#move-text") == f"take {goods[0]}"
+    assert page.find("#confirm").is_enabled()
+
+
+def test_hint(page):
+    game = page.new_game(seed=2, you="1")
+    page.find("#hint-button").click()
+    page.idle()
+    page.wait.until(lambda d: page.shown("#hint"))
+    assert page.text("#hint").startswith(f"Hint ({HINT}):")
+    hinted = [e.text for e in page.find_all("#hint .hint-move")]
+    assert hinted and set(hinted) <= set(game["legal_moves"])
+
+
+def _analysis_rows(page) -> list[list[str]]:
+    return [[td.text for td in tr.find_elements("css selector", "td")]
+            for tr in page.find_all("#analysis tbody tr")]
+
+
+def test_analysis_streams_while_the_engine_thinks(page):
+    game = page.new_game(seed=4, you="0")
+    page.screen("analyse")
+    page.type_into("#analyse-time", "1")
+    page.screen("play")
+    page.find("#analyse-here").click()
+    assert page.shown("#screen-analyse")
+    assert page.find("#analyse-position").get_attribute("value") == game["position"]
+    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
+    # partial answers came before the final one (a 1 s search, reports every 0.25 s)
+    assert int(page.find("#analysis").get_attribute("data-updates")) >= 2
+    assert page.text("#analyse-status").startswith("done: ")
+    rows = _analysis_rows(page)
+    assert rows and {r[1] for r in rows} <= set(game["legal_moves"])
+    for r in rows:
+        assert 0 <= float(r[2]) <= 100                      # win %
+        assert re.fullmatch(r"[+-]\d+\.\d", r[3])           # margin
+        assert r[5].split(", ")[0] == r[1]                  # the line starts with the move
+
+
+def test_position_editor(page):
+    page.screen("analyse")
+    page.type_into("#analyse-time", "0.5")
+    page.screen("editor")
+    page.find("#ed-sample").click()
+    page.find("#ed-check").click()
+    page.idle()
+    assert page.text("#ed-result").startswith("OK: player 1's view, round 1, player 1 to move")
+    # a card that does not exist: the error names the market, and the field is marked
+    market = page.type_into("#ed-market", "GSCLX")
+    assert " GSCLX " in page.find("#ed-text").get_attribute("value")   # fields -> text
+    page.find("#ed-check").click()
+    page.idle()
+    assert page.text("#ed-result").startswith("position.market: unknown card letter 'X'")
+    assert "invalid" in market.get_attribute("class")
+    market.clear()
+    market.send_keys("GSCLL")
+    # one card too many in the deck: the error names the deck size
+    deck = page.type_into("#ed-deck", "37")
+    page.find("#ed-check").click()
+    page.idle()
+    assert page.text("#ed-result").startswith("position.deck_size: ")
+    assert "invalid" in deck.get_attribute("class")
+    deck.clear()
+    deck.send_keys("36")
+    # the text -> fields: the herd of the example is 4
+    assert page.find("#ed-herd").get_attribute("value") == "4"
+    page.find("#ed-analyse").click()
+    page.wait.until(lambda d: page.shown("#screen-analyse"))
+    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
+    assert _analysis_rows(page)
