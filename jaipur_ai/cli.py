@@ -10,6 +10,7 @@ docs/cli.md shows every command with real output.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import math
 import os
@@ -449,7 +450,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     try:
         return web.run(app, host=args.host, port=args.port, verbose=args.verbose)
     except OSError as e:   # the port is taken, the host is not this machine's, ...
-        raise CliError("--port" if e.errno in (98, 48, 13, 10048) else "--host",
+        raise CliError("--port" if e.errno in (errno.EADDRINUSE, errno.EACCES) else "--host",
                        f"cannot listen on {args.host}:{args.port}: "
                        f"{e.strerror or e}") from None
 
