@@ -440,11 +440,16 @@ class _WebServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+def _log_stderr(text: str) -> None:
+    sys.stderr.write(text)
+
+
 def make_server(app: WebApp, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
                 verbose: bool = False) -> ThreadingHTTPServer:
     """An HTTP server of ``app`` bound to ``host``:``port`` (port 0: a free one; its
     number is ``server.server_address[1]``); ``serve_forever()`` serves."""
-    app.log = (lambda text: sys.stderr.write(text)) if verbose else app.log
+    if verbose:
+        app.log = _log_stderr
     return _WebServer((host, port), app, verbose)
 
 
