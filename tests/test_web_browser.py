@@ -28,24 +28,6 @@ def page():
         yield p
 
 
-def kind(move: str) -> str:
-    return move.split()[0] if move != "camels" else "camels"
-
-
-def choose(legal: list[str], used: set[str]) -> str:
-    """Every kind of move once (exchange, camels, sale, take), then whatever ends the
-    round soonest: the biggest sale, else the camels (they empty the deck), else a take."""
-    by_kind: dict[str, list[str]] = {}
-    for m in legal:
-        by_kind.setdefault(kind(m), []).append(m)
-    for k in ("swap", "camels", "sell", "take"):
-        if k not in used and by_kind.get(k):
-            return by_kind[k][0]
-    if by_kind.get("sell"):
-        return max(by_kind["sell"], key=lambda m: int(m.split()[1][:-1]))
-    return (by_kind.get("camels") or by_kind.get("take") or legal)[0]
-
-
 def test_a_full_round_played_by_clicking(page):
     game = page.new_game(seed=11, you="0")
     assert page.text("#engine-name") == f"({LEVEL}, player 1)"
@@ -62,8 +44,8 @@ def test_a_full_round_played_by_clicking(page):
         assert len(page.find_all("#my-herd .card")) == view["players"][0]["herd"]
         assert len(page.find_all("#opp-hand .card")) == view["players"][1]["hand_size"]
         assert page.text("#turn") == "your move"
-        move = choose(game["legal_moves"], used)
-        used.add(kind(move))
+        move = webpage.choose(game["legal_moves"], used)
+        used.add(webpage.kind(move))
         page.play(move)
         assert page.error() == ""
         game = page.game()

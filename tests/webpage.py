@@ -68,6 +68,25 @@ def browser(width: int = 1200, height: int = 1300) -> Iterator[Any]:
         driver.quit()
 
 
+def kind(move: str) -> str:
+    """``take``, ``camels``, ``sell`` or ``swap``."""
+    return move.split()[0]
+
+
+def choose(legal: list, used: set) -> str:
+    """Every kind of move once (exchange, camels, sale, take), then whatever ends the
+    round soonest: the biggest sale, else the camels (they empty the deck), else a take."""
+    by_kind: dict = {}
+    for m in legal:
+        by_kind.setdefault(kind(m), []).append(m)
+    for k in ("swap", "camels", "sell", "take"):
+        if k not in used and by_kind.get(k):
+            return by_kind[k][0]
+    if by_kind.get("sell"):
+        return max(by_kind["sell"], key=lambda m: int(m.split()[1][:-1]))
+    return (by_kind.get("camels") or by_kind.get("take") or legal)[0]
+
+
 class Page:
     """The page at ``url`` in ``driver``."""
 
@@ -157,6 +176,17 @@ class Page:
                 self.click_card("market", c)
             for c in given:
                 self.click_card("herd" if c == "M" else "hand", c)
+
+    def play_round(self) -> list:
+        """Play the round to its end by clicking (:func:`choose`); the moves played."""
+        used: set = set()
+        played = []
+        while not self.shown("#round-end"):
+            move = choose(self.game()["legal_moves"], used)
+            used.add(kind(move))
+            self.play(move)
+            played.append(move)
+        return played
 
     def play(self, move: str) -> None:
         """Click the cards of ``move``, check that the page reads them as that move,
