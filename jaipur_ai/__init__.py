@@ -7,7 +7,7 @@ search that suggests the best move without peeking at hidden cards.
 True
 """
 from .errors import (IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError,
-                     JaipurError)
+                     JaipurError, MissingExtraError)
 from .move import N_ACTIONS, Move
 from .state import GameState, PlayerState
 from .view import View, read_position
@@ -19,12 +19,14 @@ __version__ = "0.1.0"
 __all__ = [
     "GameState", "PlayerState", "View", "Move", "N_ACTIONS", "read_position",
     "JaipurError", "InvalidPositionError", "InvalidMoveError", "IllegalMoveError",
-    "InvalidOptionError", "VectorEnv", "GameRecord", "RecordError",
+    "InvalidOptionError", "MissingExtraError", "VectorEnv", "GameRecord", "RecordError",
     "__version__",
 ]
 
 try:  # the search API (jaipur_ai.engine) builds on the above
     from .engine import Analysis, Candidate, Engine, analyse, best_move  # noqa: F401
     __all__ += ["Engine", "Analysis", "Candidate", "analyse", "best_move"]
+    from .review import GameReview, PlyReview, ReviewError, review_game  # noqa: F401
+    __all__ += ["review_game", "GameReview", "PlyReview", "ReviewError"]
 except ImportError:  # pragma: no cover - only while the search is being built
     pass

@@ -1,4 +1,4 @@
-"""The ``jaipur-ai`` command line: analyse, play, match, bench, serve, version.
+"""The ``jaipur-ai`` command line: analyse, play, match, review, bench, serve, version.
 
 ``main(argv)`` returns the exit status: 0 done, 2 bad input (one line on stderr,
 ``jaipur-ai: error: <field>: <reason>``, never a traceback), 130 interrupted by
@@ -40,6 +40,7 @@ __all__ = ["main", "build_parser", "load_position", "CliError"]
 
 PROG = "jaipur-ai"
 SAMPLE_PATH = Path(__file__).resolve().parent / "data" / "sample.txt"
+SAMPLE_RECORD = Path(__file__).resolve().parent / "data" / "sample-record.json"
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 DEFAULT_ANALYSE_TIME = 1.0
 EXIT_BAD_INPUT = 2
@@ -317,33 +318,52 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------- match
 class _Progress:
-    def __init__(self, total: int, enabled: bool, open_ended: bool = False) -> None:
+    """The progress bar on stderr of ``match`` (games, with A's results) and ``review``
+    (plies): redrawn in place on a terminal, one line per tenth otherwise."""
+
+    def __init__(self, total: int, enabled: bool, open_ended: bool = False,
+                 unit: str = "games") -> None:
         self.total = total
         self.open_ended = open_ended
         self.enabled = enabled
+        self.unit = unit
         self.tty = sys.stderr.isatty()
         self.t0 = time.perf_counter()
         self.w = self.d = self.l = 0
         self.step = -1
+        self.new = 0             # games played (plies reviewed) by this run
+        self.done = 0
 
     def __call__(self, rec: Any, done: int, total: int) -> None:
+        """A match's ``on_result``."""
         self.w += rec.winner == "A"
         self.d += rec.winner == "draw"
         self.l += rec.winner == "B"
-        if not self.enabled:
+        self.new += 1
+        self.show(done, total, f"A: {self.w} W {self.d} D {self.l} L")
+
+    def plies(self, done: int, total: int) -> None:
+        """A review's ``progress``."""
+        self.total, self.new = total, done
+        self.show(done, total)
+
+    def show(self, done: int, total: int, middle: str = "") -> None:
+        self.done = done
+        if not self.enabled or total <= 0:
             return
         width = 24
         fill = width * done // total
         elapsed = time.perf_counter() - self.t0
-        self.new = getattr(self, "new", 0) + 1       # games played by this run
         rate = self.new / elapsed if elapsed > 0 else 0.0
+        mid = f"  {middle}" if middle else ""
         if self.open_ended:                           # --sprt: no known end
-            text = f"{done} games  A: {self.w} W {self.d} D {self.l} L  {elapsed:.0f} s"
+            text = f"{done} {self.unit}{mid}  {elapsed:.0f} s"
         else:
-            left = (total - done) / rate if rate > 0 else 0.0
-            text = (f"[{'#' * fill}{'-' * (width - fill)}] {done}/{total} games  "
-                    f"A: {self.w} W {self.d} D {self.l} L  {elapsed:.0f} s")
-            text += f"  {rate:.2f} games/s, ~{left:.0f} s left"
+            text = (f"[{'#' * fill}{'-' * (width - fill)}] {done}/{total} {self.unit}{mid}  "
+                    f"{elapsed:.0f} s")
+            if self.new:
+                left = (total - done) / rate if rate > 0 else 0.0
+                text += f"  {rate:.2f} {self.unit}/s, ~{left:.0f} s left"
         if self.tty:
             sys.stderr.write("\r" + text + ("\n" if done == total else ""))
             sys.stderr.flush()
@@ -355,7 +375,7 @@ class _Progress:
                 sys.stderr.flush()
 
     def close(self) -> None:
-        if self.enabled and self.tty and 0 < self.w + self.d + self.l < self.total:
+        if self.enabled and self.tty and 0 < self.new and self.done < self.total:
             sys.stderr.write("\n")
             sys.stderr.flush()
 
@@ -388,6 +408,57 @@ def cmd_match(args: argparse.Namespace) -> int:
     else:
         print(format_result(res))
     return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+# -------------------------------------------------------------------- review
+def _load_record(arg: str, stdin: Any = None) -> Any:
+    """A game record from a file, ``-`` (stdin) or ``sample`` (the shipped one)."""
+    from .record import GameRecord
+    if arg == "-":
+        text = (stdin or sys.stdin).read()
+    else:
+        path = SAMPLE_RECORD if arg.lower() == "sample" and not os.path.exists(arg) else Path(arg)
+        if path.is_dir():
+            raise CliError("record", f"{arg!r} is a directory, not a record file")
+        if not path.is_file():
+            raise CliError("record", f"no such file: {arg!r}")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise CliError("record", f"cannot read {arg!r}: {e}") from None
+    return GameRecord.from_json(text)
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from . import _review_plot
+    from .review import review_game
+    if args.plot is not None:            # before the long part: a missing extra fails now
+        try:
+            _review_plot.check_path(args.plot, "--plot")
+            _review_plot.require_matplotlib("--plot")
+        except JaipurError as e:
+            raise CliError(e.field, e.reason) from None
+    record = _load_record(args.record)
+    engine = _make_engine(args.algorithm, args.threads, False, args.option)
+    bar = _Progress(0, not args.quiet, unit="plies")
+
+    def run(stop: threading.Event) -> Any:
+        return review_game(record, game=args.game, iterations=args.iterations, time=args.time,
+                           seed=args.seed, engine=engine, progress=bar.plies, stop_event=stop)
+
+    try:
+        review, interrupted = _run_interruptibly(run)
+    finally:
+        bar.close()
+    if args.plot is not None:
+        try:
+            review.plot(args.plot)
+        except JaipurError as e:
+            raise CliError("--plot", e.reason) from None
+        except (OSError, ValueError) as e:
+            raise CliError("--plot", f"cannot write {args.plot!r}: {e}") from None
+    print(review.to_json(indent=2) if args.json else str(review))
+    return EXIT_INTERRUPTED if interrupted or not review.complete else 0
 
 
 # --------------------------------------------------------------------- bench
@@ -462,6 +533,7 @@ examples:
   {PROG} analyse 'V 1.0.0.00.- 0 GSMMM 40 - 555779 765 DSSPP/0/-/-.-.-.-.-.-/-.-.- 4/1/-/-.-.-.-.-.-/0.0.0' --time 2
   {PROG} play --level medium
   {PROG} match ismcts:iterations=2000 greedy --games 50 --workers 2 --seed 1
+  {PROG} review game.json --plot game.png
   {PROG} bench --quick
   {PROG} web --port 0
 
@@ -525,6 +597,18 @@ examples:
   {PROG} match ismcts:time=1 ismcts:time=1,playout=random --games 100 --workers 4
   {PROG} match hard medium --unit match --games 10 --json > result.json
   {PROG} match ismcts:time=0.1 ismcts:time=0.1,evaluation=heuristic --sprt elo0=0,elo1=20 --out run.jsonl --workers 2
+"""
+
+REVIEW_EPILOG = f"""\
+RECORD is a game record (JSON, 'jaipur-record/1') as 'match --record' and 'play --record'
+write it, '-' for stdin, or 'sample' for the record shipped with jaipur_ai.  Every ply is
+searched from the mover's view only.  A move is labelled by its loss in win-percentage
+points: inaccuracy >= 5, mistake >= 10, blunder >= 20 (docs/review.md).
+
+examples:
+  {PROG} review game.json
+  {PROG} review match.json --game 3 --iterations 5000 --plot game3.png
+  {PROG} review sample --iterations 1000 --json > review.json
 """
 
 SERVE_EPILOG = f"""\
@@ -640,6 +724,35 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write every game as a JSON record (docs/ecosystem.md)")
     m.set_defaults(func=cmd_match)
 
+    rv = sub.add_parser("review", help="every move of a recorded game judged, with a summary",
+                        formatter_class=_formatter, epilog=REVIEW_EPILOG,
+                        description="Review a recorded game: for every ply the best move found, "
+                                    "the mover's win\nprobability with it and with the move "
+                                    "played, the loss and a label.")
+    rv.add_argument("record", metavar="RECORD", help="a record file, '-' (stdin) or 'sample'")
+    rv.add_argument("--game", type=_flag("game", "--game"), default=0, metavar="N",
+                    help="which game of the record, counted from 0 (default 0)")
+    limit = rv.add_mutually_exclusive_group()
+    limit.add_argument("--iterations", type=_flag("iterations", "--iterations"), metavar="N",
+                       help="iterations per ply (default 3000)")
+    limit.add_argument("--time", type=_flag("time", "--time"), metavar="S",
+                       help="seconds per ply (not reproducible)")
+    rv.add_argument("--seed", type=_flag("seed", "--seed"), default=0,
+                    help="seed of the review's searches (default 0)")
+    rv.add_argument("--algorithm", choices=("ismcts", "expectimax"), default="ismcts",
+                    help="search algorithm (default ismcts)")
+    rv.add_argument("--threads", type=_flag("threads", "--threads"), default=None, metavar="T",
+                    help="search threads (default 1)")
+    rv.add_argument("-o", "--option", type=_option, action="append", default=[],
+                    metavar="KEY=VALUE", help="other Engine option, e.g. exploration=1")
+    rv.add_argument("--json", action="store_true",
+                    help="print the review as JSON (docs/review.md has the layout)")
+    rv.add_argument("--plot", metavar="FILE.png",
+                    help="draw the win probabilities with the labelled moves marked "
+                         "(needs the plot extra: matplotlib)")
+    rv.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
+    rv.set_defaults(func=cmd_review)
+
     b = sub.add_parser("bench", help="speed of the rules core and of the search", formatter_class=_formatter,
                        epilog=BENCH_EPILOG,
                        description="Rules core vs the pure-Python reference, and ISMCTS "
@@ -703,8 +816,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except SystemExit as e:  # --help, --version
             return int(e.code or 0) if not isinstance(e.code, str) else 2
         if getattr(args, "func", None) is None:
-            raise CliError("command", "missing: one of analyse, play, match, bench, serve, "
-                                      "web, version (see 'jaipur-ai --help')")
+            raise CliError("command", "missing: one of analyse, play, match, review, bench, "
+                                      "serve, web, version (see 'jaipur-ai --help')")
         return int(args.func(args) or 0)
     except CliError as e:
         _error(e.field, e.reason)

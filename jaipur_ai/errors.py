@@ -15,6 +15,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidOptionError",
     "InvalidWeightsError",
+    "MissingExtraError",
     "safe_repr",
 ]
 
@@ -82,4 +83,13 @@ class InvalidWeightsError(JaipurError):
 
     >>> str(InvalidWeightsError("my.npz", "no such file"))
     'my.npz: no such file'
+    """
+
+
+class MissingExtraError(JaipurError):
+    """A feature that needs an optional dependency which is not installed; ``field`` is
+    the feature, ``reason`` says which extra installs it.
+
+    >>> str(MissingExtraError("plot", 'needs matplotlib: pip install "jaipur-ai[plot]"'))
+    'plot: needs matplotlib: pip install "jaipur-ai[plot]"'
     """

@@ -62,7 +62,8 @@ class Option:
     the inclusive range of a number (``lo_open``: ``lo`` itself excluded);
     ``none``: ``None`` is allowed (and means what ``doc`` says); ``scope``:
     "engine" (an :class:`Engine` parameter), "search" (a limit of one search: also
-    an :class:`Engine` default), "analyse" (of one search only), "serve" or "match"."""
+    an :class:`Engine` default), "analyse" (of one search only), "serve", "match" or
+    "review"."""
 
     name: str
     kind: str
@@ -342,6 +343,9 @@ OPTIONS: tuple[Option, ...] = (
        lo_open=True, hi=0.5, scope="match"),
     _o("beta", "float", 0.05, "SPRT: the chance of accepting H0 when H1 holds", lo=0,
        lo_open=True, hi=0.5, scope="match"),
+    # -- a review (jaipur-ai review) ---------------------------------------------------
+    _o("game", "int", 0, "the game of a record to review: its index in the record's games",
+       lo=0, hi=2 * MAX_GAMES, scope="review"),
 )
 
 _BY_NAME = {o.name: o for o in OPTIONS}
@@ -402,9 +406,9 @@ DOC_END = "<!-- end of the options table -->"
 
 def markdown_table(names: Optional[Iterable[str]] = None) -> str:
     """The table as Markdown (docs/protocol.md holds it between DOC_BEGIN and DOC_END;
-    a test compares), the match settings left out unless named."""
+    a test compares), the match and review settings left out unless named."""
     if names is None:
-        names = [o.name for o in OPTIONS if o.scope != "match"]
+        names = [o.name for o in OPTIONS if o.scope not in ("match", "review")]
     rows = ["| option | values | default | meaning |", "| --- | --- | --- | --- |"]
     for o in OPTIONS:
         if names is not None and o.name not in names:
