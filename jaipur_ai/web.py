@@ -27,6 +27,7 @@ import json
 import queue
 import socket
 import sys
+import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -67,6 +68,8 @@ ENDPOINTS: tuple[tuple[str, str, str, str], ...] = (
     ("POST", "/api/games/ID/next", "", "deal the next round; the table"),
     ("POST", "/api/games/ID/hint", "", "the hint engine's top 3 moves for the player"),
     ("GET", "/api/games/ID/record", "", "the game record (jaipur-record/1)"),
+    ("POST", "/api/games/ID/review", "iterations, time, seed",
+     "server-sent events: progress, then the review (jaipur-review/1) once a round is over"),
     ("POST", "/api/position", "position", "read a position: canonical text, JSON form, "
                                           "legal moves"),
     ("POST", "/api/analyse", "position, time, iterations, seed, top, report_every, "
@@ -166,7 +169,8 @@ class WebApp:
             ("GET", ""): self._index, ("POST", "games"): self._new_game,
             ("GET", "game"): self._table, ("POST", "move"): self._move,
             ("POST", "next"): self._next, ("POST", "hint"): self._hint,
-            ("GET", "record"): self._record, ("POST", "position"): self._position,
+            ("GET", "record"): self._record, ("POST", "review"): self._review,
+            ("POST", "position"): self._position,
             ("POST", "analyse"): self._analyse,
         }
 
@@ -194,7 +198,7 @@ class WebApp:
             parts = [p for p in path[len("/api"):].split("/") if p]
             if parts[:1] == ["games"] and len(parts) in (2, 3):
                 key = parts[2] if len(parts) == 3 else "game"
-                if key in ("game", "move", "next", "hint", "record"):
+                if key in ("game", "move", "next", "hint", "record", "review"):
                     return self._call(method, key, body, parts[1])
             elif len(parts) <= 1 and (parts or [""])[0] in ("", "games", "position",
                                                               "analyse"):
@@ -283,6 +287,43 @@ class WebApp:
         with game.lock:
             return _json(game.record().to_dict())
 
+    def _review(self, req: dict[str, Any], gid: str) -> Response:
+        """The review of the game (jaipur_ai.review), streamed: ``progress`` events
+        (plies done, of all), then a ``review`` event (``GameReview.to_dict()`` and
+        ``you``); a search every ply, from the mover's view.  Iterations per ply:
+        the request's, else the review's default."""
+        _only(req, ("iterations", "time", "seed"))
+        limits = {k: check(k, req.get(k)) for k in ("iterations", "time")}
+        seed = check("seed", req.get("seed", 0))
+        game = self._game(gid)
+        with game.lock:
+            record = game.finished_record()
+        from .review import review_game   # (the search is loaded when first needed)
+        events: "queue.Queue[tuple[str, Any]]" = queue.Queue()
+        stop = threading.Event()
+
+        def work() -> None:
+            try:
+                r = review_game(record, seed=seed, stop_event=stop, threads=self.threads,
+                                progress=lambda done, total: events.put(
+                                    ("progress", {"done": done, "total": total})), **limits)
+                events.put(("review", {"you": game.you, **r.to_dict()}))
+            except Exception as e:  # noqa: BLE001 - every failure becomes an answer
+                if not isinstance(e, JaipurError):
+                    import traceback
+                    self.log(traceback.format_exc())
+                events.put(("error", {"error": error_body(e)}))
+
+        thread = threading.Thread(target=work, name="jaipur-review", daemon=True)
+        thread.start()
+        first = events.get()         # progress(0, n) once the record replays, or the error
+        if first[0] == "error":
+            thread.join()
+            err = first[1]["error"]
+            return _json({"error": err}, _STATUS.get(err["type"], 400))
+        return Response(200, "text/event-stream", headers={"Cache-Control": "no-store"},
+                        stream=_events(events, first, ("review", "error"), stop, thread))
+
     def _position(self, req: dict[str, Any]) -> Response:
         _only(req, ("position",))
         if req.get("position") is None:
@@ -336,6 +377,29 @@ class WebApp:
         finally:  # done, or the page went away: no search is left running
             server.terminate_all()
             server.wait()
+
+
+def _events(events: "queue.Queue[tuple[str, Any]]", first: tuple[str, Any],
+            last: tuple[str, ...], stop: threading.Event,
+            thread: threading.Thread) -> Iterator[bytes]:
+    """The events of a worker thread, until one named in ``last``; when the stream ends
+    (or the page goes away) the worker is stopped and waited for."""
+    item: Optional[tuple[str, Any]] = first
+    try:
+        while True:
+            if item is None:
+                try:
+                    item = events.get(timeout=1.0)
+                except queue.Empty:
+                    yield b": still working\n\n"
+                    continue
+            yield _sse(*item)
+            if item[0] in last:
+                return
+            item = None
+    finally:
+        stop.set()
+        thread.join()
 
 
 # --------------------------------------------------------------------------- HTTP

@@ -150,6 +150,14 @@ class WebGame:
         """The :class:`GameRecord` of everything played so far."""
         return self.recorder.record()
 
+    def finished_record(self) -> GameRecord:
+        """A copy of the record for a review, which comes once a round is over (the
+        review shows every ply from its mover's view, the engine's too)."""
+        if not self.state.is_round_over:
+            raise RequestError("review", "the round is still being played: the review "
+                                         "comes once it is over", "ConflictError")
+        return GameRecord.from_dict(self.record().to_dict(), verify=False)
+
     # ------------------------------------------------------------ what the page draws
     def table(self) -> dict[str, Any]:
         """The game from the human's side: their view (the JSON form of

@@ -171,6 +171,61 @@ def test_the_store_forgets_the_oldest_game():
     assert app.handle("GET", f"/api/games/{ids[3]}").status == 200
 
 
+def review_events(resp):
+    out = []
+    for block in b"".join(resp.stream).decode().split("\n\n"):
+        lines = [ln for ln in block.split("\n") if ln and not ln.startswith(":")]
+        if lines:
+            out.append((lines[0][len("event: "):], json.loads(lines[1][len("data: "):])))
+    return out
+
+
+def test_the_review_streams_progress_then_the_library_review(app):
+    from jaipur_ai.review import GameReview, review_game
+    t = new_game(app, seed=17, you=1)
+    gid = t["id"]
+    r = post(app, f"/api/games/{gid}/review", {})
+    assert r.status == 409 and r.json()["error"]["field"] == "review"
+    t = play_first_moves(app, t, 300)
+    r = post(app, f"/api/games/{gid}/review", {"iterations": 30, "seed": 5})
+    assert r.status == 200 and r.content_type == "text/event-stream"
+    evs = review_events(r)
+    names = [e[0] for e in evs]
+    assert names == ["progress"] * (len(evs) - 1) + ["review"]
+    done = [e[1]["done"] for e in evs[:-1]]
+    n = len(t["history"])
+    assert done == list(range(n + 1)) and all(e[1]["total"] == n for e in evs[:-1])
+    got = evs[-1][1]
+    assert got.pop("you") == 1
+    record = GameRecord.from_dict(app.handle("GET", f"/api/games/{gid}/record").json())
+    assert GameReview.from_dict(got) == review_game(record, iterations=30, seed=5)
+    assert [p["move"] for p in got["plies"]] == [h["move"] for h in t["history"]]
+    assert got["players"] == ["engine", "human"]
+    for p in got["plies"]:                            # each ply from its mover's view
+        assert jp.View.from_text(p["view"]).observer == p["mover"]
+
+
+@pytest.mark.parametrize("body,status,field", [
+    ({"iterations": 0}, 400, "iterations"),
+    ({"iterations": -1}, 400, "iterations"),
+    ({"seed": "x"}, 400, "seed"),
+    ({"depth": 2}, 400, "depth"),
+])
+def test_bad_review_requests(app, body, status, field):
+    t = play_first_moves(app, new_game(app, seed=2, you=0), 300)
+    r = post(app, f"/api/games/{t['id']}/review", body)
+    assert r.status == status and r.json()["error"]["field"] == field
+
+
+def test_an_abandoned_review_stops():
+    app = WebApp(level=LEVEL, hint="greedy")
+    t = play_first_moves(app, new_game(app, seed=2, you=0), 300)
+    r = post(app, f"/api/games/{t['id']}/review", {"iterations": 10**9})
+    assert next(r.stream).startswith(b"event: progress")
+    r.stream.close()                    # what the server does when the page goes away
+    assert not [th for th in threading.enumerate() if th.name == "jaipur-review"]
+
+
 # --------------------------------------------------------------------------- positions, analyses
 def test_position_reads_views_and_states(app):
     p = post(app, "/api/position", {"position": SAMPLE}).json()

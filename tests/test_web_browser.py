@@ -28,7 +28,7 @@ def page():
         yield p
 
 
-def test_a_full_round_played_by_clicking(page):
+def test_a_full_round_played_by_clicking_then_reviewed(page):
     game = page.new_game(seed=11, you="0")
     assert page.text("#engine-name") == f"({LEVEL}, player 1)"
     used: set[str] = set()
@@ -70,6 +70,26 @@ def test_a_full_round_played_by_clicking(page):
     assert page.text("#round-end-seals").startswith(
         f"Seals: you {seals['you']}, engine {seals['engine']}.")
     assert page.text("#seals") == f"Seals: you {seals['you']}, engine {seals['engine']}"
+    # the review of the round: a row per move, the graph with a mark per labelled move
+    moves = [h["move"] for h in game["history"]]
+    page.screen("review")
+    page.type_into("#review-iterations", "40")
+    page.screen("play")
+    page.find("#review-game").click()
+    assert page.shown("#screen-review")
+    page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
+                    in ("done", "error"))
+    assert page.error() == ""
+    assert page.text("#review-status") == f"{len(moves)} moves reviewed, 40 iterations each"
+    rows = page.find_all("#review-table tr")[1:]
+    assert [r.find_elements("css selector", "td")[3].text for r in rows] == moves
+    labelled = [r.get_attribute("data-label") for r in rows if r.get_attribute("data-label")]
+    assert set(labelled) <= {"inaccuracy", "mistake", "blunder"}
+    assert len(page.find_all("#review-graph svg circle.mark")) == len(labelled)
+    assert len(page.find_all("#review-graph svg polyline.curve")) == 2
+    mine = sum(h["by"] == "you" for h in game["history"])
+    assert page.text("#review-summary li[data-player='0']").startswith(f"you: {mine} moves")
+    page.screen("play")
     # the next round is dealt; the table is drawn again
     page.find("#next-round").click()
     page.idle()
