@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import webpage  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 LEVEL = "ismcts:iterations=300"
 HINT = "ismcts:iterations=2000"
@@ -61,6 +62,14 @@ def main() -> int:
         page.find("#clear").click()
         page.play_round()
         shoot(page, out, "round-end")
+        # the review of the round just played
+        page.screen("review")
+        page.type_into("#review-iterations", "1000")
+        page.find("#review-start").click()
+        WebDriverWait(driver, 600).until(
+            lambda d: page.find("#review-status").get_attribute("data-state") in ("done", "error"))
+        shoot(page, out, "review")
+        page.screen("play")
         # the analysis of a position of the next round
         page.find("#next-round").click()
         page.idle()
@@ -78,13 +87,6 @@ def main() -> int:
         page.find("#ed-check").click()
         page.idle()
         shoot(page, out, "editor")
-        # the review of the game
-        if page.find_all("#review-start"):
-            page.screen("review")
-            page.find("#review-start").click()
-            page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
-                            in ("done", "error"))
-            shoot(page, out, "review")
     return 0
 
 
