@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import jaipur_ai as jp
-from jaipur_ai import cli, web
+from jaipur_ai import cli, web, webapi
 from jaipur_ai.engine import Engine
 from jaipur_ai.record import GameRecord
-from jaipur_ai.web import PAGE_DIR, WebApp
+from jaipur_ai.webapi import PAGE_DIR, WebApp
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVEL = "ismcts:iterations=40"
@@ -34,7 +34,7 @@ SAMPLE = "V 1.0.1.00.- 1 GSCLL 36 PP 555759 765 4/0/G/-.-.-.-.53.-/0.0.0 " \
 TIMEOUT = 30.0     # a guard against a hung server, never a timing assertion
 
 
-def post(app: WebApp, path: str, body) -> web.Response:
+def post(app: WebApp, path: str, body) -> webapi.Response:
     raw = body if isinstance(body, bytes) else json.dumps(body).encode()
     return app.handle("POST", path, raw)
 
@@ -433,8 +433,12 @@ GARBAGE = [
     b"POST /api/games HTTP/1.1\r\nContent-Length: lots\r\n\r\n{}",
     b"POST /api/games HTTP/1.1\r\nContent-Length: -5\r\n\r\n{}",
     b"POST /api/games HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n{}",
-    b"POST /api/games HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"se",
-    b"POST /api/analyse HTTP/1.1\r\nContent-Length: 12\r\n\r\n{\"position\":",
+    b"POST /api/games HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100"
+    b"\r\n\r\n{\"se",
+    b"POST /api/analyse HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 12"
+    b"\r\n\r\n{\"position\":",
+    b"POST /api/games HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 5"
+    b"\r\n\r\n[1,2]",
     b"GET /api HTTP/1.1\r\n" + b"X-Long: " + b"b" * 70000 + b"\r\n\r\n",
     b"GET /api HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(200)) + b"\r\n",
 ]
@@ -458,6 +462,29 @@ def test_a_body_over_the_limit_is_refused_with_413(server):
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.split()[1] == b"413"
     assert json.loads(body)["error"]["field"] == "body"
+
+
+def http(srv, request: bytes) -> tuple[int, dict]:
+    head, _, body = raw_exchange(srv, request).partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+def test_only_json_is_posted_and_only_to_this_host(server):
+    port = server.server_address[1]
+    ok = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json; " \
+         b"charset=utf-8\r\nContent-Length: 2\r\n\r\n{}" % port
+    status, data = http(server, ok)
+    assert status == 200 and data["turn"] in ("you", "engine")
+    # what a page of another site can send without asking: a form or text/plain
+    status, data = http(server, ok.replace(b"application/json", b"text/plain"))
+    assert status == 415 and data["error"]["field"] == "Content-Type"
+    status, data = http(server, b"POST /api/games HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}")
+    assert status == 415
+    # a name that is not this machine's (DNS rebinding)
+    status, data = http(server, ok.replace(b"127.0.0.1:%d" % port, b"evil.example:%d" % port))
+    assert status == 403 and data["error"]["field"] == "Host"
+    status, data = http(server, b"GET /api HTTP/1.1\r\nHost: localhost:%d\r\n\r\n" % port)
+    assert status == 200
 
 
 def test_errors_over_http_are_json(server):
