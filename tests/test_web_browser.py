@@ -33,29 +33,28 @@ def test_a_full_round_played_by_clicking_then_reviewed(page):
     assert page.text("#engine-name") == f"({LEVEL}, player 1)"
     used: set[str] = set()
     plies = 0
-    while not page.shown("#round-end"):
+    shown = page.table()
+    while not shown["round_over"]:
         view = game["view"]
-        # the table as drawn: market, deck, hand, herd, the opponent's hand size
-        assert "".join(e.get_attribute("data-card") for e in page.find_all("#market .card")) \
-            == view["market"]
-        assert page.text("#deck") == str(view["deck_size"])
-        assert "".join(e.get_attribute("data-card") for e in page.find_all("#my-hand .card")) \
-            == view["players"][0]["hand"]
-        assert len(page.find_all("#my-herd .card")) == view["players"][0]["herd"]
-        assert len(page.find_all("#opp-hand .card")) == view["players"][1]["hand_size"]
-        assert page.text("#turn") == "your move"
+        # the table as drawn: market, deck, hand, herds, the opponent's hand size
+        assert shown["market"] == view["market"] and shown["deck"] == str(view["deck_size"])
+        assert shown["hand"] == view["players"][0]["hand"]
+        assert shown["herd"] == view["players"][0]["herd"]
+        assert shown["opp_herd"] == view["players"][1]["herd"]
+        assert shown["opp_hand"] == view["players"][1]["hand_size"]
+        assert shown["turn"] == "your move"
         move = webpage.choose(game["legal_moves"], used)
         used.add(webpage.kind(move))
         page.play(move)
-        assert page.error() == ""
+        shown = page.table()
         game = page.game()
-        history = [e.get_attribute("textContent") for e in page.find_all("#history li")]
-        assert f"you: {move}" in history
+        assert f"you: {move}" in shown["history"]
         if game["last_engine_move"] is not None and not game["round_over"]:
-            assert page.text("#engine-move") == game["last_engine_move"]
-            assert history[-1] == f"engine: {game['last_engine_move']}"
+            assert shown["engine_move"] == game["last_engine_move"]
+            assert shown["history"][-1] == f"engine: {game['last_engine_move']}"
         plies += 1
         assert plies < 200
+    assert page.error() == ""
     assert used == {"swap", "camels", "sell", "take"}
     end = game["round_end"]
     assert page.text("#turn") == "round over"
