@@ -50,6 +50,9 @@ function renderComposer() {
   $("move-note").textContent = m.text ? (legal ? "legal" : "not among the legal moves") : (m.note || "");
   $("confirm").disabled = !(current && current.turn === "you" && m.text);
   $("confirm").dataset.move = m.text || "";
+  const yours = Boolean(current && current.turn === "you");
+  $("hint-button").disabled = !yours;
+  $("analyse-here").disabled = !yours;
 }
 
 function stack(good, values) {
