@@ -143,6 +143,22 @@ class _Lines(io.TextIOBase):
         return len(s)
 
 
+class _LogWriter(io.TextIOBase):
+    """The log stream of a :class:`Server` (its tracebacks of internal errors): the
+    app's log (stderr with ``jaipur-ai web --verbose``)."""
+
+    def __init__(self, log: Callable[[str], None]) -> None:
+        super().__init__()
+        self.log = log
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        self.log(s)
+        return len(s)
+
+
 # --------------------------------------------------------------------------- the app
 class WebApp:
     """The page and the JSON API, without sockets: :meth:`handle` answers one request.
@@ -341,7 +357,7 @@ class WebApp:
         if req.get("report_every") is None:
             req["report_every"] = 0.25
         out = _Lines()
-        server = Server(io.StringIO(), out, threads=self.threads, log=io.StringIO())
+        server = Server(io.StringIO(), out, threads=self.threads, log=_LogWriter(self.log))
         server.handle_line(json.dumps(req))
         try:
             first: Optional[dict[str, Any]] = out.answers.get_nowait()
