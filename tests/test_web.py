@@ -151,6 +151,28 @@ def test_a_round_to_its_end_then_the_next(app):
     assert len(rec.games[0]["rounds"]) == 2
 
 
+def test_a_match_to_two_seals():
+    app = WebApp(level="greedy", hint="greedy")
+    t = new_game(app, seed=31, you=0)
+    for _ in range(3):
+        t = play_first_moves(app, t, 300)
+        assert t["round_over"]
+        if t["match_over"]:
+            break
+        t = post(app, f"/api/games/{t['id']}/next", {}).json()
+    assert t["match_over"] and t["match_winner"] in ("you", "engine")
+    assert t["seals"][t["match_winner"]] == 2
+    r = post(app, f"/api/games/{t['id']}/next", {})
+    assert r.status == 409 and "the match is over" in r.json()["error"]["reason"]
+    rec = GameRecord.from_dict(app.handle("GET", f"/api/games/{t['id']}/record").json())
+    assert rec.games[0]["winner"] == ("human" if t["match_winner"] == "you" else "engine")
+
+
+def test_the_default_port_is_the_documented_one():
+    for doc in ("docs/web.md", "docs/cli.md"):
+        assert f"127.0.0.1:{web.DEFAULT_PORT}/" in (ROOT / doc).read_text()
+
+
 def test_hint(app):
     t = new_game(app, seed=6, you=0)
     r = post(app, f"/api/games/{t['id']}/hint", {})

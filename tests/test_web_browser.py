@@ -111,6 +111,22 @@ def test_the_composer_reads_clicks_as_moves(page):
     assert page.find("#confirm").is_enabled()
 
 
+@pytest.mark.parametrize("seed", [5, 23])
+def test_every_legal_move_can_be_clicked(page, seed):
+    """Each legal move of a position, clicked card by card, reads as that move (every
+    take, the camels, every sale, every exchange, camels of the herd included)."""
+    game = page.new_game(seed=seed, you="0")
+    if seed == 23:    # (this deal has an exchange giving a camel of the herd)
+        assert any(m.startswith("swap") and "M" in m.split(" for ")[1]
+                   for m in game["legal_moves"])
+    for move in game["legal_moves"][:60]:
+        page.select(move)
+        assert page.text("#move-text") == move
+        assert page.text("#move-note") == "legal"
+        page.find("#clear").click()
+    assert page.text("#move-text") == "click cards"
+
+
 def test_hint(page):
     game = page.new_game(seed=2, you="1")
     page.find("#hint-button").click()
