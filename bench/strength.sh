@@ -9,17 +9,19 @@ cd "$(dirname "$0")/.."
 out=bench/results
 mkdir -p "$out"
 only="${1:-}"
-run() {  # name A B deals
-  local name=$1 a=$2 b=$3 deals=$4
+run() {  # name A B deals [seed]
+  local name=$1 a=$2 b=$3 deals=$4 seed=${5:-2026}
   [[ -n "$only" && "$name" != *"$only"* ]] && return 0
   echo "== $name: $a vs $b, $deals deals x 2 seats" >&2
-  python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed 2026 --workers 2 -q --json > "$out/$name.json"
+  python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed "$seed" --workers 2 -q --json > "$out/$name.json"
 }
 H=evaluation=heuristic,priors=heuristic    # the previous default, move for move
 run learned01-vs-heuristic01  ismcts:time=0.1  ismcts:time=0.1,$H   200
 run learned01-vs-greedy       ismcts:time=0.1  greedy               100
 run learned1-vs-heuristic1    ismcts:time=1    ismcts:time=1,$H     50
 run learned1-vs-learned025    ismcts:time=1    ismcts:time=0.25     50
+run learned1-vs-learned025-b  ismcts:time=1    ismcts:time=0.25     50   2027
+run learned1-vs-greedy        ismcts:time=1    greedy               100  2027
 run learnedx-vs-heuristicx     expectimax:iterations=50000  expectimax:iterations=50000,evaluation=heuristic  50
 run ismcts1s-vs-ismcts01s  ismcts:time=1   ismcts:time=0.1     60
 run ismcts1s-vs-greedy     ismcts:time=1   greedy              20

@@ -8,7 +8,7 @@ import json
 import os
 
 ORDER = ["learned01-vs-heuristic01", "learned1-vs-heuristic1", "learned1-vs-learned025",
-         "learned01-vs-greedy", "learnedx-vs-heuristicx", "ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
+         "learned1-vs-learned025-b", "learned01-vs-greedy", "learned1-vs-greedy", "learnedx-vs-heuristicx", "ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
          "ismcts-vs-expectimax", "ismcts-vs-expectimax-d6", "flat-ismcts1s-vs-ismcts01s",
          "old-ismcts1s-vs-ismcts01s"]
 

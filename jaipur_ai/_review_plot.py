@@ -11,6 +11,7 @@ import importlib
 import os
 from typing import Any
 
+from ._review_table import limit_text
 from .errors import InvalidOptionError, MissingExtraError
 
 __all__ = ["plot_review", "require_matplotlib"]
@@ -90,8 +91,9 @@ def plot_review(review: Any, path: str, what: str = "plot") -> None:
                   "its own view; a mark: the move played", fontsize=9)
     ax.set_ylabel("win probability of the round, %")
     s = review.settings
-    ax.set_title(f"Review of game {review.game}: {s.get('algorithm')}, seed {s.get('seed')}",
-                 fontsize=10)
+    ax.set_title(f"Review of game {review.game}: {review.players[0]} against "
+                 f"{review.players[1]}; {s.get('algorithm')}, {limit_text(s)}, seed "
+                 f"{s.get('seed')}", fontsize=10)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncol=5,
               frameon=False)
     fig.tight_layout()

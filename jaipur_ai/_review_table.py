@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["format_review", "MARKS"]
+__all__ = ["format_review", "limit_text", "MARKS"]
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
@@ -25,7 +25,8 @@ def _line(moves: Any, limit: int = 8) -> str:
     return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
 
 
-def _limit(settings: dict) -> str:
+def limit_text(settings: dict) -> str:
+    """The limit of a review's searches, e.g. '3,000 iterations per ply' or '0.5 s per ply'."""
     if settings.get("iterations") is not None:
         what = "nodes" if settings.get("algorithm") == "expectimax" else "iterations"
         return f"{settings['iterations']:,} {what} per ply"
@@ -40,7 +41,7 @@ def format_review(review: Any) -> str:
     """The table of a :class:`jaipur_ai.review.GameReview`."""
     s = review.settings
     out = [f"Review of game {review.game}: {_who(review, 0)} against {_who(review, 1)}",
-           f"{s.get('algorithm')}, {_limit(s)}, seed {s.get('seed')}; each ply searched from "
+           f"{s.get('algorithm')}, {limit_text(s)}, seed {s.get('seed')}; each ply searched from "
            f"the mover's view only"]
     names = review.players
     width = max(6, *(len(n) for n in names))
@@ -81,7 +82,7 @@ def format_review(review: Any) -> str:
 
 def _round_end(review: Any, rnd: Any) -> str:
     if rnd.result is None:
-        return "the round is unfinished"
+        return "the round is unfinished" if review.complete else "(not reviewed to its end)"
     totals = "" if rnd.totals is None else f", {rnd.totals[0]}-{rnd.totals[1]}"
     if rnd.result == "draw":
         return f"drawn{totals}"

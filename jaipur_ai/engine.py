@@ -522,8 +522,10 @@ class Engine:
         if call.stopped():
             call.stop()
             return
-        secs = None if deadline is None else max(0.0, deadline - _time.monotonic())
-        self._run_threads([lambda s=s: s.judge_decisive(secs) for s in searchers], call)
+        # the absolute deadline, not the seconds left: a thread that starts late
+        # must not carry its start-up delay past the budget
+        self._run_threads([lambda s=s: s.judge_decisive(deadline=deadline)
+                           for s in searchers], call)
 
     # ISMCTS ------------------------------------------------------------------
     def _ismcts(self, core, time, iterations, seed, call, on_progress, report_every,
@@ -544,16 +546,13 @@ class Engine:
                 if call.stopped():
                     call.stop()
                     break
-                secs = None
-                if deadline is not None:
-                    secs = max(0.0, deadline - _time.monotonic())
-                if report_every is not None:
-                    secs = report_every if secs is None else min(secs, report_every)
+                # the searchers stop at the absolute deadline (a thread's start-up
+                # delay is not added to the budget), or after a report interval
                 jobs = []
                 for i, s in enumerate(searchers):
                     it = None if quota is None else quota[i] - s.iterations
-                    jobs.append(lambda s=s, it=it, secs=secs: s.run(iterations=it,
-                                                                    seconds=secs))
+                    jobs.append(lambda s=s, it=it: s.run(iterations=it, seconds=report_every,
+                                                         deadline=deadline))
                 self._run_threads(jobs, call)
                 done = call.stopped()
                 if quota is not None and all(s.iterations >= q
@@ -652,12 +651,8 @@ class Engine:
             if call.stopped():
                 call.stop()
                 break
-            secs = None
-            if deadline is not None:
-                secs = deadline - _time.monotonic()
-                if secs <= 0 and d > 1:
-                    break       # the budget is spent: no deeper search starts
-                secs = max(0.0, secs)
+            if deadline is not None and d > 1 and _time.monotonic() >= deadline:
+                break           # the budget is spent: no deeper search starts
             results = [False] * n
             jobs = []
             for i, s in enumerate(searchers):
@@ -667,8 +662,8 @@ class Engine:
                     # out of time): it is cheap, and without it nothing is ranked
                     lim = None
 
-                def job(i=i, s=s, lim=lim, secs=secs):
-                    results[i] = s.run_depth(d, node_limit=lim, seconds=secs)
+                def job(i=i, s=s, lim=lim):
+                    results[i] = s.run_depth(d, node_limit=lim, deadline=deadline)
                 jobs.append(job)
             self._run_threads(jobs, call)
             if not all(results):

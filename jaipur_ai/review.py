@@ -37,7 +37,7 @@ from .engine import Analysis, Candidate, Engine
 from .errors import InvalidOptionError, JaipurError, MissingExtraError
 from .match import derive_seed
 from .move import Move
-from .options import check, describe
+from .options import check, check_engine_options, describe
 from .record import GameRecord, RecordError
 from .state import GameState
 from .view import View
@@ -322,7 +322,7 @@ def _round_review(number: int, plies: list[PlyReview], result: Any,
 
 def _make_engine(engine: Optional[Engine], algorithm: str, options: dict) -> Engine:
     if engine is None:
-        engine = Engine(algorithm, **options)
+        engine = Engine(algorithm, **check_engine_options(options))
     elif not isinstance(engine, Engine):
         raise InvalidOptionError("engine", f"expected a jaipur_ai.Engine, got {describe(engine)}")
     elif options or algorithm != "ismcts":

@@ -208,7 +208,8 @@ def test_bad_settings_get_typed_errors():
     cases = [({"algorithm": "greedy"}, "algorithm"), ({"perfect_information": True},
              "perfect_information"), ({"game": 1}, "game"), ({"iterations": 0}, "iterations"),
              ({"engine": jp.Engine(), "threads": 2}, "engine"), ({"engine": "ismcts"}, "engine"),
-             ({"seed": -1}, "seed"), ({"time": 0}, "time")]
+             ({"seed": -1}, "seed"), ({"time": 0}, "time"), ({"algorithm": "zz"}, "algorithm"),
+             ({"exploration": -1}, "exploration"), ({"no_such_option": 1}, "no_such_option")]
     for kwargs, field in cases:
         with pytest.raises(jp.InvalidOptionError) as e:
             review_game(record, **kwargs)
@@ -221,6 +222,47 @@ def test_bad_settings_get_typed_errors():
     with pytest.raises(RecordError) as r:
         review_game(bad)
     assert r.value.field == "games[0].rounds[0].moves[0]"
+
+
+def test_the_same_bad_game_number_gets_the_same_message_at_each_door():
+    record = jp.GameRecord.load(str(cli.SAMPLE_RECORD))
+    for bad in (-1, 10**9, "x"):
+        with pytest.raises(jp.InvalidOptionError) as e:
+            review_game(record, game=bad)
+        code, _, err = run("review", "sample", "--game", str(bad), "-q")
+        assert code == 2 and err == f"jaipur-ai: error: --game: {e.value.reason}\n", err
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(),
+                              st.text(max_size=12)),
+                    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                            st.dictionaries(st.text(max_size=8), inner,
+                                                            max_size=3)), max_leaves=12),
+       st.sampled_from(["format", "plies", "rounds", "players", "game", "settings", None]))
+def test_review_json_of_any_shape_gets_only_typed_errors(value, key):
+    d = {"format": "jaipur-review/1", "game": 0, "players": ["A", "B"], "settings": {},
+         "rounds": [{}], "plies": [{"round": 1, "ply": 1}]}
+    if key is None:
+        d = value
+    else:
+        d[key] = value
+    try:
+        GameReview.from_dict(d)
+    except ReviewError:
+        pass
+
+
+def test_a_time_limited_review_and_an_engine_of_ones_own():
+    record = record_of(jp.GameState.new(seed=1, starter=0), ["take D", "camels"])
+    review = review_game(record, time=0.02)
+    assert review.complete and len(review.plies) == 2
+    assert review.settings["time"] == 0.02 and review.settings["iterations"] is None
+    engine = jp.Engine("expectimax", depth=1, samples=2)
+    review = review_game(record, engine=engine, iterations=500)
+    assert review.settings["algorithm"] == "expectimax"
+    assert all(p.method in ("best", "root") for p in review.plies)
+    assert "500 nodes per ply" in str(review)
 
 
 def test_a_stopped_review_is_incomplete():

@@ -138,6 +138,25 @@ def test_exact_iteration_counts():
     assert se.run(iterations=0) == 0
 
 
+def test_a_deadline_already_passed_stops_at_the_first_clock_reading():
+    """An absolute deadline (the engine's threads get one, so that a thread's start-up
+    delay is not added to the budget): one in the past stops the ISMCTS run at the
+    first clock reading (after 8 iterations) and aborts an expectimax depth; the
+    earlier of ``seconds`` and ``deadline`` applies."""
+    import time
+    v = mover_view(mid_position())
+    se = S.IsmctsSearcher(v, seed=1)
+    assert se.run(deadline=time.monotonic() - 1.0) == 8
+    assert se.run(seconds=1000.0, deadline=time.monotonic() - 1.0) == 8
+    assert se.run(iterations=50, deadline=time.monotonic() + 1000.0) == 50
+    with pytest.raises(ValueError, match="deadline"):
+        se.run(deadline=float("nan"))
+    x = S.ExpectimaxSearcher(v, seed=1, samples=2)
+    assert x.run_depth(1) is True
+    assert x.run_depth(4, deadline=time.monotonic() - 1.0) is False
+    assert x.depth_done == 1
+
+
 def test_run_is_continuable():
     v = mover_view(mid_position(5, 30))
     once = S.IsmctsSearcher(v, seed=4)

@@ -14,7 +14,7 @@ import numpy as np
 
 from jaipur_ai._core cimport (N_TYPES, N_CARDS, CAMEL, MOVE_TAKE, MOVE_CAMELS, RESULT_NONE,
                               gen_moves, apply_move, action_of, rng_seed, rng_below)
-from jaipur_ai._root cimport now
+from jaipur_ai._root cimport now, deadline_of
 from jaipur_ai._worlds cimport sample_world, mix
 from jaipur_ai._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai._decisive cimport ends_round, end_score, any_end_possible
@@ -293,10 +293,11 @@ cdef class ExpectimaxSearcher(RootSearch):
         self._judge_decisive(decisive_samples, judge)
         self._last = None
 
-    def run_depth(self, int depth, node_limit=None, seconds=None):
+    def run_depth(self, int depth, node_limit=None, seconds=None, deadline=None):
         """Search every root move to `depth` plies in every world.  Stops early at
-        `node_limit` more nodes, after `seconds`, or on the stop flag; returns True
-        when the depth was completed (its results then replace the previous ones)."""
+        `node_limit` more nodes, after `seconds`, at the clock reading `deadline`
+        (``time.monotonic()``), or on the stop flag; returns True when the depth was
+        completed (its results then replace the previous ones)."""
         cdef XCtx X
         cdef double t0
         cdef int i, j, ok
@@ -312,7 +313,7 @@ cdef class ExpectimaxSearcher(RootSearch):
             X.nodes = 0
             X.node_limit = -1 if node_limit is None else max(0, int(node_limit))
             t0 = now()
-            X.deadline = -1.0 if seconds is None else t0 + max(0.0, float(seconds))
+            X.deadline = deadline_of(seconds, deadline)
             X.stop = &self.stop_flag
             X.aborted = 0
             X.beam = self.beam

@@ -29,7 +29,7 @@ cdef class IsmctsSearcher(RootSearch):
     cdef readonly object root          # the CoreView (or CoreState) searched
     cdef readonly Evaluation evaluation  # learned leaf evaluation, or None (hand-set)
 
-    cdef long long _run(self, long long limit, double budget) noexcept nogil
+    cdef long long _run(self, long long limit, double deadline) noexcept nogil
     cdef uint32_t _next_gen(self) noexcept nogil
     cdef int _outcome_child(self, int node, const State* s, int dl) noexcept nogil
     cdef int _puct_step(self, int node, State* s, int* path, int* depth) noexcept nogil

@@ -19,7 +19,7 @@ from jaipur_ai._core cimport (MAX_MOVES, N_ACTIONS, RESULT_NONE, gen_moves, appl
 from jaipur_ai._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, PLAYOUT_LEARNED, REWARD_WIN,
                                 REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM)
 from jaipur_ai._nodepool cimport NO_NODE
-from jaipur_ai._root cimport now
+from jaipur_ai._root cimport now, deadline_of
 from jaipur_ai._worlds cimport sample_world
 from jaipur_ai._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai._policy cimport (MAX_CAND, candidates, score_candidates, rescore_learned,
@@ -133,40 +133,40 @@ cdef class IsmctsSearcher(RootSearch):
                     best = a
         return best
 
-    def run(self, iterations=None, seconds=None):
-        """Run until `iterations` more iterations, `seconds` more seconds, or the stop
-        flag (whichever comes first); returns the iterations done by this call."""
+    def run(self, iterations=None, seconds=None, deadline=None):
+        """Run until `iterations` more iterations, `seconds` more seconds, the clock
+        reading `deadline` (``time.monotonic()``), or the stop flag (whichever comes
+        first); returns the iterations done by this call."""
         cdef long long limit = -1
-        cdef double budget = -1.0
+        cdef double dl
         cdef long long done
-        if iterations is None and seconds is None:
-            raise ValueError("give iterations, seconds or both")
+        if iterations is None and seconds is None and deadline is None:
+            raise ValueError("give iterations, seconds, a deadline or several")
         if iterations is not None:
             limit = int(iterations)
             if limit < 0:
                 raise ValueError("iterations must be >= 0")
-        if seconds is not None:
-            budget = float(seconds)
-            if budget < 0:
-                raise ValueError("seconds must be >= 0")
+        if seconds is not None and float(seconds) < 0:
+            raise ValueError("seconds must be >= 0")
+        dl = deadline_of(seconds, deadline)
         if not self._lock.acquire(blocking=False):
             raise RuntimeError("this searcher is already running")
         try:
             with nogil:
-                done = self._run(limit, budget)
+                done = self._run(limit, dl)
         finally:
             self._lock.release()
         return done
 
-    cdef long long _run(self, long long limit, double budget) noexcept nogil:
-        cdef double t0 = now(), deadline = t0 + budget, t
+    cdef long long _run(self, long long limit, double deadline) noexcept nogil:
+        cdef double t0 = now(), t
         cdef long long done = 0
         while limit < 0 or done < limit:
             if self.stop_flag:
                 break
             # the clock is read every 8 iterations, and only after the first one,
             # so that every run makes progress
-            if budget >= 0.0 and (done & 7) == 0 and done > 0:
+            if deadline >= 0.0 and (done & 7) == 0 and done > 0:
                 if now() >= deadline:
                     break
             self._iterate()

@@ -14,6 +14,7 @@ cdef inline double now() noexcept nogil:
 
 
 cdef int root_position(object pos, View* v, State* truth, bint* cheat) except -1
+cdef double deadline_of(object seconds, object deadline) except? -2.0
 
 
 cdef class RootSearch:

@@ -38,6 +38,24 @@ cdef int root_position(object pos, View* v, State* truth, bint* cheat) except -1
     return 0
 
 
+cdef double deadline_of(object seconds, object deadline) except? -2.0:
+    """The clock reading at which a search must stop, -1 for none: the earlier of
+    ``seconds`` from now and ``deadline``, an absolute reading of the monotonic clock
+    (``time.monotonic()``, the clock of :func:`now`).  Callers that start a search in a
+    thread pass ``deadline`` so that the thread's start-up delay is not added to the
+    budget."""
+    cdef double dl = -1.0, d
+    if seconds is not None:
+        dl = now() + max(0.0, float(seconds))
+    if deadline is not None:
+        d = float(deadline)
+        if d != d:
+            raise ValueError("deadline must be a number, not NaN")
+        if dl < 0.0 or d < dl:
+            dl = max(0.0, d)
+    return dl
+
+
 cdef class RootSearch:
     """Base of the searchers: the root, the stop flag, the decisive table."""
 
@@ -58,15 +76,14 @@ cdef class RootSearch:
                                            self.seed)
         return 0
 
-    def judge_decisive(self, seconds=None):
+    def judge_decisive(self, seconds=None, deadline=None):
         """Judge the round-ending root moves over the sampled worlds (in the same
         worlds as at construction), stopping early, on fewer worlds, after
-        ``seconds`` or at the stop flag.  Releases the GIL while it samples."""
-        cdef double deadline = -1.0
-        if seconds is not None:
-            deadline = now() + max(0.0, float(seconds))
+        ``seconds``, at ``deadline`` (see :func:`deadline_of`) or at the stop flag.
+        Releases the GIL while it samples."""
+        cdef double dl = deadline_of(seconds, deadline)
         self.decisive = decisive_table(&self.view, &self.truth, self.cheat,
-                                       self.decisive_samples, self.seed, deadline,
+                                       self.decisive_samples, self.seed, dl,
                                        &self.stop_flag)
 
     def stop(self):
