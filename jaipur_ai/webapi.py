@@ -244,11 +244,13 @@ class WebApp:
 
     # ------------------------------------------------------------ endpoints
     def _index(self, req: dict[str, Any]) -> Response:
-        return json_response({"name": "jaipur_ai", "version": __version__,
-                      "levels": dict(LEVELS), "level": str(self.spec),
-                      "hint": str(self.hint_spec),
-                      "endpoints": [{"method": m, "path": p, "fields": f, "answer": a}
-                                    for m, p, f, a in ENDPOINTS]})
+        from .review import DEFAULT_ITERATIONS
+        return json_response({
+            "name": "jaipur_ai", "version": __version__, "levels": dict(LEVELS),
+            "level": str(self.spec), "hint": str(self.hint_spec),
+            "review_iterations": DEFAULT_ITERATIONS,
+            "endpoints": [{"method": m, "path": p, "fields": f, "answer": a}
+                          for m, p, f, a in ENDPOINTS]})
 
     def _new_game(self, req: dict[str, Any]) -> Response:
         _only(req, ("level", "seed", "you"))
@@ -344,9 +346,9 @@ class WebApp:
         except JaipurError as e:
             return error_response(e, "position")
         return json_response({"kind": "view" if isinstance(pos, View) else "state",
-                      "position": pos.to_text(), "json": pos.to_dict(),
-                      "to_move": pos.to_move, "round_over": pos.is_round_over,
-                      "legal_moves": moves})
+                              "position": pos.to_text(), "json": pos.to_dict(),
+                              "to_move": pos.to_move, "round_over": pos.is_round_over,
+                              "legal_moves": moves})
 
     def _analyse(self, req: dict[str, Any]) -> Response:
         """The analysis of a position, streamed: every answer of the serve protocol's

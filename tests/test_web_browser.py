@@ -64,7 +64,8 @@ def test_a_full_round_played_by_clicking_then_reviewed(page):
     assert page.text("#round-end-reason") == f"The round ended: {end['reason']}."
     totals = page.find_all("#round-end-table tr")[-1].text.split()
     assert totals == ["total", str(end["totals"]["you"]), str(end["totals"]["engine"])]
-    assert page.text("#round-end-hand") == f"The engine's hand was: {end['engine_hand'] or 'empty'}."
+    hand = end["engine_hand"] or "empty"
+    assert page.text("#round-end-hand") == f"The engine's hand was: {hand}."
     seals = game["seals"]
     assert page.text("#round-end-seals").startswith(
         f"Seals: you {seals['you']}, engine {seals['engine']}.")

@@ -120,13 +120,18 @@ class Page:
         """What the play screen shows, read in one round trip: the cards of the market,
         the hand and the herds, the sizes, whose turn, the round's moves."""
         return self.d.execute_script("""
-            const cards = (sel) => [...document.querySelectorAll(sel)].map((e) => e.dataset.card).join("");
-            const text = (sel) => { const e = document.querySelector(sel); return e ? e.textContent : null; };
+            const all = (sel) => [...document.querySelectorAll(sel)];
+            const cards = (sel) => all(sel).map((e) => e.dataset.card).join("");
+            const text = (sel) => {
+                const e = document.querySelector(sel);
+                return e ? e.textContent : null;
+            };
             return {market: cards("#market .card"), hand: cards("#my-hand .card"),
-                    herd: cards("#my-herd .card").length, opp_hand: cards("#opp-hand .card").length,
+                    herd: cards("#my-herd .card").length,
+                    opp_hand: cards("#opp-hand .card").length,
                     opp_herd: cards("#opp-herd .card").length, deck: text("#deck"),
                     turn: text("#turn"), engine_move: text("#engine-move"),
-                    history: [...document.querySelectorAll("#history li")].map((e) => e.textContent),
+                    history: all("#history li").map((e) => e.textContent),
                     round_over: !document.getElementById("round-end").hidden};""")
 
     def error(self) -> str:

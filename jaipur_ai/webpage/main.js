@@ -53,6 +53,7 @@ async function start() {
   }
   const info = await api("GET", "/api");
   $("version").textContent = `jaipur_ai ${info.version}`;
+  $("review-iterations").value = String(info.review_iterations);
   const levels = [[info.level, `default (${info.level})`],
     ...Object.entries(info.levels).map(([name, spec]) => [name, `${name} (${spec})`])];
   $("level").replaceChildren(...levels.map(([value, label]) => {

@@ -88,7 +88,10 @@ function summary(review) {
   });
   const turns = review.rounds.filter((r) => r.turning_ply).map((r) =>
     el("li", { text: `round ${r.round} turned at ply ${r.turning_ply}` }));
-  return el("ul", {}, ...rows, ...turns);
+  const t = review.thresholds;
+  const labels = el("li", { class: "muted", text: `labels: a loss of ${t.inaccuracy} points or more `
+    + `is an inaccuracy, ${t.mistake} a mistake, ${t.blunder} a blunder` });
+  return el("ul", {}, ...rows, ...turns, labels);
 }
 
 function table(review) {
