@@ -152,6 +152,32 @@ def test_a_round_to_its_end_then_the_next(app):
     assert len(rec.games[0]["rounds"]) == 2
 
 
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), you=st.sampled_from([0, 1]),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+def test_the_table_is_the_players_view_after_any_moves(seed, you, picks):
+    """Invariants of a game played by any moves: the table is the player's view of the
+    server's state, its legal moves are the view's, the moves alternate, the record
+    replays to the same state."""
+    app = WebApp(level="greedy", hint="greedy")
+    t = new_game(app, seed=seed, you=you)
+    game = app.games.get(t["id"])
+    for pick in picks:
+        if t["round_over"]:
+            break
+        t = post(app, f"/api/games/{t['id']}/move",
+                 {"move": t["legal_moves"][pick % len(t["legal_moves"])]}).json()
+        view = game.state.view(you)
+        assert t["view"] == view.to_dict() and t["position"] == view.to_text()
+        assert t["legal_moves"] == ([] if t["round_over"] else
+                                    [str(m) for m in view.legal_moves()])
+        by = [h["by"] for h in t["history"]]
+        assert all(a != b for a, b in zip(by, by[1:]))
+        assert t["turn"] in ((None,) if t["round_over"] else ("you",))
+    final = GameRecord.from_dict(game.record().to_dict()).final_states()[0]
+    assert final == game.state
+
+
 def test_a_match_to_two_seals():
     app = WebApp(level="greedy", hint="greedy")
     t = new_game(app, seed=31, you=0)
