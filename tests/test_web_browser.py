@@ -70,6 +70,9 @@ def test_a_full_round_played_by_clicking_then_reviewed(page):
     assert page.text("#round-end-seals").startswith(
         f"Seals: you {seals['you']}, engine {seals['engine']}.")
     assert page.text("#seals") == f"Seals: you {seals['you']}, engine {seals['engine']}"
+    link = page.find("#record-link")
+    assert link.get_attribute("href").endswith(f"/api/games/{game['id']}/record")
+    assert page.api(f"/api/games/{game['id']}/record")["format"] == "jaipur-record/1"
     # the review of the round: a row per move, the graph with a mark per labelled move
     moves = [h["move"] for h in game["history"]]
     page.screen("review")

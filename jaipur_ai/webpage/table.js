@@ -73,6 +73,7 @@ export function renderTable(table) {
   current = table;
   if (changed) clearSelection();
   $("table").dataset.game = table.id;
+  for (const id of ["record-link", "record-link-now"]) $(id).href = `/api/games/${table.id}/record`;
   const v = table.view;
   const you = table.you, bot = 1 - you;
   const me = v.players[you], opp = v.players[bot];
