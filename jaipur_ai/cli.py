@@ -10,6 +10,7 @@ docs/cli.md shows every command with real output.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import math
 import os
@@ -30,6 +31,7 @@ from .options import ENGINE_OPTIONS, parse_text, unknown
 from .serve import serve_stdio
 from .state import GameState
 from .view import View, read_position
+from .web import DEFAULT_PORT
 
 if TYPE_CHECKING:
     from .record import RecordingGameType
@@ -502,6 +504,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            time=args.time) or 0)
 
 
+def _port(text: str) -> int:
+    t = text.strip()
+    if not t.isdigit() or not 0 <= int(t) <= 65535:
+        raise CliError("--port", f"expected a port number 0..65535 (0: a free one), got "
+                                 f"{text[:40]!r}")
+    return int(t)
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from . import web
+    try:
+        app = web.WebApp(level=_level_spec(args.level), hint=args.hint, threads=args.threads)
+    except web.RequestError as e:
+        raise CliError(f"--{e.field}", e.reason) from None
+    try:
+        return web.run(app, host=args.host, port=args.port, verbose=args.verbose)
+    except OSError as e:   # the port is taken, the host is not this machine's, ...
+        raise CliError("--port" if e.errno in (errno.EADDRINUSE, errno.EACCES) else "--host",
+                       f"cannot listen on {args.host}:{args.port}: "
+                       f"{e.strerror or e}") from None
+
+
 # ------------------------------------------------------------------- parser
 MAIN_EPILOG = f"""\
 examples:
@@ -511,6 +535,7 @@ examples:
   {PROG} match ismcts:iterations=2000 greedy --games 50 --workers 2 --seed 1
   {PROG} review game.json --plot game.png
   {PROG} bench --quick
+  {PROG} web --port 0
 
 Exit status: 0 done, 2 bad input (one line on stderr), 130 interrupted (Ctrl-C),
 141 output pipe closed (e.g. '| head'), 1 any other failure.
@@ -593,6 +618,20 @@ examples:
   {PROG} serve
   {PROG} serve --threads 2 --time 0.5
   echo '{{"id": 1, "action": "version"}}' | {PROG} serve
+"""
+
+WEB_EPILOG = f"""\
+Open the printed address in a browser: play a match against the engine by clicking
+cards, ask for hints, analyse any position (the analysis updates while the engine
+thinks), set up a position in the editor, and review a finished game.  The page
+and its scripts ship in the package; nothing is fetched from the network.
+docs/web.md describes every screen and the JSON API.
+
+examples:
+  {PROG} web                      # http://127.0.0.1:{DEFAULT_PORT}/
+  {PROG} web --port 0             # any free port (the address is printed)
+  {PROG} web --level hard --hint ismcts:time=1
+  {PROG} web --host 0.0.0.0       # reachable from other machines (no authentication!)
 """
 
 BENCH_EPILOG = f"""\
@@ -736,6 +775,23 @@ def build_parser() -> argparse.ArgumentParser:
                     help="seconds per search for requests that give neither time nor "
                          "iterations (default: the engine's own default)")
     sv.set_defaults(func=cmd_serve)
+    w = sub.add_parser("web", help="play, analyse and review in the browser (docs/web.md)",
+                       formatter_class=_formatter, epilog=WEB_EPILOG,
+                       description="Serve the browser page and its JSON API on this machine.")
+    w.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
+                   help=f"port to listen on (default {DEFAULT_PORT}; 0: a free one)")
+    w.add_argument("--host", default="127.0.0.1", metavar="H",
+                   help="address to bind (default 127.0.0.1: this machine only)")
+    w.add_argument("--level", default="medium",
+                   help="the engine of new games that choose none: easy, medium, hard, "
+                        "max, a number of iterations, or an engine spec (default medium)")
+    w.add_argument("--hint", type=_engine_spec, default=EngineSpec.parse("ismcts:time=0.5"),
+                   metavar="SPEC",
+                   help="the engine of hints (default ismcts:time=0.5)")
+    w.add_argument("--threads", type=_flag("threads", "--threads"), default=1, metavar="N",
+                   help="search threads of analyses that name none (default 1)")
+    w.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    w.set_defaults(func=cmd_web)
     from .learn import add_commands as _add_learning_commands
     _add_learning_commands(sub, _formatter)
     v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
@@ -761,7 +817,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return int(e.code or 0) if not isinstance(e.code, str) else 2
         if getattr(args, "func", None) is None:
             raise CliError("command", "missing: one of analyse, play, match, review, bench, "
-                                      "serve, version (see 'jaipur-ai --help')")
+                                      "serve, web, version (see 'jaipur-ai --help')")
         return int(args.func(args) or 0)
     except CliError as e:
         _error(e.field, e.reason)

@@ -19,7 +19,8 @@ from .match import EngineSpec, derive_seed
 from .move import Move
 from .state import GameState
 
-__all__ = ["Game", "PLAY_HELP"]
+__all__ = ["Game", "PLAY_HELP", "seat_of", "engine_seed", "hint_seed", "round_seed",
+           "end_reason"]
 
 
 class _Quit(Exception):
@@ -43,6 +44,41 @@ Commands:
   board   draw the table again
   help    this text
   quit    leave the game (end of input does the same)"""
+
+
+# The seeds of a game against the engine, all derived from the game's seed: the same
+# seed, level and moves give the same game in the terminal and in the browser.
+def seat_of(seed: int) -> int:
+    """The human's player number when it is drawn from the game's seed."""
+    return derive_seed(seed, 7) & 1
+
+
+def engine_seed(seed: int, ply: int) -> int:
+    """The seed of the engine's search at ``ply`` (moves played in this round)."""
+    return derive_seed(seed, 3, ply)
+
+
+def hint_seed(seed: int, ply: int) -> int:
+    """The seed of a hint's search at ``ply``."""
+    return derive_seed(seed, 5, ply)
+
+
+def round_seed(seed: int, rnd: int) -> int:
+    """The deal seed of the round after round ``rnd``.
+
+    >>> round_seed(1, 1) != round_seed(1, 2)
+    True
+    """
+    return derive_seed(seed, 2, rnd)
+
+
+def end_reason(state: GameState) -> str:
+    """Why the round ended: three goods token stacks empty, or the deck ran out."""
+    d = state.to_dict()
+    empty = [NAMES[g] for g in range(6) if not d["tokens"][LETTERS[g]]]
+    if len(empty) >= 3:
+        return f"three goods token stacks are empty ({', '.join(empty)})"
+    return "the deck ran out (the market could not be refilled)"
 
 
 def _cards_spaced(cards: str) -> str:
@@ -91,7 +127,7 @@ class Game:
         self.spec = spec
         self.hint_spec = hint_spec
         self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
-        self.you = (derive_seed(self.seed, 7) & 1) if you == "random" else int(you)
+        self.you = seat_of(self.seed) if you == "random" else int(you)
         self.bot = 1 - self.you
         self.state = GameState.new(self.seed)
         self.engine = self.spec.make_engine()
@@ -178,7 +214,7 @@ class Game:
         self.say(f"thinking ({self.hint_spec}{': ' + budget if budget else ''}) ...")
         report = self._hinter.analyse(self.state.view(self.you), time=lim["time"],
                                       iterations=lim["iterations"], top=3,
-                                      seed=derive_seed(self.seed, 5, self.ply))
+                                      seed=hint_seed(self.seed, self.ply))
         for line in format_analysis(report, 3).splitlines():
             self.say(("  " + line).rstrip())
 
@@ -248,7 +284,7 @@ class Game:
         try:
             move = self.engine.best_move(self.state.view(self.bot), time=lim["time"],
                                          iterations=lim["iterations"],
-                                         seed=derive_seed(self.seed, 3, self.ply))
+                                         seed=engine_seed(self.seed, self.ply))
         finally:
             if live:
                 sys.stdout.write("\r\x1b[K")   # erase the notice
@@ -281,12 +317,8 @@ class Game:
         self.say(f"  seals: you {s.seals[self.you]}, engine {s.seals[self.bot]}")
 
     def end_reason(self) -> str:
-        """Why the round ended: three goods token stacks empty, or the deck ran out."""
-        d = self.state.to_dict()
-        empty = [NAMES[g] for g in range(6) if not d["tokens"][LETTERS[g]]]
-        if len(empty) >= 3:
-            return f"three goods token stacks are empty ({', '.join(empty)})"
-        return "the deck ran out (the market could not be refilled)"
+        """Why the round ended (:func:`end_reason`)."""
+        return end_reason(self.state)
 
     def run(self) -> int:
         self.say(f"Jaipur: you are player {self.you}, the engine ({self.spec}) is player "
@@ -306,7 +338,7 @@ class Game:
                         self.say(f"{who} the match, {seals[w]}-{seals[1 - w]}.")
                         return 0
                     self.state = self.state.next_round(
-                        seed=derive_seed(self.seed, 2, self.state.round))
+                        seed=round_seed(self.seed, self.state.round))
                     self.ply = 0
                     self.last = []
                     starter = "you start" if self.state.to_move == self.you else "the engine starts"

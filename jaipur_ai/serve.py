@@ -44,7 +44,8 @@ from .move import Move
 from .state import STATE_FORMAT, GameState
 from .view import VIEW_FORMAT, View, read_position
 
-__all__ = ["Server", "main", "PROTOCOL_VERSION"]
+__all__ = ["Server", "main", "PROTOCOL_VERSION", "RequestError", "error_body",
+           "read_request_position"]
 
 #: Bumped only for changes that break old frontends; adding actions, request
 #: fields or response fields does not bump it.
@@ -78,7 +79,7 @@ def _position_field(field: str) -> str:
     return f"position.{field}"
 
 
-def _error_body(exc: BaseException, where: str = "") -> dict[str, Any]:
+def error_body(exc: BaseException, where: str = "") -> dict[str, Any]:
     """The ``error`` object of an answer.  ``where`` is "position" when the
     exception came from reading or checking the request's position."""
     if isinstance(exc, RequestError):
@@ -125,7 +126,7 @@ def _integer(req: dict, key: str, lo: int, hi: int, default: Any = None) -> Opti
     return v
 
 
-def _read_position(value: Any) -> tuple[Position, str]:
+def read_request_position(value: Any) -> tuple[Position, str]:
     """The request's ``position`` and the form it came in: ``"object"``
     (a JSON object), ``"json"`` (a JSON string) or ``"text"`` (one line)."""
     if isinstance(value, dict):
@@ -294,7 +295,7 @@ class Server:
             line = json.dumps(_json_safe(msg), allow_nan=False)
         except TypeError as e:  # something that is not JSON: an internal error
             self._log_exception(e)
-            line = json.dumps(_json_safe({"id": msg.get("id"), "error": _error_body(e)}))
+            line = json.dumps(_json_safe({"id": msg.get("id"), "error": error_body(e)}))
         data = line + "\n"
         with self._write_lock:
             if self._broken:
@@ -320,7 +321,7 @@ class Server:
         msg: dict[str, Any] = {"id": rid}
         if action is not None:
             msg["action"] = action
-        msg["error"] = _error_body(exc, where)
+        msg["error"] = error_body(exc, where)
         self.send(msg)
 
     def _log_exception(self, exc: BaseException) -> None:
@@ -409,7 +410,7 @@ class Server:
     def _position(self, req: dict) -> tuple[Position, str]:
         value = _need(req, "position")
         try:
-            return _read_position(value)
+            return read_request_position(value)
         except JaipurError as e:
             raise _PositionError(e) from None
 
@@ -528,10 +529,10 @@ class Server:
                    "terminated": job.terminated, "final": True}
         except JaipurError as e:
             where = "position" if isinstance(e, InvalidPositionError) else ""
-            msg = {"id": job.rid, "action": "analyse", "error": _error_body(e, where)}
+            msg = {"id": job.rid, "action": "analyse", "error": error_body(e, where)}
         except Exception as e:
             self._log_exception(e)
-            msg = {"id": job.rid, "action": "analyse", "error": _error_body(e)}
+            msg = {"id": job.rid, "action": "analyse", "error": error_body(e)}
         self._finish(job, msg)
 
     def _partial(self, job: _Job, analysis) -> None:

@@ -155,6 +155,19 @@ def test_server_rejects_with_the_same_message(name, value, text, json_text):
     assert log.getvalue() == ""            # no traceback
 
 
+@pytest.mark.parametrize("name,value,text,json_text", SAME, ids=[f"{x[0]}={x[2]}" for x in SAME])
+def test_web_rejects_with_the_same_message(name, value, text, json_text):
+    from jaipur_ai.web import WebApp
+    body = '{"position": "%s", "iterations": 10, "%s": %s}' % (SAMPLE, name, json_text)
+    if name == "iterations":
+        body = '{"position": "%s", "iterations": %s}' % (SAMPLE, json_text)
+    r = WebApp(level="greedy", hint="greedy").handle("POST", "/api/analyse", body.encode())
+    err = _python_error(name, value)
+    assert r.status == 400, r.body
+    assert r.json()["error"]["field"] == name
+    assert r.json()["error"]["message"] == str(err)
+
+
 def test_messages_use_the_inputs_spelling():
     assert "got true" in str(_python_error("threads", True))
     assert "got null" in str(_python_error("exploration", None))

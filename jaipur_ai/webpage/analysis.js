@@ -1,0 +1,75 @@
+// The analysis panel: ranked moves with win %, margin and line, updating while the
+// engine thinks (server-sent events from POST /api/analyse), and the hint.
+import { stream } from "./api.js";
+import { el, pct, signed } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+let running = null;          // the AbortController of the analysis in flight
+
+export function candidateRows(candidates) {
+  return candidates.map((c, i) => el("tr", { dataset: { move: c.move } },
+    el("td", { class: "num", text: String(i + 1) }),
+    el("td", { class: "move", text: c.move }),
+    el("td", { class: "num win", text: pct(c.win_probability) }),
+    el("td", { class: "num", text: signed(c.expected_margin) }),
+    el("td", { class: "num", text: String(c.visits) }),
+    el("td", { class: "line", text: c.pv.join(", ") })));
+}
+
+function show(a) {
+  $("analysis").tBodies[0].replaceChildren(...candidateRows(a.candidates));
+  const what = a.final ? (a.terminated ? "stopped" : "done") : "thinking";
+  $("analyse-status").textContent = `${what}: ${a.iterations.toLocaleString("en")} iterations, `
+    + `${a.elapsed.toFixed(1)} s, ${a.algorithm}, seed ${a.seed}`;
+  $("analyse-status").dataset.state = a.final ? "final" : "partial";
+  const t = $("analysis");
+  t.dataset.updates = String(Number(t.dataset.updates || 0) + 1);   // answers shown so far
+}
+
+export function stopAnalysis() {
+  if (running) running.abort();
+  running = null;
+}
+
+// Analyse `position` (the one-line text or JSON of a view or a state).
+export async function analyse(position, reportError) {
+  stopAnalysis();
+  const body = { position, report_every: 0.25, top: 8 };
+  const t = parseFloat($("analyse-time").value);
+  const n = parseInt($("analyse-iterations").value, 10);
+  if (!Number.isNaN(t)) body.time = t;
+  if (!Number.isNaN(n)) body.iterations = n;
+  const control = new AbortController();
+  running = control;
+  $("analyse-stop").disabled = false;
+  $("analyse-status").textContent = "starting ...";
+  $("analyse-status").dataset.state = "starting";
+  $("analysis").tBodies[0].replaceChildren();
+  $("analysis").dataset.updates = "0";
+  try {
+    await stream("/api/analyse", body, (name, data) => {
+      if (data.error) throw new Error(data.error.message);
+      show(data);
+    }, control.signal);
+  } catch (e) {
+    if (e.name !== "AbortError") {
+      $("analyse-status").textContent = "";
+      reportError(e);
+    } else {
+      $("analyse-status").textContent += " (stopped)";
+    }
+  } finally {
+    if (running === control) running = null;
+    $("analyse-stop").disabled = true;
+  }
+}
+
+// The hint panel of the play screen.
+export function showHint(report) {
+  const rows = report.candidates.map((c, i) => el("li", {},
+    el("strong", { class: "hint-move", text: c.move }),
+    document.createTextNode(`  win ${pct(c.win_probability)} %, margin ${signed(c.expected_margin)}`
+      + (c.pv.length > 1 ? `, line ${c.pv.slice(1, 4).join(", ")}` : ""))));
+  $("hint").replaceChildren(el("span", { text: `Hint (${report.engine}):` }), el("ol", {}, ...rows));
+  $("hint").hidden = false;
+}

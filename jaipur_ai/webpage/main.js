@@ -1,0 +1,124 @@
+// jaipur_ai web: the screens and what their buttons do.
+import { api } from "./api.js";
+import { analyse, showHint, stopAnalysis } from "./analysis.js";
+import { EXAMPLE, checkPosition, setupEditor, textToFields } from "./editor.js";
+import { reviewGame } from "./review.js";
+import { clearSelection, currentTable, renderTable } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+
+function showError(e) {
+  $("error").textContent = e && e.message ? e.message : String(e);
+  $("error").hidden = false;
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
+}
+
+// Runs an action with the page's buttons of that screen disabled; errors are shown.
+async function busy(button, fn) {
+  clearError();
+  if (button) button.disabled = true;
+  document.body.dataset.busy = "1";
+  try {
+    return await fn();
+  } catch (e) {
+    showError(e);
+    return null;
+  } finally {
+    if (button) button.disabled = false;
+    delete document.body.dataset.busy;
+  }
+}
+
+export function showScreen(name) {
+  for (const b of document.querySelectorAll("#tabs button")) {
+    b.classList.toggle("active", b.dataset.screen === name);
+  }
+  for (const s of document.querySelectorAll(".screen")) s.hidden = s.id !== `screen-${name}`;
+  document.body.dataset.screen = name;
+}
+
+function play(table) {
+  $("table").hidden = false;
+  $("hint").hidden = true;
+  renderTable(table);
+}
+
+async function start() {
+  for (const b of document.querySelectorAll("#tabs button")) {
+    b.addEventListener("click", () => showScreen(b.dataset.screen));
+  }
+  const info = await api("GET", "/api");
+  $("version").textContent = `jaipur_ai ${info.version}`;
+  $("review-iterations").value = String(info.review_iterations);
+  const levels = [[info.level, `default (${info.level})`],
+    ...Object.entries(info.levels).map(([name, spec]) => [name, `${name} (${spec})`])];
+  $("level").replaceChildren(...levels.map(([value, label]) => {
+    const o = document.createElement("option");
+    o.value = value; o.textContent = label;
+    return o;
+  }));
+
+  $("new-game").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const body = { level: $("level").value, you: $("you").value === "random" ? "random" : Number($("you").value) };
+    if ($("seed").value !== "") body.seed = Number($("seed").value);
+    busy($("new-game-button"), async () => play(await api("POST", "/api/games", body)));
+  });
+  $("clear").addEventListener("click", () => { clearSelection(); renderTable(currentTable()); });
+  $("confirm").addEventListener("click", () => {
+    const t = currentTable();
+    const move = $("confirm").dataset.move;
+    busy($("confirm"), async () => {
+      $("move-note").textContent = "the engine is thinking ...";
+      play(await api("POST", `/api/games/${t.id}/move`, { move }));
+    }).then(() => renderTable(currentTable()));
+  });
+  $("hint-button").addEventListener("click", () => {
+    const t = currentTable();
+    busy($("hint-button"), async () => showHint(await api("POST", `/api/games/${t.id}/hint`, {})));
+  });
+  $("next-round").addEventListener("click", () => {
+    const t = currentTable();
+    busy($("next-round"), async () => play(await api("POST", `/api/games/${t.id}/next`, {})));
+  });
+  $("analyse-here").addEventListener("click", () => {
+    $("analyse-position").value = currentTable().position;
+    showScreen("analyse");
+    analyse($("analyse-position").value, showError);
+  });
+  $("review-game").addEventListener("click", () => {
+    showScreen("review");
+    reviewGame(currentTable(), showError);
+  });
+
+  $("analyse-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    clearError();
+    analyse($("analyse-position").value, showError);
+  });
+  $("analyse-stop").addEventListener("click", stopAnalysis);
+
+  setupEditor();
+  $("ed-read").addEventListener("click", () => textToFields($("ed-text").value));
+  $("ed-from-game").addEventListener("click", () => {
+    const t = currentTable();
+    if (t) textToFields(t.position); else showError(new Error("no game yet: start one on the Play screen"));
+  });
+  $("ed-sample").addEventListener("click", () => textToFields(EXAMPLE));
+  $("ed-check").addEventListener("click", () => busy($("ed-check"), checkPosition));
+  $("ed-analyse").addEventListener("click", () => busy($("ed-analyse"), async () => {
+    const p = await checkPosition();
+    if (!p) return;
+    $("analyse-position").value = p.position;
+    showScreen("analyse");
+    analyse(p.position, showError);
+  }));
+  $("review-start").addEventListener("click", () => reviewGame(currentTable(), showError));
+  document.body.dataset.ready = "1";
+}
+
+start().catch(showError);

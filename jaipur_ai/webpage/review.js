@@ -1,0 +1,150 @@
+// The review of a game (POST /api/games/ID/review: progress events, then the review)
+// and its win-probability graph, an inline SVG drawn here.
+import { stream } from "./api.js";
+import { el, pct } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const COLOURS = ["#1f6feb", "#2f8a3e"];
+
+function svg(tag, attrs = {}, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function who(review, player) {
+  return player === review.you ? "you" : "engine";
+}
+
+// Each player's win % before each of their moves, and at each round's end (a dashed
+// line between rounds); the labelled moves marked where they left the mover's curve.
+export function drawGraph(review) {
+  const W = 900, H = 300, L = 44, R = 12, T = 14, B = 34;
+  const rounds = review.rounds.filter((r) => review.plies.some((p) => p.round === r.round));
+  let x0 = 0;
+  const spans = rounds.map((r) => {
+    const plies = review.plies.filter((p) => p.round === r.round);
+    const span = { round: r, plies, x0, width: plies[plies.length - 1].ply + 1 };
+    x0 += span.width;
+    return span;
+  });
+  const total = Math.max(x0, 1);
+  const X = (x) => L + (W - L - R) * (x / total);
+  const Y = (p) => T + (H - T - B) * (1 - p);
+  const g = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img",
+    "aria-label": "win probability over the game" });
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    g.append(svg("line", { class: "grid-line", x1: L, x2: W - R, y1: Y(p), y2: Y(p) }));
+    g.append(svg("text", { x: L - 6, y: Y(p) + 4, "text-anchor": "end" }, `${100 * p}%`));
+  }
+  g.append(svg("line", { class: "axis", x1: L, x2: L, y1: T, y2: H - B }));
+  g.append(svg("line", { class: "axis", x1: L, x2: W - R, y1: H - B, y2: H - B }));
+  for (const s of spans) {
+    if (s.x0 > 0) {
+      g.append(svg("line", { class: "axis", x1: X(s.x0), x2: X(s.x0), y1: T, y2: H - B,
+        "stroke-dasharray": "4 3" }));
+    }
+    g.append(svg("text", { x: X(s.x0 + s.width / 2), y: H - 12, "text-anchor": "middle" },
+      `round ${s.round.round}`));
+    const result = s.round.result;
+    for (const p of [0, 1]) {
+      const pts = s.plies.filter((q) => q.mover === p).map((q) => [s.x0 + q.ply, q.win_best]);
+      if (result === 0 || result === 1 || result === "draw") {
+        pts.push([s.x0 + s.width, result === "draw" ? 0.5 : Number(result === p)]);
+      }
+      if (!pts.length) continue;
+      g.append(svg("polyline", { class: `curve player-${p}`, stroke: COLOURS[p],
+        points: pts.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(" ") }));
+    }
+    for (const q of s.plies.filter((x) => x.label)) {
+      const x = X(s.x0 + q.ply);
+      g.append(svg("line", { x1: x, x2: x, y1: Y(q.win_best), y2: Y(q.win_played),
+        class: `mark-${q.label}`, stroke: "currentColor" }));
+      const c = svg("circle", { cx: x, cy: Y(q.win_played), r: q.label === "blunder" ? 6 : 4.5,
+        class: `mark mark-${q.label}` });
+      c.append(svg("title", {}, `round ${q.round} ply ${q.ply}, ${who(review, q.mover)}: `
+        + `${q.move} (${q.label}, -${q.loss.toFixed(1)} points; best ${q.best})`));
+      g.append(c);
+    }
+  }
+  let ly = T + 4;
+  for (const p of [0, 1]) {
+    g.append(svg("rect", { x: W - R - 150, y: ly, width: 12, height: 4, fill: COLOURS[p] }));
+    g.append(svg("text", { x: W - R - 132, y: ly + 6 }, `${who(review, p)} (player ${p})`));
+    ly += 16;
+  }
+  return g;
+}
+
+function summary(review) {
+  const rows = review.summary.map((s) => {
+    const c = s.counts;
+    return el("li", { dataset: { player: String(s.player) }, text:
+      `${who(review, s.player)}: ${s.moves} moves, mean loss ${s.mean_loss.toFixed(1)} points, `
+      + `${c.inaccuracy} inaccurac${c.inaccuracy === 1 ? "y" : "ies"}, `
+      + `${c.mistake} mistake${c.mistake === 1 ? "" : "s"}, ${c.blunder} blunder${c.blunder === 1 ? "" : "s"}` });
+  });
+  const turns = review.rounds.filter((r) => r.turning_ply).map((r) =>
+    el("li", { text: `round ${r.round} turned at ply ${r.turning_ply}` }));
+  const t = review.thresholds;
+  const labels = el("li", { class: "muted", text: `labels: a loss of ${t.inaccuracy} points or more `
+    + `is an inaccuracy, ${t.mistake} a mistake, ${t.blunder} a blunder` });
+  return el("ul", {}, ...rows, ...turns, labels);
+}
+
+function table(review) {
+  const head = el("tr", {}, ...["round", "ply", "who", "move", "win %", "best", "best win %",
+    "loss", "label", "best line"].map((h) => el("th", { text: h })));
+  const rows = review.plies.map((p) => el("tr", { class: p.label || "", dataset: { label: p.label || "" } },
+    el("td", { class: "num", text: String(p.round) }), el("td", { class: "num", text: String(p.ply) }),
+    el("td", { text: who(review, p.mover) }), el("td", { text: p.move }),
+    el("td", { class: "num", text: pct(p.win_played) }),
+    el("td", { text: p.best === p.move ? "=" : p.best }),
+    el("td", { class: "num", text: pct(p.win_best) }),
+    el("td", { class: "num", text: p.loss.toFixed(1) }), el("td", { text: p.label || "" }),
+    el("td", { class: "line", text: p.label ? p.line.join(", ") : "" })));
+  return [head, ...rows];
+}
+
+export async function reviewGame(game, reportError) {
+  const status = $("review-status");
+  if (!game) {
+    reportError(new Error("no game yet: play one on the Play screen"));
+    return;
+  }
+  const body = {};
+  const n = parseInt($("review-iterations").value, 10);
+  if (!Number.isNaN(n)) body.iterations = n;
+  $("review-graph").replaceChildren();
+  $("review-summary").replaceChildren();
+  $("review-table").replaceChildren();
+  const bar = $("review-progress");
+  bar.hidden = false; bar.value = 0;
+  status.textContent = "reviewing ...";
+  status.dataset.state = "running";
+  $("review-start").disabled = true;
+  try {
+    await stream(`/api/games/${game.id}/review`, body, (name, data) => {
+      if (name === "error") throw new Error(data.error.message);
+      if (name === "progress") {
+        bar.max = Math.max(data.total, 1); bar.value = data.done;
+        status.textContent = `reviewing: ${data.done} of ${data.total} moves`;
+      } else if (name === "review") {
+        $("review-graph").replaceChildren(drawGraph(data));
+        $("review-summary").replaceChildren(summary(data));
+        $("review-table").replaceChildren(...table(data));
+        status.textContent = `${data.plies.length} moves reviewed, ${data.settings.iterations} iterations each`;
+        status.dataset.state = "done";
+      }
+    });
+  } catch (e) {
+    status.textContent = "";
+    status.dataset.state = "error";
+    reportError(e);
+  } finally {
+    bar.hidden = true;
+    $("review-start").disabled = false;
+  }
+}

@@ -1,0 +1,610 @@
+"""``jaipur-ai web``'s server and JSON API, without a browser (tests/test_web_browser.py
+drives the page): games, moves, the engine's replies from its own view, records,
+hints, positions, streamed analyses, and bad requests of every kind, through
+:meth:`WebApp.handle` and over real sockets.  Nothing asserts on clocks.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import jaipur_ai as jp
+from jaipur_ai import cli, web, webapi
+from jaipur_ai.engine import Engine
+from jaipur_ai.record import GameRecord
+from jaipur_ai.webapi import PAGE_DIR, WebApp
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVEL = "ismcts:iterations=40"
+SAMPLE = "V 1.0.1.00.- 1 GSCLL 36 PP 555759 765 4/0/G/-.-.-.-.53.-/0.0.0 " \
+         "SCPP/4/-/-.-.-.-.-.-/-.-.-"
+TIMEOUT = 30.0     # a guard against a hung server, never a timing assertion
+
+
+def post(app: WebApp, path: str, body) -> webapi.Response:
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return app.handle("POST", path, raw)
+
+
+@pytest.fixture(scope="module")
+def app():
+    return WebApp(level=LEVEL, hint="ismcts:iterations=100")
+
+
+def new_game(app, **fields):
+    r = post(app, "/api/games", fields)
+    assert r.status == 200, r.body
+    return r.json()
+
+
+def play_first_moves(app, table, n):
+    for _ in range(n):
+        if table["round_over"]:
+            break
+        r = post(app, f"/api/games/{table['id']}/move", {"move": table["legal_moves"][0]})
+        assert r.status == 200, r.body
+        table = r.json()
+    return table
+
+
+# --------------------------------------------------------------------------- games
+def test_a_game_is_the_players_view_and_the_engine_replies(app):
+    t = new_game(app, seed=5, you=1)
+    assert t["you"] == 1 and t["engine"] == LEVEL and t["turn"] == "you"
+    v = t["view"]
+    assert v["format"] == "jaipur-view/1" and v["observer"] == 1
+    assert "hand" in v["players"][1] and "hand" not in v["players"][0]   # fair: no peeking
+    assert jp.View.from_text(t["position"]).to_dict() == v
+    assert t["legal_moves"] == [str(m) for m in jp.View.from_text(t["position"]).legal_moves()]
+    before = len(t["history"])
+    t2 = post(app, f"/api/games/{t['id']}/move", {"move": t["legal_moves"][0]}).json()
+    assert t2["history"][before] == {"ply": before + 1, "by": "you", "move": t["legal_moves"][0]}
+    if not t2["round_over"]:
+        assert t2["history"][-1]["by"] == "engine"
+        assert t2["last_engine_move"] == t2["history"][-1]["move"]
+        assert t2["turn"] == "you"
+    assert app.handle("GET", f"/api/games/{t['id']}").json() == t2
+
+
+def test_moves_are_read_forgivingly_and_checked(app):
+    t = new_game(app, seed=8, you=0)
+    gid = t["id"]
+    take = next(m for m in t["legal_moves"] if m.startswith("take "))
+    name = {"D": "diamond", "G": "gold", "S": "silver", "C": "cloth", "P": "spice",
+            "L": "leather"}[take[-1]]
+    r = post(app, f"/api/games/{gid}/move", {"move": f"  TAKE {name} "})
+    assert r.status == 200 and r.json()["history"][len(t["history"])]["move"] == take
+
+
+def test_the_engine_sees_only_its_own_view(monkeypatch):
+    seen = []
+    real = Engine.best_move
+
+    def spy(self, position, *a, **k):
+        seen.append(position)
+        return real(self, position, *a, **k)
+
+    monkeypatch.setattr(Engine, "best_move", spy)
+    app = WebApp(level=LEVEL, hint="greedy")
+    t = new_game(app, seed=21, you=0)
+    t = play_first_moves(app, t, 12)
+    assert seen and all(isinstance(p, jp.View) and p.observer == 1 for p in seen)
+
+
+def test_same_seed_same_game_in_the_terminal_and_in_the_browser(capsys, monkeypatch):
+    app = WebApp(level=LEVEL, hint="greedy")
+    t = new_game(app, seed=9, you=0)
+    mine = []
+    for _ in range(6):
+        mine.append(t["legal_moves"][-1])
+        t = post(app, f"/api/games/{t['id']}/move", {"move": mine[-1]}).json()
+        if t["round_over"]:
+            break
+    web_engine = [h["move"] for h in t["history"] if h["by"] == "engine"]
+    import io
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(mine) + "\nquit\n"))
+    assert cli.main(["play", "--level", LEVEL, "--seed", "9", "--you", "0"]) == 0
+    out = capsys.readouterr().out
+    played = re.findall(r"engine plays: (.*?)   \(", out)
+    assert played[:len(web_engine)] == web_engine
+
+
+def test_the_record_replays_what_was_played(app):
+    t = play_first_moves(app, new_game(app, seed=3, you=0), 8)
+    r = app.handle("GET", f"/api/games/{t['id']}/record")
+    rec = GameRecord.from_dict(r.json())          # replayed and checked
+    assert rec.source == "web" and rec.players == {"human": "human", "engine": LEVEL}
+    assert rec.games[0]["rounds"][0]["moves"] == [h["move"] for h in t["history"]]
+
+
+def test_a_round_to_its_end_then_the_next(app):
+    t = new_game(app, seed=13, you=0)
+    gid = t["id"]
+    assert post(app, f"/api/games/{gid}/next", {}).json()["error"]["field"] == "round"
+    t = play_first_moves(app, t, 300)
+    assert t["round_over"] and t["turn"] is None and t["legal_moves"] == []
+    end = t["round_end"]
+    assert end["winner"] in ("you", "engine", "draw")
+    assert end["totals"]["you"] == end["goods"]["you"] + end["bonus"]["you"] + \
+        end["camel_token"]["you"]
+    assert end["reason"].startswith(("three goods token stacks", "the deck ran out"))
+    assert sum(t["seals"].values()) == (0 if end["winner"] == "draw" else 1)
+    r = post(app, f"/api/games/{gid}/move", {"move": "camels"})
+    assert r.status == 409 and r.json()["error"]["field"] == "move"
+    assert post(app, f"/api/games/{gid}/hint", {}).status == 409
+    t2 = post(app, f"/api/games/{gid}/next", {}).json()
+    assert t2["round"] == 2 and not t2["round_over"] and t2["turn"] == "you"
+    assert [h["by"] for h in t2["history"]] in ([], ["engine"])     # a fresh round
+    rec = GameRecord.from_dict(app.handle("GET", f"/api/games/{gid}/record").json())
+    assert len(rec.games[0]["rounds"]) == 2
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), you=st.sampled_from([0, 1]),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+def test_the_table_is_the_players_view_after_any_moves(seed, you, picks):
+    """Invariants of a game played by any moves: the table is the player's view of the
+    server's state, its legal moves are the view's, the moves alternate, the record
+    replays to the same state."""
+    app = WebApp(level="greedy", hint="greedy")
+    t = new_game(app, seed=seed, you=you)
+    game = app.games.get(t["id"])
+    for pick in picks:
+        if t["round_over"]:
+            break
+        t = post(app, f"/api/games/{t['id']}/move",
+                 {"move": t["legal_moves"][pick % len(t["legal_moves"])]}).json()
+        view = game.state.view(you)
+        assert t["view"] == view.to_dict() and t["position"] == view.to_text()
+        assert t["legal_moves"] == ([] if t["round_over"] else
+                                    [str(m) for m in view.legal_moves()])
+        by = [h["by"] for h in t["history"]]
+        assert all(a != b for a, b in zip(by, by[1:]))
+        assert t["turn"] in ((None,) if t["round_over"] else ("you",))
+    final = GameRecord.from_dict(game.record().to_dict()).final_states()[0]
+    assert final == game.state
+
+
+def test_a_match_to_two_seals():
+    app = WebApp(level="greedy", hint="greedy")
+    t = new_game(app, seed=31, you=0)
+    for _ in range(3):
+        t = play_first_moves(app, t, 300)
+        assert t["round_over"]
+        if t["match_over"]:
+            break
+        t = post(app, f"/api/games/{t['id']}/next", {}).json()
+    assert t["match_over"] and t["match_winner"] in ("you", "engine")
+    assert t["seals"][t["match_winner"]] == 2
+    r = post(app, f"/api/games/{t['id']}/next", {})
+    assert r.status == 409 and "the match is over" in r.json()["error"]["reason"]
+    rec = GameRecord.from_dict(app.handle("GET", f"/api/games/{t['id']}/record").json())
+    assert rec.games[0]["winner"] == ("human" if t["match_winner"] == "you" else "engine")
+
+
+def test_the_default_port_is_the_documented_one():
+    for doc in ("docs/web.md", "docs/cli.md"):
+        assert f"127.0.0.1:{web.DEFAULT_PORT}/" in (ROOT / doc).read_text()
+
+
+def test_hint(app):
+    t = new_game(app, seed=6, you=0)
+    r = post(app, f"/api/games/{t['id']}/hint", {})
+    assert r.status == 200
+    h = r.json()
+    assert h["engine"] == "ismcts:iterations=100" and h["iterations"] == 100
+    assert len(h["candidates"]) == 3 and {c["move"] for c in h["candidates"]} <= \
+        set(t["legal_moves"])
+    again = post(app, f"/api/games/{t['id']}/hint", {}).json()       # seeded: the same
+    assert again["candidates"] == h["candidates"] and again["seed"] == h["seed"]
+
+
+def test_the_store_forgets_the_oldest_game():
+    app = WebApp(level="greedy", hint="greedy")
+    app.games.limit = 3
+    ids = [new_game(app, seed=i)["id"] for i in range(4)]
+    assert app.handle("GET", f"/api/games/{ids[0]}").status == 404
+    assert app.handle("GET", f"/api/games/{ids[3]}").status == 200
+
+
+def review_events(resp):
+    out = []
+    for block in b"".join(resp.stream).decode().split("\n\n"):
+        lines = [ln for ln in block.split("\n") if ln and not ln.startswith(":")]
+        if lines:
+            out.append((lines[0][len("event: "):], json.loads(lines[1][len("data: "):])))
+    return out
+
+
+def test_the_review_streams_progress_then_the_library_review(app):
+    from jaipur_ai.review import GameReview, review_game
+    t = new_game(app, seed=17, you=1)
+    gid = t["id"]
+    r = post(app, f"/api/games/{gid}/review", {})
+    assert r.status == 409 and r.json()["error"]["field"] == "review"
+    t = play_first_moves(app, t, 300)
+    r = post(app, f"/api/games/{gid}/review", {"iterations": 30, "seed": 5})
+    assert r.status == 200 and r.content_type == "text/event-stream"
+    evs = review_events(r)
+    names = [e[0] for e in evs]
+    assert names == ["progress"] * (len(evs) - 1) + ["review"]
+    done = [e[1]["done"] for e in evs[:-1]]
+    n = len(t["history"])
+    assert done == list(range(n + 1)) and all(e[1]["total"] == n for e in evs[:-1])
+    got = evs[-1][1]
+    assert got.pop("you") == 1
+    record = GameRecord.from_dict(app.handle("GET", f"/api/games/{gid}/record").json())
+    assert GameReview.from_dict(got) == review_game(record, iterations=30, seed=5)
+    assert [p["move"] for p in got["plies"]] == [h["move"] for h in t["history"]]
+    assert got["players"] == ["engine", "human"]
+    for p in got["plies"]:                            # each ply from its mover's view
+        assert jp.View.from_text(p["view"]).observer == p["mover"]
+
+
+@pytest.mark.parametrize("body,status,field", [
+    ({"iterations": 0}, 400, "iterations"),
+    ({"iterations": -1}, 400, "iterations"),
+    ({"seed": "x"}, 400, "seed"),
+    ({"depth": 2}, 400, "depth"),
+])
+def test_bad_review_requests(app, body, status, field):
+    t = play_first_moves(app, new_game(app, seed=2, you=0), 300)
+    r = post(app, f"/api/games/{t['id']}/review", body)
+    assert r.status == status and r.json()["error"]["field"] == field
+
+
+def test_an_abandoned_review_stops():
+    app = WebApp(level=LEVEL, hint="greedy")
+    t = play_first_moves(app, new_game(app, seed=2, you=0), 300)
+    r = post(app, f"/api/games/{t['id']}/review", {"iterations": 10**9})
+    assert next(r.stream).startswith(b"event: progress")
+    r.stream.close()                    # what the server does when the page goes away
+    assert not [th for th in threading.enumerate() if th.name == "jaipur-review"]
+
+
+# --------------------------------------------------------------------------- positions, analyses
+def test_position_reads_views_and_states(app):
+    p = post(app, "/api/position", {"position": SAMPLE}).json()
+    assert p["kind"] == "view" and p["position"] == SAMPLE and p["to_move"] == 1
+    assert p["legal_moves"] == [str(m) for m in jp.View.from_text(SAMPLE).legal_moves()]
+    s = jp.GameState.new(seed=1)
+    p = post(app, "/api/position", {"position": s.to_dict()}).json()
+    assert p["kind"] == "state" and p["position"] == s.to_text()
+
+
+def events(resp):
+    out = []
+    buf = b"".join(resp.stream)
+    for block in buf.decode().split("\n\n"):
+        lines = [ln for ln in block.split("\n") if ln and not ln.startswith(":")]
+        if lines:
+            assert lines[0] == "event: analysis"
+            out.append(json.loads(lines[1][len("data: "):]))
+    return out
+
+
+def test_analysis_streams_the_serve_protocols_answers(app):
+    r = post(app, "/api/analyse", {"position": SAMPLE, "iterations": 10**9, "time": 1.0,
+                                   "report_every": 0.05, "seed": 4})
+    assert r.status == 200 and r.content_type == "text/event-stream"
+    answers = events(r)
+    assert len(answers) >= 2 and not answers[0]["final"] and answers[-1]["final"]
+    assert all(not a["final"] for a in answers[:-1])
+    final = answers[-1]
+    assert final["action"] == "analyse" and final["candidates"]
+    legal = {str(m) for m in jp.View.from_text(SAMPLE).legal_moves()}
+    assert {c["move"] for c in final["candidates"]} <= legal
+
+
+def test_analysis_is_reproducible_for_a_seed(app):
+    def best():
+        r = post(app, "/api/analyse", {"position": SAMPLE, "iterations": 300, "seed": 2})
+        final = events(r)[-1]
+        return [(c["move"], c["visits"]) for c in final["candidates"]]
+    assert best() == best()
+
+
+def test_an_abandoned_analysis_stops_its_search():
+    def searching():
+        return [t for t in threading.enumerate() if t.name.startswith("jaipur-search")]
+    assert not searching()
+    app = WebApp(level="greedy", hint="greedy")
+    r = post(app, "/api/analyse", {"position": SAMPLE, "time": 600, "report_every": 0.05})
+    first = next(r.stream)
+    assert first.startswith(b"event: analysis")
+    assert searching()
+    r.stream.close()                    # what the server does when the page goes away
+    assert not searching()
+
+
+# --------------------------------------------------------------------------- bad requests
+BAD = [
+    ("POST", "/api/games", {"level": "foo"}, 400, "level"),
+    ("POST", "/api/games", {"level": "ismcts:iterations=-1"}, 400, "level"),
+    ("POST", "/api/games", {"level": "ismcts:perfect_information=true"}, 400, "level"),
+    ("POST", "/api/games", {"level": 3}, 400, "level"),
+    ("POST", "/api/games", {"seed": -1}, 400, "seed"),
+    ("POST", "/api/games", {"seed": "x"}, 400, "seed"),
+    ("POST", "/api/games", {"you": 2}, 400, "you"),
+    ("POST", "/api/games", {"you": True}, 400, "you"),
+    ("POST", "/api/games", {"colour": "red"}, 400, "colour"),
+    ("POST", "/api/games", b"{not json", 400, "body"),
+    ("POST", "/api/games", b"[1, 2]", 400, "body"),
+    ("POST", "/api/games", b'{"seed": NaN}', 400, "body"),
+    ("POST", "/api/games", b"\xff\xfe", 400, "body"),
+    ("POST", "/api/games", b"[" * 100000, 400, "body"),
+    ("GET", "/api/games/nosuchgame", None, 404, "id"),
+    ("POST", "/api/games/nosuchgame/move", {"move": "camels"}, 404, "id"),
+    ("GET", "/api/games", None, 405, "method"),
+    ("DELETE", "/api/position", None, 405, "method"),
+    ("GET", "/api/nothing", None, 404, "path"),
+    ("GET", "/api/games/x/y/z", None, 404, "path"),
+    ("GET", "/../../etc/passwd", None, 404, "path"),
+    ("GET", "/webpage/index.html", None, 404, "path"),
+    ("POST", "/api/position", {}, 400, "position"),
+    ("POST", "/api/position", {"position": 7}, 400, "position"),
+    ("POST", "/api/position", {"position": "V 1"}, 400, "position"),
+    ("POST", "/api/position", {"position": SAMPLE.replace("GSCLL", "GSCLX")}, 400,
+     "position.market"),
+    ("POST", "/api/position", {"position": SAMPLE.replace(" 36 ", " 37 ")}, 400,
+     "position.deck_size"),
+    ("POST", "/api/analyse", {"position": SAMPLE, "iterations": "many"}, 400, "iterations"),
+    ("POST", "/api/analyse", {"position": SAMPLE, "threads": 0}, 400, "threads"),
+    ("POST", "/api/analyse", {"position": SAMPLE, "report_every": 0}, 400, "report_every"),
+    ("POST", "/api/analyse", {"position": SAMPLE, "playout": "magic"}, 400, "playout"),
+    ("POST", "/api/analyse", {"position": SAMPLE, "hint": 1}, 400, "hint"),
+    ("POST", "/api/analyse", {}, 400, "position"),
+    ("POST", "/api/analyse", {"position": SAMPLE.replace("1.0.1.00.- 1", "1.0.0.00.- 1"),
+                              "iterations": 5}, 400, "position.to_move"),
+]
+
+
+@pytest.mark.parametrize("method,path,body,status,field", BAD,
+                         ids=[f"{b[0]} {b[1][:20]} {str(b[2])[:30]}" for b in BAD])
+def test_bad_requests_get_json_errors_naming_the_field(app, method, path, body, status, field):
+    raw = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    r = app.handle(method, path, raw or b"")
+    assert r.status == status, r.body
+    err = r.json()["error"]
+    assert err["field"] == field
+    assert err["message"].startswith(f"{field}: ") and err["reason"]
+    assert err["type"] != "InternalError"
+
+
+def test_bad_moves_name_the_move(app):
+    t = new_game(app, seed=1, you=0)
+    gid = t["id"]
+    for body, kind in (({"move": "sell 9Z"}, "InvalidMoveError"),
+                       ({"move": 5}, "InvalidRequestError"),
+                       ({}, "InvalidRequestError"),
+                       ({"move": "swap DDDDD for MMMMM"}, "IllegalMoveError")):
+        r = post(app, f"/api/games/{gid}/move", body)
+        assert r.status == 400 and r.json()["error"]["field"] == "move"
+        assert r.json()["error"]["type"] == kind, r.body
+    assert app.handle("GET", f"/api/games/{gid}").json()["history"] == t["history"]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                    | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=10), inner, max_size=4), max_leaves=12)
+PATHS = st.sampled_from(["/api", "/api/games", "/api/position", "/api/analyse",
+                         "/api/games/{id}", "/api/games/{id}/move", "/api/games/{id}/next",
+                         "/api/games/{id}/hint", "/api/games/{id}/record", "/", "/main.js"]) \
+    | st.text(max_size=30).map(lambda s: "/" + s)
+FIELDS = st.sampled_from(["move", "position", "level", "seed", "you", "iterations", "time",
+                          "top", "threads", "x"])
+
+
+@settings(max_examples=int(os.environ.get("JAIPUR_AI_FUZZ_EXAMPLES", 120)),
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]), path=PATHS,
+       body=st.one_of(st.binary(max_size=40), JSON.map(lambda x: json.dumps(x).encode()),
+                      st.dictionaries(FIELDS, JSON, max_size=3).map(
+                          lambda d: json.dumps(d).encode())))
+def test_fuzz_the_api_never_fails_inside(method, path, body):
+    app = FUZZ_APP
+    r = app.handle(method, path.replace("{id}", FUZZ_GAME), body)
+    if r.stream is not None:
+        for _ in r.stream:               # a search that was asked for: let it finish
+            pass
+        return
+    if r.content_type == "application/json":
+        data = r.json()
+        if r.status >= 400:
+            err = data["error"]
+            assert err["type"] != "InternalError", err
+            assert isinstance(err["message"], str) and err["message"]
+
+
+FUZZ_APP = WebApp(level="greedy", hint="greedy")
+FUZZ_GAME = new_game(FUZZ_APP, seed=1)["id"]
+
+
+# --------------------------------------------------------------------------- sockets
+@pytest.fixture(scope="module")
+def server():
+    srv = web.make_server(WebApp(level="greedy", hint="greedy"), port=0)
+    th = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    th.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    th.join()
+
+
+def raw_exchange(srv, data: bytes, half_close: bool = True) -> bytes:
+    host, port = srv.server_address[:2]
+    with socket.create_connection((host, port), timeout=TIMEOUT) as s:
+        s.sendall(data)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
+        chunks = []
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            chunks.append(b)
+    return b"".join(chunks)
+
+
+def get_json(srv, path: str):
+    url = web.url_of(srv).rstrip("/") + path
+    try:
+        with urllib.request.urlopen(url, timeout=TIMEOUT) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+GARBAGE = [
+    b"",
+    b"\x00\x01\x02\xff" * 50,
+    b"GARBAGE\r\n\r\n",
+    b"GET\r\n\r\n",
+    b"GET / HTTP/9.9\r\n\r\n",
+    b"BREW /pot HTTP/1.1\r\n\r\n",
+    b"HEAD /api HTTP/1.1\r\n\r\n",
+    b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n\r\n",
+    b"POST /api/games HTTP/1.1\r\nContent-Length: lots\r\n\r\n{}",
+    b"POST /api/games HTTP/1.1\r\nContent-Length: -5\r\n\r\n{}",
+    b"POST /api/games HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n{}",
+    b"POST /api/games HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100"
+    b"\r\n\r\n{\"se",
+    b"POST /api/analyse HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 12"
+    b"\r\n\r\n{\"position\":",
+    b"POST /api/games HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 5"
+    b"\r\n\r\n[1,2]",
+    b"GET /api HTTP/1.1\r\n" + b"X-Long: " + b"b" * 70000 + b"\r\n\r\n",
+    b"GET /api HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(200)) + b"\r\n",
+]
+
+
+@pytest.mark.parametrize("data", GARBAGE, ids=[repr(g[:24]) for g in GARBAGE])
+def test_garbage_on_the_socket_gets_an_answer_and_the_server_serves_on(server, data):
+    answer = raw_exchange(server, data)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    if answer.startswith(b"HTTP/"):
+        status = int(head.split()[1])
+        if body:
+            assert status >= 400 and "error" in json.loads(body)
+    status, info = get_json(server, "/api")
+    assert status == 200 and info["name"] == "jaipur_ai"
+
+
+def test_a_body_over_the_limit_is_refused_with_413(server):
+    answer = raw_exchange(server, b"POST /api/games HTTP/1.1\r\nContent-Length: %d\r\n\r\n"
+                          % (web.MAX_BODY + 1))
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split()[1] == b"413"
+    assert json.loads(body)["error"]["field"] == "body"
+
+
+def http(srv, request: bytes) -> tuple[int, dict]:
+    head, _, body = raw_exchange(srv, request).partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+def test_only_json_is_posted_and_only_to_this_host(server):
+    port = server.server_address[1]
+    ok = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json; " \
+         b"charset=utf-8\r\nContent-Length: 2\r\n\r\n{}" % port
+    status, data = http(server, ok)
+    assert status == 200 and data["turn"] in ("you", "engine")
+    # what a page of another site can send without asking: a form or text/plain
+    status, data = http(server, ok.replace(b"application/json", b"text/plain"))
+    assert status == 415 and data["error"]["field"] == "Content-Type"
+    status, data = http(server, b"POST /api/games HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}")
+    assert status == 415
+    # a name that is not this machine's (DNS rebinding)
+    status, data = http(server, ok.replace(b"127.0.0.1:%d" % port, b"evil.example:%d" % port))
+    assert status == 403 and data["error"]["field"] == "Host"
+    status, data = http(server, b"GET /api HTTP/1.1\r\nHost: localhost:%d\r\n\r\n" % port)
+    assert status == 200
+
+
+def test_errors_over_http_are_json(server):
+    status, data = get_json(server, "/api/games/nope")
+    assert status == 404 and data["error"]["field"] == "id"
+
+
+def test_the_page_ships_in_the_package_and_fetches_nothing_from_the_network(server):
+    url = web.url_of(server)
+    with urllib.request.urlopen(url, timeout=TIMEOUT) as r:
+        html = r.read().decode()
+        assert r.headers["Content-Type"].startswith("text/html")
+        assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+    refs = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert refs
+    texts = {p.name: p.read_text() for p in PAGE_DIR.iterdir()}
+    for p in PAGE_DIR.glob("*.js"):
+        refs += re.findall(r'from "\./([^"]+)"', texts[p.name])
+    for ref in refs:
+        assert "://" not in ref and ref.lstrip("./") in texts, ref
+        with urllib.request.urlopen(url + ref.lstrip("./"), timeout=TIMEOUT) as r:
+            assert r.status == 200
+    for name, text in texts.items():      # no address outside the page (SVG's xmlns aside)
+        assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), name
+    package_data = re.search(r'\[tool\.setuptools\.package-data\]\s*jaipur_ai = \[(.*?)\]',
+                             (ROOT / "pyproject.toml").read_text()).group(1)
+    assert '"webpage/*"' in package_data          # the page is in the wheel too
+
+
+# --------------------------------------------------------------------------- the command
+def test_the_command_prints_its_address_and_stops_on_ctrl_c():
+    proc = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "web", "--port", "0",
+                             "--level", "greedy"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        line = proc.stdout.readline()
+        m = re.match(r"jaipur-ai web: serving on (http://127\.0\.0\.1:(\d+)/) \(Ctrl-C stops\)",
+                     line)
+        assert m, line
+        with urllib.request.urlopen(m.group(1) + "api", timeout=TIMEOUT) as r:
+            assert json.loads(r.read())["level"] == "greedy"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=TIMEOUT)
+        assert proc.returncode == 130 and "stopped" in out and err == ""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--port", "70000"], "--port: expected a port number 0..65535"),
+    (["--port", "x"], "--port: expected a port number"),
+    (["--level", "foo"], "--level: 'foo' is not a level"),
+    (["--level", "ismcts:threads=0"], "--level: 'ismcts:threads=0': threads: must be"),
+    (["--hint", "ismcts:perfect_information=true"], "--hint: perfect_information: "),
+    (["--threads", "0"], "--threads: must be a whole number"),
+    (["--host", "256.1.1.1", "--port", "0"], "--host: cannot listen on 256.1.1.1:0"),
+])
+def test_the_commands_errors_are_one_line(capsys, args, message):
+    assert cli.main(["web", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"jaipur-ai: error: {message}"), err
+    assert err.count("\n") == 1
+
+
+def test_a_port_in_use_is_named(capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert cli.main(["web", "--port", str(port)]) == 2
+    assert capsys.readouterr().err.startswith(f"jaipur-ai: error: --port: cannot listen on "
+                                              f"127.0.0.1:{port}: ")

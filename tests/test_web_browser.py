@@ -1,0 +1,199 @@
+"""The page of ``jaipur-ai web`` in a real headless Chromium (selenium): a full round
+played by clicking cards, a hint, a streamed analysis, the position editor, the
+review.  Skipped, with the reason, where chromium or chromium-driver is missing.
+
+The engine is a tiny iteration-limited ISMCTS so that a round takes seconds; every
+assertion reads what the page shows (the API is asked only which move to click).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import webpage
+
+pytestmark = pytest.mark.skipif(webpage.missing() is not None,
+                                reason=str(webpage.missing()))
+
+LEVEL = "ismcts:iterations=60"
+HINT = "ismcts:iterations=200"
+
+
+@pytest.fixture(scope="module")
+def page():
+    with webpage.serve(LEVEL, HINT) as url, webpage.browser() as driver:
+        p = webpage.Page(driver, url)
+        p.load()
+        yield p
+
+
+def test_a_full_round_played_by_clicking_then_reviewed(page):
+    game = page.new_game(seed=11, you="0")
+    assert page.text("#engine-name") == f"({LEVEL}, player 1)"
+    used: set[str] = set()
+    plies = 0
+    shown = page.table()
+    while not shown["round_over"]:
+        view = game["view"]
+        # the table as drawn: market, deck, hand, herds, the opponent's hand size
+        assert shown["market"] == view["market"] and shown["deck"] == str(view["deck_size"])
+        assert shown["hand"] == view["players"][0]["hand"]
+        assert shown["herd"] == view["players"][0]["herd"]
+        assert shown["opp_herd"] == view["players"][1]["herd"]
+        assert shown["opp_hand"] == view["players"][1]["hand_size"]
+        assert shown["turn"] == "your move"
+        move = webpage.choose(game["legal_moves"], used)
+        used.add(webpage.kind(move))
+        page.play(move)
+        shown = page.table()
+        game = page.game()
+        assert f"you: {move}" in shown["history"]
+        if game["last_engine_move"] is not None and not game["round_over"]:
+            assert shown["engine_move"] == game["last_engine_move"]
+            assert shown["history"][-1] == f"engine: {game['last_engine_move']}"
+        plies += 1
+        assert plies < 200
+    assert page.error() == ""
+    assert used == {"swap", "camels", "sell", "take"}
+    end = game["round_end"]
+    assert page.text("#turn") == "round over"
+    title = page.text("#round-end-title")
+    assert title.startswith({"you": "You win", "engine": "The engine wins",
+                             "draw": "The round is drawn"}[end["winner"]])
+    assert page.text("#round-end-reason") == f"The round ended: {end['reason']}."
+    totals = page.find_all("#round-end-table tr")[-1].text.split()
+    assert totals == ["total", str(end["totals"]["you"]), str(end["totals"]["engine"])]
+    hand = end["engine_hand"] or "empty"
+    assert page.text("#round-end-hand") == f"The engine's hand was: {hand}."
+    seals = game["seals"]
+    assert page.text("#round-end-seals").startswith(
+        f"Seals: you {seals['you']}, engine {seals['engine']}.")
+    assert page.text("#seals") == f"Seals: you {seals['you']}, engine {seals['engine']}"
+    link = page.find("#record-link")
+    assert link.get_attribute("href").endswith(f"/api/games/{game['id']}/record")
+    assert page.api(f"/api/games/{game['id']}/record")["format"] == "jaipur-record/1"
+    # the review of the round: a row per move, the graph with a mark per labelled move
+    moves = [h["move"] for h in game["history"]]
+    page.screen("review")
+    page.type_into("#review-iterations", "40")
+    page.screen("play")
+    page.find("#review-game").click()
+    assert page.shown("#screen-review")
+    page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
+                    in ("done", "error"))
+    assert page.error() == ""
+    assert page.text("#review-status") == f"{len(moves)} moves reviewed, 40 iterations each"
+    rows = page.find_all("#review-table tr")[1:]
+    assert [r.find_elements("css selector", "td")[3].text for r in rows] == moves
+    labelled = [r.get_attribute("data-label") for r in rows if r.get_attribute("data-label")]
+    assert set(labelled) <= {"inaccuracy", "mistake", "blunder"}
+    assert len(page.find_all("#review-graph svg circle.mark")) == len(labelled)
+    assert len(page.find_all("#review-graph svg polyline.curve")) == 2
+    mine = sum(h["by"] == "you" for h in game["history"])
+    assert page.text("#review-summary li[data-player='0']").startswith(f"you: {mine} moves")
+    page.screen("play")
+    # the next round is dealt; the table is drawn again
+    page.find("#next-round").click()
+    page.idle()
+    assert not page.shown("#round-end")
+    assert page.text("#status").startswith("Round 2")
+
+
+def test_the_composer_reads_clicks_as_moves(page):
+    game = page.new_game(seed=5, you="0")
+    goods = [c for c in game["view"]["market"] if c != "M"]
+    if len(goods) >= 2:                    # an exchange half chosen: nothing to confirm
+        page.click_card("market", goods[0])
+        page.click_card("market", goods[1])
+        assert page.text("#move-note") == "exchange: take 2, give as many (0 selected)"
+        assert not page.find("#confirm").is_enabled()
+    page.find("#clear").click()
+    assert page.text("#move-text") == "click cards"
+    page.click_card("market", goods[0])
+    assert page.text("#move-text") == f"take {goods[0]}"
+    assert page.find("#confirm").is_enabled()
+
+
+@pytest.mark.parametrize("seed", [5, 23])
+def test_every_legal_move_can_be_clicked(page, seed):
+    """Each legal move of a position, clicked card by card, reads as that move (every
+    take, the camels, every sale, every exchange, camels of the herd included)."""
+    game = page.new_game(seed=seed, you="0")
+    if seed == 23:    # (this deal has an exchange giving a camel of the herd)
+        assert any(m.startswith("swap") and "M" in m.split(" for ")[1]
+                   for m in game["legal_moves"])
+    for move in game["legal_moves"][:60]:
+        page.select(move)
+        assert page.text("#move-text") == move
+        assert page.text("#move-note") == "legal"
+        page.find("#clear").click()
+    assert page.text("#move-text") == "click cards"
+
+
+def test_hint(page):
+    game = page.new_game(seed=2, you="1")
+    page.find("#hint-button").click()
+    page.idle()
+    page.wait.until(lambda d: page.shown("#hint"))
+    assert page.text("#hint").startswith(f"Hint ({HINT}):")
+    hinted = [e.text for e in page.find_all("#hint .hint-move")]
+    assert hinted and set(hinted) <= set(game["legal_moves"])
+
+
+def _analysis_rows(page) -> list[list[str]]:
+    return [[td.text for td in tr.find_elements("css selector", "td")]
+            for tr in page.find_all("#analysis tbody tr")]
+
+
+def test_analysis_streams_while_the_engine_thinks(page):
+    game = page.new_game(seed=4, you="0")
+    page.screen("analyse")
+    page.type_into("#analyse-time", "1")
+    page.screen("play")
+    page.find("#analyse-here").click()
+    assert page.shown("#screen-analyse")
+    assert page.find("#analyse-position").get_attribute("value") == game["position"]
+    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
+    # partial answers came before the final one (a 1 s search, reports every 0.25 s)
+    assert int(page.find("#analysis").get_attribute("data-updates")) >= 2
+    assert page.text("#analyse-status").startswith("done: ")
+    rows = _analysis_rows(page)
+    assert rows and {r[1] for r in rows} <= set(game["legal_moves"])
+    for r in rows:
+        assert 0 <= float(r[2]) <= 100                      # win %
+        assert re.fullmatch(r"[+-]\d+\.\d", r[3])           # margin
+        assert r[5].split(", ")[0] == r[1]                  # the line starts with the move
+
+
+def test_position_editor(page):
+    page.screen("analyse")
+    page.type_into("#analyse-time", "0.5")
+    page.screen("editor")
+    page.find("#ed-sample").click()
+    page.find("#ed-check").click()
+    page.idle()
+    assert page.text("#ed-result").startswith("OK: player 1's view, round 1, player 1 to move")
+    # a card that does not exist: the error names the market, and the field is marked
+    market = page.type_into("#ed-market", "GSCLX")
+    assert " GSCLX " in page.find("#ed-text").get_attribute("value")   # fields -> text
+    page.find("#ed-check").click()
+    page.idle()
+    assert page.text("#ed-result").startswith("position.market: unknown card letter 'X'")
+    assert "invalid" in market.get_attribute("class")
+    market.clear()
+    market.send_keys("GSCLL")
+    # one card too many in the deck: the error names the deck size
+    deck = page.type_into("#ed-deck", "37")
+    page.find("#ed-check").click()
+    page.idle()
+    assert page.text("#ed-result").startswith("position.deck_size: ")
+    assert "invalid" in deck.get_attribute("class")
+    deck.clear()
+    deck.send_keys("36")
+    # the text -> fields: the herd of the example is 4
+    assert page.find("#ed-herd").get_attribute("value") == "4"
+    page.find("#ed-analyse").click()
+    page.wait.until(lambda d: page.shown("#screen-analyse"))
+    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
+    assert _analysis_rows(page)
