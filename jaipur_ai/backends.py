@@ -36,13 +36,13 @@ import logging
 import re
 import signal
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
+from typing import Any, Callable, Generator, Iterable, Iterator, Optional, TypeVar
 
 from .errors import JaipurError
-from .options import check, describe
+from .options import check, describe, parse_text
 
 __all__ = ["BACKENDS", "Backend", "LocalBackend", "RayBackend", "BackendError",
-           "make_backend", "RAY_MAX_RETRIES"]
+           "make_backend", "add_arguments", "RAY_MAX_RETRIES"]
 
 BACKENDS = ("local", "ray")
 
@@ -72,7 +72,7 @@ class Backend:
         self.workers = None if workers is None else check("workers", workers)
 
     def map(self, fn: Callable[[T], R], tasks: Iterable[T],
-            should_stop: Optional[Callable[[], bool]] = None) -> Iterator[R]:
+            should_stop: Optional[Callable[[], bool]] = None) -> Generator[R, None, None]:
         raise NotImplementedError
 
     def start(self) -> None:
@@ -103,7 +103,7 @@ class LocalBackend(Backend):
         super().__init__(1 if workers is None else workers)
 
     def map(self, fn: Callable[[T], R], tasks: Iterable[T],
-            should_stop: Optional[Callable[[], bool]] = None) -> Iterator[R]:
+            should_stop: Optional[Callable[[], bool]] = None) -> Generator[R, None, None]:
         if self.workers == 1:
             for t in tasks:
                 if _stopped(should_stop):
@@ -113,7 +113,7 @@ class LocalBackend(Backend):
         yield from self._pool(fn, iter(tasks), should_stop)
 
     def _pool(self, fn: Callable[[T], R], tasks: Iterator[T],
-              should_stop: Optional[Callable[[], bool]]) -> Iterator[R]:
+              should_stop: Optional[Callable[[], bool]]) -> Generator[R, None, None]:
         import multiprocessing as mp
         workers = int(self.workers or 1)
         pool = mp.get_context().Pool(workers, initializer=_worker_init)
@@ -179,16 +179,17 @@ class RayBackend(Backend):
         super().__init__(workers)
         self.address = _check_address(address)
         self.max_retries = int(max_retries)
-        self._ray_mod: Any = None
+        self._ray: Any = _import_ray()         # missing: an error now, before any work
+        self._connected = False
 
     def start(self) -> None:
         self.connect()
 
     def connect(self) -> Any:
-        """Import Ray, start or join the cluster once; returns the ``ray`` module."""
-        if self._ray_mod is not None:
-            return self._ray_mod
-        ray = _import_ray()
+        """Start or join the cluster (once); returns the ``ray`` module."""
+        ray = self._ray
+        if self._connected:
+            return ray
         if not ray.is_initialized():
             kw: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
             if self.address is None:
@@ -202,7 +203,7 @@ class RayBackend(Backend):
         if self.workers is None:
             cpus = int(ray.cluster_resources().get("CPU", 1))
             self.workers = check("workers", max(1, min(cpus, 256)))
-        self._ray_mod = ray
+        self._connected = True
         return ray
 
     def remote_function(self, fn: Callable[[T], R]) -> Any:
@@ -213,7 +214,7 @@ class RayBackend(Backend):
                           retry_exceptions=False)(fn)
 
     def map(self, fn: Callable[[T], R], tasks: Iterable[T],
-            should_stop: Optional[Callable[[], bool]] = None) -> Iterator[R]:
+            should_stop: Optional[Callable[[], bool]] = None) -> Generator[R, None, None]:
         ray = self.connect()
         remote = self.remote_function(fn)
         tasks = iter(tasks)
@@ -253,7 +254,8 @@ class RayBackend(Backend):
 def make_backend(name: Any = "local", workers: Optional[int] = None,
                  address: Optional[str] = None) -> Backend:
     """The backend called ``name`` (``local`` or ``ray``); ``address`` is Ray's only.
-    Ray is imported when its backend is first used, not here."""
+    Ray is imported here, only for its backend (a :class:`BackendError` naming the
+    extra to install when it is missing); the cluster is joined by ``start()``."""
     if isinstance(name, Backend):
         return name
     name = check("backend", name)          # the table's check (jaipur_ai.options)
@@ -262,3 +264,31 @@ def make_backend(name: Any = "local", workers: Optional[int] = None,
     if address is not None:
         raise BackendError("address", "only with the ray backend (--backend ray)")
     return LocalBackend(workers)
+
+
+# ------------------------------------------------------------------ the flags
+def _backend_flag(text: str) -> str:
+    import argparse
+    try:
+        return str(parse_text("backend", text))
+    except JaipurError as e:
+        raise argparse.ArgumentTypeError(e.reason) from None
+
+
+def _address_flag(text: str) -> str:
+    import argparse
+    try:
+        return str(_check_address(text))
+    except JaipurError as e:
+        raise argparse.ArgumentTypeError(e.reason) from None
+
+
+def add_arguments(parser: Any) -> None:
+    """``--backend`` and ``--address``, the same for every command that has them
+    (``match``, ``selfplay``, ``learn``)."""
+    parser.add_argument("--backend", type=_backend_flag, default="local", metavar="NAME",
+                        help="where the work runs: local (processes here, the default) or "
+                             "ray (Ray tasks; pip install \"jaipur-ai[ray]\")")
+    parser.add_argument("--address", type=_address_flag, default=None, metavar="HOST:PORT",
+                        help="with --backend ray: the Ray cluster's head (ray start --head "
+                             "prints it) or auto; default: start Ray on this machine")

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from . import __version__
 from ._table import format_analysis
+from .backends import BackendError
+from .backends import add_arguments as add_backend_arguments
 from .errors import InvalidOptionError, JaipurError
 from .game import Game
 from .match import LEVELS, EngineSpec, format_result, run_match
@@ -393,7 +395,10 @@ def cmd_match(args: argparse.Namespace) -> int:
     progress = _Progress(2 * games, not args.quiet, open_ended=sprt is not None)
     try:
         res = run_match(args.a, args.b, games=games, seed=args.seed, workers=args.workers,
-                        unit=args.unit, on_result=progress, out=args.out, sprt=sprt)
+                        unit=args.unit, on_result=progress, out=args.out, sprt=sprt,
+                        backend=args.backend, address=args.address)
+    except BackendError as e:
+        raise CliError("--" + e.field, e.reason) from None
     except JaipurError as e:
         raise CliError(e.field, e.reason) from None
     finally:
@@ -665,8 +670,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "--sprt the most deals, default no limit)")
     m.add_argument("--seed", type=_flag("seed", "--seed"),
                    help="match seed (default: random, printed)")
-    m.add_argument("--workers", type=_flag("workers", "--workers"), default=1, metavar="W",
-                   help="processes playing games at once (default 1)")
+    m.add_argument("--workers", type=_flag("workers", "--workers"), default=None, metavar="W",
+                   help="games played at once (default 1; with --backend ray, the "
+                        "cluster's CPUs)")
+    add_backend_arguments(m)
     m.add_argument("--unit", choices=("round", "match"), default="round",
                    help="a game is one round (default) or a match to two seals")
     m.add_argument("--out", type=_flag("out", "--out"), metavar="FILE",
@@ -766,6 +773,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except CliError as e:
         _error(e.field, e.reason)
         return e.code
+    except BackendError as e:       # --backend, --address (selfplay, learn)
+        _error("--" + e.field, e.reason)
+        return EXIT_BAD_INPUT
     except JaipurError as e:
         _error(e.field, e.reason)
         return EXIT_BAD_INPUT
