@@ -246,7 +246,12 @@ class RayBackend(Backend):
                 raise cause from None          # the task's own typed error, as is
             raise
         except ray.exceptions.RayError as e:   # workers died on every try, node lost, ...
-            raise BackendError("backend", f"a Ray task failed {self.max_retries + 1} times: "
+            died = tuple(getattr(ray.exceptions, n) for n in ("WorkerCrashedError",
+                                                              "NodeDiedError")
+                         if hasattr(ray.exceptions, n))
+            what = (f"its worker died on each of {self.max_retries + 1} tries"
+                    if isinstance(e, died) else "it failed")
+            raise BackendError("backend", f"a Ray task could not be run, {what}: "
                                           f"{type(e).__name__}: "
                                           f"{' '.join(str(e).split())[:300]}") from None
 

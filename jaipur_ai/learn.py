@@ -21,8 +21,9 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
+from .backends import Backend, make_backend
 from .backends import add_arguments as add_backend_arguments
 from .evaluation import save_weights
 from .selfplay import selfplay
@@ -51,7 +52,7 @@ def _say(msg: str, quiet: bool) -> None:
 
 
 def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
-          backend: str = "local", address: Optional[str] = None, **settings: Any) -> dict:
+          backend: Union[str, Backend] = "local", address: Optional[str] = None, **settings: Any) -> dict:
     """Run the pipeline in ``folder``; returns the meta record of the final weights.
 
     The self-play of every generation runs on ``backend`` (``"local"``: ``workers``
@@ -59,7 +60,8 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
     as many at once as it has CPUs); the weights do not depend on where it ran."""
     if workers is None and backend == "local":
         workers = 2
-    where: dict[str, Any] = {"workers": workers, "backend": backend, "address": address}
+    # one backend for every generation (a bad one fails here, before any work)
+    where: dict[str, Any] = {"backend": make_backend(backend, workers, address)}
     cfg = dict(DEFAULTS)
     unknown = set(settings) - set(cfg)
     if unknown:

@@ -862,20 +862,37 @@ def _task(args: tuple) -> GameRecord:
 
 
 class _PairTracker:
-    """Pentanomial counts of the complete deals 0, 1, 2, ... in order (the SPRT's data:
-    the same for a resumed run and for any number of workers)."""
+    """Pentanomial counts of the complete deals 0, 1, 2, ... in order, and the SPRT
+    tested after each of them: its data and its decision are the same for a resumed
+    run, for any number of workers and on any backend (a game finishing late may
+    complete several deals at once; each is still tested in turn, and the test stops
+    at the first deal where it decides)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sprt: Optional[SPRT]) -> None:
+        self.sprt = sprt
         self.seats: dict[int, dict[int, float]] = {}
         self.counts = [0] * 5
         self.next = 0
+        self.status: dict = {}
 
-    def add(self, rec: GameRecord) -> None:
+    @property
+    def decided(self) -> bool:
+        return self.status.get("decision") is not None
+
+    def check(self) -> bool:
+        if self.sprt is not None and not self.decided:
+            self.status = self.sprt.status(self.counts)
+        return self.decided
+
+    def add(self, rec: GameRecord) -> bool:
+        """Count a game; True once the SPRT has decided."""
         self.seats.setdefault(rec.deal, {})[rec.a_seat] = rec.score
-        while len(self.seats.get(self.next, ())) == 2:
+        while not self.decided and len(self.seats.get(self.next, ())) == 2:
             seats = self.seats.pop(self.next)
             self.counts[int(round(2 * (seats[0] + seats[1])))] += 1
             self.next += 1
+            self.check()
+        return self.decided
 
 
 def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int = 10,
@@ -928,8 +945,7 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
         results = ResultsFile(out, {"a": str(a), "b": str(b), "seed": seed, "unit": unit})
     total = 2 * games
     records: list[GameRecord] = []
-    tracker = _PairTracker()
-    status: dict = {}
+    tracker = _PairTracker(sprt)
     if results is not None:
         records = sorted((r for k, r in results.records.items() if k[0] < games),
                          key=lambda r: (r.deal, r.a_seat))
@@ -938,13 +954,7 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
     resumed = len(records)
     finished = {(r.deal, r.a_seat) for r in records}
     if isinstance(runner, LocalBackend):
-        runner.workers = max(1, min(runner.workers or 1, total - resumed))
-
-    def decided() -> bool:
-        if sprt is None:
-            return False
-        status.update(sprt.status(tracker.counts))
-        return status["decision"] is not None
+        runner = LocalBackend(max(1, min(runner.workers or 1, total - resumed)))
 
     # the tasks are made as they are needed, never all at once
     tasks = ((a, b, i, derive_seed(seed, 0, i), seat, unit, seed)
@@ -952,7 +962,7 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
     interrupted = stop = False
     t0 = time.perf_counter()
     try:
-        if decided() or resumed == total:
+        if tracker.check() or resumed == total:
             pass
         else:
             with closing(runner.map(_task, tasks, should_stop)) as played:
@@ -964,10 +974,9 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
                     records.append(rec)
                     if results is not None:
                         results.add(rec, derive_seed(seed, 1, rec.deal))
-                    tracker.add(rec)
                     if on_result is not None:
                         on_result(rec, len(records), total)
-                    if decided():
+                    if tracker.add(rec):
                         stop = True
                         break
             interrupted = not stop and len(records) < total
@@ -976,11 +985,10 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
     finally:
         if results is not None:
             results.close()
-    if sprt is not None:
-        decided()
+    tracker.check()
     records.sort(key=lambda r: (r.deal, r.a_seat))
     return MatchResult(a=a, b=b, seed=seed, deals=games, unit=unit, records=records,
                        interrupted=interrupted, elapsed=time.perf_counter() - t0,
                        workers=runner.workers or 1, resumed=resumed, out=out,
-                       sprt=dict(status) if sprt is not None else None,
+                       sprt=dict(tracker.status) if sprt is not None else None,
                        backend=runner.name)

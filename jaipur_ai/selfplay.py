@@ -189,7 +189,7 @@ def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
     todo = [(engine, seed, k, k * shard_rounds, min(shard_rounds, rounds - k * shard_rounds))
             for k in range(n_shards) if not _shard_path(path, k).exists()]
     if isinstance(runner, LocalBackend):
-        runner.workers = max(1, min(runner.workers or 1, len(todo)))
+        runner = LocalBackend(max(1, min(runner.workers or 1, len(todo))))
     bar = _Progress(n_shards, n_shards - len(todo), progress)
     t0 = time.monotonic()
     try:
