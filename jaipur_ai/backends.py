@@ -168,8 +168,10 @@ class RayBackend(Backend):
     """Ray tasks, ``workers`` in flight at once (default: the cluster's CPUs).
 
     ``address``: the cluster to connect to (``HOST:PORT`` of ``ray start --head``,
-    ``ray://HOST:PORT``, ``auto``); ``None`` starts a Ray instance on this machine.  A
-    Ray already initialised in this process is used as it is (and left running).
+    ``ray://HOST:PORT``, ``auto``); ``None``: Ray's own default, the cluster that
+    ``ray start`` runs on this machine if there is one, else a Ray instance started
+    for this process.  A Ray already initialised in this process is used as it is
+    (and left running).
     Every node needs the same jaipur_ai installed: the tasks import it there."""
 
     name = "ray"
@@ -198,8 +200,11 @@ class RayBackend(Backend):
                 ray.init(address=self.address, **kw)
             except (ConnectionError, TimeoutError, RuntimeError, ValueError) as e:
                 where = self.address or "this machine"
+                hint = ("" if self.address is None else
+                        " (is the head running, and has this machine the cluster's token? "
+                        "docs/cli.md, 'A Ray cluster')")
                 raise BackendError("address", f"cannot start or reach Ray at {where}: "
-                                              f"{' '.join(str(e).split())[:300]}") from None
+                                              f"{' '.join(str(e).split())[:300]}{hint}") from None
         if self.workers is None:
             cpus = int(ray.cluster_resources().get("CPU", 1))
             self.workers = check("workers", max(1, min(cpus, 256)))

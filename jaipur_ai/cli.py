@@ -17,6 +17,7 @@ import re
 import sys
 import threading
 import time
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
@@ -394,9 +395,12 @@ def cmd_match(args: argparse.Namespace) -> int:
     games = args.games if args.games is not None else (MAX_GAMES if sprt else 10)
     progress = _Progress(2 * games, not args.quiet, open_ended=sprt is not None)
     try:
-        res = run_match(args.a, args.b, games=games, seed=args.seed, workers=args.workers,
-                        unit=args.unit, on_result=progress, out=args.out, sprt=sprt,
-                        backend=args.backend, address=args.address)
+        # stdout is the report's alone: Ray prints its workers' deaths to stdout
+        with redirect_stdout(sys.stderr):
+            res = run_match(args.a, args.b, games=games, seed=args.seed,
+                            workers=args.workers, unit=args.unit, on_result=progress,
+                            out=args.out, sprt=sprt, backend=args.backend,
+                            address=args.address)
     except BackendError as e:
         raise CliError("--" + e.field, e.reason) from None
     except JaipurError as e:

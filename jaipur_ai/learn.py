@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 import time
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
@@ -114,9 +115,10 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
 
 # ------------------------------------------------------------------ commands
 def _cmd_selfplay(args) -> int:
-    s = selfplay(args.folder, args.rounds, args.engine, seed=args.seed,
-                 shard_rounds=args.shard_rounds, workers=args.workers, progress=not args.quiet,
-                 backend=args.backend, address=args.address)
+    with redirect_stdout(sys.stderr):     # (Ray prints its workers' deaths to stdout)
+        s = selfplay(args.folder, args.rounds, args.engine, seed=args.seed,
+                     shard_rounds=args.shard_rounds, workers=args.workers,
+                     progress=not args.quiet, backend=args.backend, address=args.address)
     print(json.dumps(s) if args.json else
           f"{s['folder']}: {s['shards']} shards, {s['rounds']:,} rounds "
           f"({s['played_shards']} shards played now, {s['positions_played']:,} positions, "
@@ -143,8 +145,9 @@ def _cmd_train(args) -> int:
 
 def _cmd_learn(args) -> int:
     over = {k: getattr(args, k) for k in DEFAULTS if getattr(args, k, None) is not None}
-    meta = learn(args.folder, workers=args.workers, quiet=args.quiet, backend=args.backend,
-                 address=args.address, **over)
+    with redirect_stdout(sys.stderr):
+        meta = learn(args.folder, workers=args.workers, quiet=args.quiet,
+                     backend=args.backend, address=args.address, **over)
     if args.json:
         print(json.dumps(meta))
     return 0
