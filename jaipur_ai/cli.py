@@ -572,7 +572,8 @@ Each of the --games deals is played twice, the engines swapping seats (same card
 player starts).  The win rate counts a draw as 1/2; its 95% interval is the Wilson score
 interval, mapped to Elo for the Elo interval; the paired (pentanomial) statistics count
 each deal's two games together.  With iteration limits (no time=) a match is
-reproducible for its --seed, whatever --workers.  --out FILE keeps every finished game
+reproducible for its --seed, whatever --workers and --backend.  --backend ray plays the
+games as Ray tasks (docs/cli.md has the cluster recipe).  --out FILE keeps every finished game
 (rerun the same command to resume); --sprt elo0=0,elo1=5 stops when the sequential
 test decides.
 
@@ -581,6 +582,7 @@ examples:
   {PROG} match ismcts:time=1 ismcts:time=1,playout=random --games 100 --workers 4
   {PROG} match hard medium --unit match --games 10 --json > result.json
   {PROG} match ismcts:time=0.1 ismcts:time=0.1,evaluation=heuristic --sprt elo0=0,elo1=20 --out run.jsonl --workers 2
+  {PROG} match ismcts:iterations=2000 greedy --games 1000 --backend ray --address 10.0.0.1:6379 --out run.jsonl
 """
 
 REVIEW_EPILOG = f"""\
