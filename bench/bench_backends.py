@@ -39,7 +39,7 @@ def main() -> None:
 
     import ray
     t0 = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     ray_start = time.perf_counter() - t0
     for backend in ("local", "ray"):          # warm up: imports, engines, Ray's workers
         run_match(MATCHES[0][0], MATCHES[0][1], games=2, seed=args.seed, workers=2,
