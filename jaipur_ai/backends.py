@@ -63,8 +63,9 @@ class BackendError(JaipurError):
 class Backend:
     """The interface: :meth:`map` yields ``fn(task)`` for each task as it finishes.
 
-    ``fn`` must be a module-level function (it is sent to other processes by name),
-    and the tasks and results plain picklable data."""
+    ``fn`` is sent to other processes: a module-level function for the local pool
+    (sent by name; Ray also takes a closure, sent by value), and the tasks and results
+    plain picklable data."""
 
     name = "?"
 
