@@ -38,7 +38,7 @@ import signal
 from collections import deque
 from typing import Any, Callable, Generator, Iterable, Iterator, Optional, TypeVar
 
-from .errors import JaipurError
+from .errors import JaipurError, MissingExtraError
 from .options import check, describe, parse_text
 
 __all__ = ["BACKENDS", "Backend", "LocalBackend", "RayBackend", "BackendError",
@@ -56,8 +56,10 @@ R = TypeVar("R")
 
 
 class BackendError(JaipurError):
-    """A backend that cannot be used: unknown, Ray missing, a cluster that cannot be
-    reached (field ``backend`` or ``address``), or a task that failed on every try."""
+    """A backend that cannot be used: an address given to the local backend or one
+    that cannot be reached (field ``address``), a task that failed on every try
+    (``backend``).  Ray missing is a :class:`~jaipur_ai.errors.MissingExtraError`
+    (field ``backend``)."""
 
 
 class Backend:
@@ -161,8 +163,8 @@ def _import_ray() -> Any:
     try:
         return importlib.import_module("ray")
     except ImportError as e:
-        raise BackendError("backend", "ray is not installed: pip install \"jaipur-ai[ray]\" "
-                                      f"({e})") from None
+        raise MissingExtraError("backend", "ray is not installed: pip install "
+                                           f"\"jaipur-ai[ray]\" ({e})") from None
 
 
 class RayBackend(Backend):

@@ -25,7 +25,7 @@ from . import __version__
 from ._table import format_analysis
 from .backends import BackendError
 from .backends import add_arguments as add_backend_arguments
-from .errors import InvalidOptionError, JaipurError
+from .errors import InvalidOptionError, JaipurError, MissingExtraError
 from .game import Game
 from .match import LEVELS, EngineSpec, format_result, run_match
 from .options import ALGORITHMS as ENGINE_ALGORITHMS
@@ -401,10 +401,8 @@ def cmd_match(args: argparse.Namespace) -> int:
                             workers=args.workers, unit=args.unit, on_result=progress,
                             out=args.out, sprt=sprt, backend=args.backend,
                             address=args.address)
-    except BackendError as e:
-        raise CliError("--" + e.field, e.reason) from None
     except JaipurError as e:
-        raise CliError(e.field, e.reason) from None
+        raise CliError(_flag_of(e), e.reason) from None
     finally:
         progress.close()
     if args.record:
@@ -756,6 +754,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _flag_of(e: JaipurError) -> str:
+    """The field of an error, named as the flag that set it for the backend's errors
+    (``--backend``: Ray missing or failing; ``--address``: a cluster not reached)."""
+    if isinstance(e, (BackendError, MissingExtraError)) and e.field in ("backend", "address"):
+        return "--" + e.field
+    return e.field
+
+
 def _error(field: str, reason: str) -> None:
     msg = f"{field}: {reason}" if field else reason
     msg = " ".join(msg.split())  # one line
@@ -779,11 +785,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except CliError as e:
         _error(e.field, e.reason)
         return e.code
-    except BackendError as e:       # --backend, --address (selfplay, learn)
-        _error("--" + e.field, e.reason)
-        return EXIT_BAD_INPUT
     except JaipurError as e:
-        _error(e.field, e.reason)
+        _error(_flag_of(e), e.reason)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         sys.stderr.write(f"\n{PROG}: interrupted\n")

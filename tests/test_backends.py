@@ -11,7 +11,7 @@ import pytest
 
 from jaipur_ai.backends import BackendError, LocalBackend, RayBackend, make_backend
 from jaipur_ai.cli import main
-from jaipur_ai.errors import InvalidOptionError
+from jaipur_ai.errors import InvalidOptionError, MissingExtraError
 from jaipur_ai.match import run_match
 
 
@@ -91,7 +91,7 @@ def test_ray_missing_names_the_flag_and_the_extra(cmd, monkeypatch, capsys, tmp_
     assert err.startswith('jaipur-ai: error: --backend: ray is not installed: pip install '
                           '"jaipur-ai[ray]"') and err.count("\n") == 1
     assert not d.exists()                                   # nothing written first
-    with pytest.raises(BackendError) as e:
+    with pytest.raises(MissingExtraError) as e:
         run_match("greedy", "random", games=1, backend="ray")
     assert e.value.field == "backend"
 
