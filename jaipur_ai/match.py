@@ -939,10 +939,15 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
     # fail early, in this process, on an engine that cannot be built
     a.make_engine()
     b.make_engine()
-    runner.start()
     results = None
     if out is not None:
         results = ResultsFile(out, {"a": str(a), "b": str(b), "seed": seed, "unit": unit})
+    try:
+        runner.start()                 # Ray: start or join the cluster
+    except BaseException:
+        if results is not None:
+            results.close()
+        raise
     total = 2 * games
     records: list[GameRecord] = []
     tracker = _PairTracker(sprt)
