@@ -18,12 +18,15 @@ import re
 import sys
 import threading
 import time
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from . import __version__
 from ._table import format_analysis
-from .errors import InvalidOptionError, JaipurError
+from .backends import BackendError
+from .backends import add_arguments as add_backend_arguments
+from .errors import InvalidOptionError, JaipurError, MissingExtraError
 from .game import Game
 from .match import LEVELS, EngineSpec, format_result, run_match
 from .options import ALGORITHMS as ENGINE_ALGORITHMS
@@ -394,10 +397,14 @@ def cmd_match(args: argparse.Namespace) -> int:
     games = args.games if args.games is not None else (MAX_GAMES if sprt else 10)
     progress = _Progress(2 * games, not args.quiet, open_ended=sprt is not None)
     try:
-        res = run_match(args.a, args.b, games=games, seed=args.seed, workers=args.workers,
-                        unit=args.unit, on_result=progress, out=args.out, sprt=sprt)
+        # stdout is the report's alone: Ray prints its workers' deaths to stdout
+        with redirect_stdout(sys.stderr):
+            res = run_match(args.a, args.b, games=games, seed=args.seed,
+                            workers=args.workers, unit=args.unit, on_result=progress,
+                            out=args.out, sprt=sprt, backend=args.backend,
+                            address=args.address)
     except JaipurError as e:
-        raise CliError(e.field, e.reason) from None
+        raise CliError(_flag_of(e), e.reason) from None
     finally:
         progress.close()
     if args.record:
@@ -588,7 +595,8 @@ Each of the --games deals is played twice, the engines swapping seats (same card
 player starts).  The win rate counts a draw as 1/2; its 95% interval is the Wilson score
 interval, mapped to Elo for the Elo interval; the paired (pentanomial) statistics count
 each deal's two games together.  With iteration limits (no time=) a match is
-reproducible for its --seed, whatever --workers.  --out FILE keeps every finished game
+reproducible for its --seed, whatever --workers and --backend.  --backend ray plays the
+games as Ray tasks (docs/cli.md has the cluster recipe).  --out FILE keeps every finished game
 (rerun the same command to resume); --sprt elo0=0,elo1=5 stops when the sequential
 test decides.
 
@@ -597,6 +605,7 @@ examples:
   {PROG} match ismcts:time=1 ismcts:time=1,playout=random --games 100 --workers 4
   {PROG} match hard medium --unit match --games 10 --json > result.json
   {PROG} match ismcts:time=0.1 ismcts:time=0.1,evaluation=heuristic --sprt elo0=0,elo1=20 --out run.jsonl --workers 2
+  {PROG} match ismcts:iterations=2000 greedy --games 1000 --backend ray --address 10.0.0.1:6379 --out run.jsonl
 """
 
 REVIEW_EPILOG = f"""\
@@ -704,8 +713,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "--sprt the most deals, default no limit)")
     m.add_argument("--seed", type=_flag("seed", "--seed"),
                    help="match seed (default: random, printed)")
-    m.add_argument("--workers", type=_flag("workers", "--workers"), default=1, metavar="W",
-                   help="processes playing games at once (default 1)")
+    m.add_argument("--workers", type=_flag("workers", "--workers"), default=None, metavar="W",
+                   help="games played at once (default 1; with --backend ray, the "
+                        "cluster's CPUs)")
+    add_backend_arguments(m)
     m.add_argument("--unit", choices=("round", "match"), default="round",
                    help="a game is one round (default) or a match to two seals")
     m.add_argument("--out", type=_flag("out", "--out"), metavar="FILE",
@@ -799,6 +810,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _flag_of(e: JaipurError) -> str:
+    """The field of an error, named as the flag that set it for the backend's errors
+    (``--backend``: Ray missing or failing; ``--address``: a cluster not reached)."""
+    if isinstance(e, (BackendError, MissingExtraError)) and e.field in ("backend", "address"):
+        return "--" + e.field
+    return e.field
+
+
 def _error(field: str, reason: str) -> None:
     msg = f"{field}: {reason}" if field else reason
     msg = " ".join(msg.split())  # one line
@@ -823,7 +842,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _error(e.field, e.reason)
         return e.code
     except JaipurError as e:
-        _error(e.field, e.reason)
+        _error(_flag_of(e), e.reason)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         sys.stderr.write(f"\n{PROG}: interrupted\n")

@@ -46,6 +46,18 @@ class JaipurError(ValueError):
         self.reason = reason
         super().__init__(f"{field}: {reason}")
 
+    def __reduce__(self) -> Any:
+        # pickled as what it holds, whatever a subclass's __init__ takes: an error
+        # raised in a worker process (a match's pool, a Ray task) comes back as itself
+        return (_rebuild, (type(self), dict(self.__dict__)))
+
+
+def _rebuild(cls: "type[JaipurError]", state: dict) -> "JaipurError":
+    err = cls.__new__(cls)
+    ValueError.__init__(err, f"{state.get('field')}: {state.get('reason')}")
+    err.__dict__.update(state)
+    return err
+
 
 class InvalidPositionError(JaipurError):
     """A position (state or view) that cannot exist in a game of Jaipur.

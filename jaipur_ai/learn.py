@@ -20,9 +20,12 @@ import argparse
 import json
 import sys
 import time
+from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
+from .backends import Backend, make_backend
+from .backends import add_arguments as add_backend_arguments
 from .evaluation import save_weights
 from .selfplay import selfplay
 from .train import fit, fit_calibration, load_shards
@@ -49,8 +52,17 @@ def _say(msg: str, quiet: bool) -> None:
         sys.stderr.flush()
 
 
-def learn(folder: str, *, workers: int = 2, quiet: bool = False, **settings: Any) -> dict:
-    """Run the pipeline in ``folder``; returns the meta record of the final weights."""
+def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
+          backend: Union[str, Backend] = "local", address: Optional[str] = None, **settings: Any) -> dict:
+    """Run the pipeline in ``folder``; returns the meta record of the final weights.
+
+    The self-play of every generation runs on ``backend`` (``"local"``: ``workers``
+    processes, default 2; ``"ray"``: Ray tasks on the cluster at ``address``, default
+    as many at once as it has CPUs); the weights do not depend on where it ran."""
+    if workers is None and backend == "local":
+        workers = 2
+    # one backend for every generation (a bad one fails here, before any work)
+    where: dict[str, Any] = {"backend": make_backend(backend, workers, address)}
     cfg = dict(DEFAULTS)
     unknown = set(settings) - set(cfg)
     if unknown:
@@ -63,7 +75,7 @@ def learn(folder: str, *, workers: int = 2, quiet: bool = False, **settings: Any
     data_dirs = [root / "gen0"]
     _say(f"generation 0: {cfg['policy_rounds']:,} rounds of informed-policy self-play", quiet)
     selfplay(str(data_dirs[0]), cfg["policy_rounds"], "policy", seed=cfg["seed"],
-             shard_rounds=5000, workers=workers, progress=not quiet)
+             shard_rounds=5000, progress=not quiet, **where)
     weights_path = root / "gen0.npz"
     weights, rep = fit(load_shards([str(d) for d in data_dirs]), hidden=cfg["hidden"],
                        epochs=cfg["epochs"], target=cfg["target"], seed=cfg["seed"])
@@ -80,7 +92,7 @@ def learn(folder: str, *, workers: int = 2, quiet: bool = False, **settings: Any
         data_dirs.append(d)
         _say(f"generation {g}: {cfg['rounds']:,} rounds of self-play by {engine}", quiet)
         selfplay(str(d), cfg["rounds"], engine, seed=cfg["seed"] + g, shard_rounds=50,
-                 workers=workers, progress=not quiet)
+                 progress=not quiet, **where)
         weights, rep = fit(load_shards([str(x) for x in data_dirs]), hidden=cfg["hidden"],
                            epochs=cfg["epochs"], target=cfg["target"], seed=cfg["seed"] + g)
         history.append({"generation": g, "engine": engine, **rep})
@@ -103,8 +115,10 @@ def learn(folder: str, *, workers: int = 2, quiet: bool = False, **settings: Any
 
 # ------------------------------------------------------------------ commands
 def _cmd_selfplay(args) -> int:
-    s = selfplay(args.folder, args.rounds, args.engine, seed=args.seed,
-                 shard_rounds=args.shard_rounds, workers=args.workers, progress=not args.quiet)
+    with redirect_stdout(sys.stderr):     # (Ray prints its workers' deaths to stdout)
+        s = selfplay(args.folder, args.rounds, args.engine, seed=args.seed,
+                     shard_rounds=args.shard_rounds, workers=args.workers,
+                     progress=not args.quiet, backend=args.backend, address=args.address)
     print(json.dumps(s) if args.json else
           f"{s['folder']}: {s['shards']} shards, {s['rounds']:,} rounds "
           f"({s['played_shards']} shards played now, {s['positions_played']:,} positions, "
@@ -131,7 +145,9 @@ def _cmd_train(args) -> int:
 
 def _cmd_learn(args) -> int:
     over = {k: getattr(args, k) for k in DEFAULTS if getattr(args, k, None) is not None}
-    meta = learn(args.folder, workers=args.workers, quiet=args.quiet, **over)
+    with redirect_stdout(sys.stderr):
+        meta = learn(args.folder, workers=args.workers, quiet=args.quiet,
+                     backend=args.backend, address=args.address, **over)
     if args.json:
         print(json.dumps(meta))
     return 0
@@ -161,7 +177,10 @@ def add_commands(sub, formatter) -> None:
                          "ismcts:iterations=400)")
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--shard-rounds", type=positive_int, default=100, metavar="K")
-    sp.add_argument("--workers", type=positive_int, default=1, metavar="W")
+    sp.add_argument("--workers", type=positive_int, default=None, metavar="W",
+                    help="shards played at once (default 1; with --backend ray, the "
+                         "cluster's CPUs)")
+    add_backend_arguments(sp)
     sp.add_argument("--json", action="store_true")
     sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(func=_cmd_selfplay)
@@ -186,7 +205,10 @@ def add_commands(sub, formatter) -> None:
                         description="From an empty folder to FOLDER/evaluation.npz: "
                                     "policy self-play, fit, then searched generations.")
     le.add_argument("folder")
-    le.add_argument("--workers", type=positive_int, default=2, metavar="W")
+    le.add_argument("--workers", type=positive_int, default=None, metavar="W",
+                    help="self-play shards played at once (default 2; with --backend ray, "
+                         "the cluster's CPUs)")
+    add_backend_arguments(le)
     for k, v in DEFAULTS.items():
         le.add_argument("--" + k.replace("_", "-"), type=type(v), default=None,
                         help=f"(default {v})")

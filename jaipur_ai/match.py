@@ -40,15 +40,15 @@ the seat, the round and the ply, never from which worker played the game.
 """
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import re
-import signal
 import time
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
+from .backends import Backend, LocalBackend, make_backend
 from .errors import JaipurError
 from .options import ENGINE_OPTIONS, check, check_engine_options, describe, parse_text, unknown
 from .sprt import SPRT, pentanomial, pentanomial_stats
@@ -611,6 +611,7 @@ class MatchResult:
     resumed: int = 0                 #: games read back from the results file
     out: Optional[str] = None        #: the results file
     sprt: Optional[dict] = None      #: the SPRT's final status (jaipur_ai.sprt.SPRT.status)
+    backend: str = "local"           #: where the games were played: "local" or "ray"
 
     @property
     def n_games(self) -> int:
@@ -636,6 +637,7 @@ class MatchResult:
              "deals": self.deals, "unit": self.unit, "games_planned": 2 * self.deals,
              "games_played": self.n_games, "interrupted": self.interrupted,
              "reproducible": self.reproducible, "workers": self.workers,
+             "backend": self.backend,
              "elapsed": self.elapsed, "resumed": self.resumed, "out": self.out,
              "sprt": self.sprt, **self.stats}
         if records:
@@ -675,7 +677,8 @@ def format_result(res: MatchResult) -> str:
     unit = res.unit + ("es" if res.unit == "match" else "s") if res.n_games != 1 else res.unit
     lines = [f"A: {res.a}", f"B: {res.b}",
              f"{res.n_games} {unit} played ({s['complete_pairs']} mirrored deals of "
-             f"{res.deals}, seed {res.seed}, {res.workers} worker"
+             f"{res.deals}, seed {res.seed}, {res.workers} "
+             f"{'Ray ' if res.backend == 'ray' else ''}worker"
              f"{'s' if res.workers != 1 else ''}, {res.elapsed:.1f} s)"
              + ("  -- INTERRUPTED, partial result" if res.interrupted else "")]
     if res.out is not None:
@@ -858,43 +861,63 @@ def _task(args: tuple) -> GameRecord:
                      deal=deal)
 
 
-def _worker_init() -> None:  # pragma: no cover - runs in the worker processes
-    # Ctrl-C is the parent's business: it stops the pool and reports.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class _PairTracker:
-    """Pentanomial counts of the complete deals 0, 1, 2, ... in order (the SPRT's data:
-    the same for a resumed run and for any number of workers)."""
+    """Pentanomial counts of the complete deals 0, 1, 2, ... in order, and the SPRT
+    tested after each of them: its data and its decision are the same for a resumed
+    run, for any number of workers and on any backend (a game finishing late may
+    complete several deals at once; each is still tested in turn, and the test stops
+    at the first deal where it decides)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sprt: Optional[SPRT]) -> None:
+        self.sprt = sprt
         self.seats: dict[int, dict[int, float]] = {}
         self.counts = [0] * 5
         self.next = 0
+        self.status: dict = {}
 
-    def add(self, rec: GameRecord) -> None:
+    @property
+    def decided(self) -> bool:
+        return self.status.get("decision") is not None
+
+    def check(self) -> bool:
+        if self.sprt is not None and not self.decided:
+            self.status = self.sprt.status(self.counts)
+        return self.decided
+
+    def add(self, rec: GameRecord) -> bool:
+        """Count a game; True once the SPRT has decided."""
         self.seats.setdefault(rec.deal, {})[rec.a_seat] = rec.score
-        while len(self.seats.get(self.next, ())) == 2:
+        while not self.decided and len(self.seats.get(self.next, ())) == 2:
             seats = self.seats.pop(self.next)
             self.counts[int(round(2 * (seats[0] + seats[1])))] += 1
             self.next += 1
+            self.check()
+        return self.decided
 
 
 def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int = 10,
-              seed: Optional[int] = None, workers: int = 1, unit: str = "round",
+              seed: Optional[int] = None, workers: Optional[int] = None, unit: str = "round",
               on_result: Optional[Callable[[GameRecord, int, int], None]] = None,
               should_stop: Optional[Callable[[], bool]] = None,
-              out: Optional[str] = None, sprt: Optional[SPRT] = None) -> MatchResult:
+              out: Optional[str] = None, sprt: Optional[SPRT] = None,
+              backend: Union[str, Backend] = "local",
+              address: Optional[str] = None) -> MatchResult:
     """Play ``games`` mirrored deals (``2 * games`` games) between A and B.
 
-    ``workers`` > 1 plays games in that many processes.  ``on_result(record,
-    done, total)`` is called in this process as each game finishes.  Ctrl-C
-    (KeyboardInterrupt), or ``should_stop()`` returning true, stops the match:
-    the games already finished are returned with ``interrupted=True``.
+    ``workers`` games are played at once (default 1; see ``backend``).
+    ``on_result(record, done, total)`` is called in this process as each game
+    finishes.  Ctrl-C (KeyboardInterrupt), or ``should_stop()`` returning true, stops
+    the match: the games already finished are returned with ``interrupted=True``.
+
+    ``backend``: ``"local"`` (processes on this machine) or ``"ray"`` (Ray tasks on the
+    cluster at ``address``, or on a Ray started here; ``workers`` defaults to its
+    CPUs), or a :class:`jaipur_ai.backends.Backend`.  The games are the same on every
+    backend: each is seeded from the match seed, its deal and its seat.
 
     ``out``: a results file (:class:`ResultsFile`); each game is appended as it
     finishes, and the games already there (same A, B, seed and unit) are not played
-    again.  With ``seed=None`` the seed of an existing file is used.
+    again.  With ``seed=None`` the seed of an existing file is used.  A game that
+    comes back twice (a task run again) is counted once.
 
     ``sprt``: an :class:`jaipur_ai.sprt.SPRT`; the match stops as soon as it decides
     on the complete deals 0, 1, 2, ... (``games`` is then the most deals played)."""
@@ -906,6 +929,7 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
     out = check("out", out)
     if sprt is not None and not isinstance(sprt, SPRT):
         raise SpecError("sprt", f"expected a jaipur_ai.sprt.SPRT, got {describe(sprt)}")
+    runner = make_backend(backend, workers, address)
     if seed is None and out is not None:
         old = ResultsFile.read_settings(out)
         if old is not None and isinstance(old.get("seed"), int):
@@ -918,10 +942,15 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
     results = None
     if out is not None:
         results = ResultsFile(out, {"a": str(a), "b": str(b), "seed": seed, "unit": unit})
+    try:
+        runner.start()                 # Ray: start or join the cluster
+    except BaseException:
+        if results is not None:
+            results.close()
+        raise
     total = 2 * games
     records: list[GameRecord] = []
-    tracker = _PairTracker()
-    status: dict = {}
+    tracker = _PairTracker(sprt)
     if results is not None:
         records = sorted((r for k, r in results.records.items() if k[0] < games),
                          key=lambda r: (r.deal, r.a_seat))
@@ -929,93 +958,42 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
             tracker.add(r)
     resumed = len(records)
     finished = {(r.deal, r.a_seat) for r in records}
-
-    def decided() -> bool:
-        if sprt is None:
-            return False
-        status.update(sprt.status(tracker.counts))
-        return status["decision"] is not None
+    if isinstance(runner, LocalBackend):
+        runner = LocalBackend(max(1, min(runner.workers or 1, total - resumed)))
 
     # the tasks are made as they are needed, never all at once
     tasks = ((a, b, i, derive_seed(seed, 0, i), seat, unit, seed)
              for i in range(games) for seat in (0, 1) if (i, seat) not in finished)
-    interrupted = False
-    t0 = time.perf_counter()
-    workers = max(1, min(workers, total - resumed))
-
-    def done(rec: GameRecord) -> None:
-        records.append(rec)
-        if results is not None:
-            results.add(rec, derive_seed(seed, 1, rec.deal))
-        tracker.add(rec)
-        if on_result is not None:
-            on_result(rec, len(records), total)
-
-    try:
-        if decided():
-            pass
-        elif workers == 1:
-            try:
-                for t in tasks:
-                    if should_stop is not None and should_stop():
-                        interrupted = True
-                        break
-                    done(_task(t))
-                    if decided():
-                        break
-            except KeyboardInterrupt:
-                interrupted = True
-        else:
-            interrupted = _run_pool(tasks, workers, done, should_stop, decided)
-    finally:
-        if results is not None:
-            results.close()
-    if sprt is not None:
-        decided()
-    records.sort(key=lambda r: (r.deal, r.a_seat))
-    return MatchResult(a=a, b=b, seed=seed, deals=games, unit=unit, records=records,
-                       interrupted=interrupted, elapsed=time.perf_counter() - t0,
-                       workers=workers, resumed=resumed, out=out,
-                       sprt=dict(status) if sprt is not None else None)
-
-
-def _run_pool(tasks: Iterable[tuple], workers: int, done: Callable[[GameRecord], None],
-              should_stop: Optional[Callable[[], bool]],
-              decided: Callable[[], bool]) -> bool:
-    """Play ``tasks`` in a pool of ``workers`` processes; True when interrupted."""
-    import multiprocessing as mp
-    from collections import deque
-    tasks = iter(tasks)
     interrupted = stop = False
-    pool = mp.get_context().Pool(workers, initializer=_worker_init)
-    window = 4 * workers          # tasks submitted and not yet collected
-    pending: deque = deque()
+    t0 = time.perf_counter()
     try:
-        for t in itertools.islice(tasks, window):
-            pending.append(pool.apply_async(_task, (t,)))
-        while pending:
-            if should_stop is not None and should_stop():
-                interrupted = True
-                break
-            ready = next((r for r in pending if r.ready()), None)
-            if ready is None:
-                pending[0].wait(0.05)
-                continue
-            pending.remove(ready)
-            rec = ready.get()
-            nxt = next(tasks, None)
-            if nxt is not None:
-                pending.append(pool.apply_async(_task, (nxt,)))
-            done(rec)
-            if decided():
-                stop = True
-                break
+        if tracker.check() or resumed == total:
+            pass
+        else:
+            with closing(runner.map(_task, tasks, should_stop)) as played:
+                for rec in played:
+                    key = (rec.deal, rec.a_seat)
+                    if key in finished:          # the same game twice: counted once
+                        continue
+                    finished.add(key)
+                    records.append(rec)
+                    if results is not None:
+                        results.add(rec, derive_seed(seed, 1, rec.deal))
+                    if on_result is not None:
+                        on_result(rec, len(records), total)
+                    if tracker.add(rec):
+                        stop = True
+                        break
+            interrupted = not stop and len(records) < total
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if interrupted or stop:
-            pool.terminate()
-        else:
-            pool.close()
-        pool.join()
-    return interrupted
+        if results is not None:
+            results.close()
+    tracker.check()
+    records.sort(key=lambda r: (r.deal, r.a_seat))
+    return MatchResult(a=a, b=b, seed=seed, deals=games, unit=unit, records=records,
+                       interrupted=interrupted, elapsed=time.perf_counter() - t0,
+                       workers=runner.workers or 1, resumed=resumed, out=out,
+                       sprt=dict(tracker.status) if sprt is not None else None,
+                       backend=runner.name)

@@ -330,8 +330,12 @@ OPTIONS: tuple[Option, ...] = (
     # -- match ----------------------------------------------------------------------------
     _o("games", "int", 10, "deals of a match, each played in both seats", lo=1,
        hi=MAX_GAMES, scope="match"),
-    _o("workers", "int", 1, "processes playing a match's games at once", lo=1,
-       hi=MAX_WORKERS, scope="match"),
+    _o("workers", "int", None, "games (or self-play shards) played at once: processes on "
+       "this machine, or Ray tasks in flight (none: 1 on the local backend, the cluster's "
+       "CPUs on ray)", lo=1, hi=MAX_WORKERS, none=True, scope="match"),
+    _o("backend", "choice", "local", "where a match's games and self-play's shards run: "
+       "`local` processes, or tasks on a `ray` cluster (the jaipur-ai[ray] extra)",
+       choices=("local", "ray"), scope="match"),
     _o("out", "path", None, "results file of a match: one JSON line per finished game, "
        "appended as it finishes; a rerun with the same file resumes", none=True,
        scope="match"),

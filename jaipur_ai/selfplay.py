@@ -42,14 +42,15 @@ import math
 import os
 import sys
 import time
-from multiprocessing import get_context
+from contextlib import closing
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional, Union
 
 import numpy as np
 
 from ._features import N_FEATURES_PY as N_FEATURES, features_of
 from ._selfplay import policy_rounds
+from .backends import Backend, LocalBackend, make_backend
 from .match import EngineSpec, derive_seed
 from .state import GameState
 
@@ -115,15 +116,18 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict:
     return out
 
 
-def _job(args) -> tuple[int, int]:
-    folder, engine, seed, k, first, count = args
-    d = play_shard(engine, seed, first, count)
-    path = _shard_path(Path(folder), k)
+def _job(args: tuple) -> tuple[int, dict]:
+    """One shard, played wherever the backend runs it; written by the caller."""
+    engine, seed, k, first, count = args
+    return k, play_shard(engine, seed, first, count)
+
+
+def _write_shard(folder: Path, k: int, d: dict) -> None:
+    path = _shard_path(folder, k)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
         np.savez_compressed(fh, round_offset=np.array(0), **d)
     os.replace(tmp, path)
-    return k, len(d["result"])
 
 
 class _Progress:
@@ -154,13 +158,21 @@ class _Progress:
 
 
 def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
-             seed: int = 0, shard_rounds: int = 100, workers: int = 1,
-             progress: bool = True) -> dict:
-    """Play and write the shards that are missing; returns a summary dict."""
+             seed: int = 0, shard_rounds: int = 100, workers: Optional[int] = None,
+             progress: bool = True, backend: Union[str, Backend] = "local",
+             address: Optional[str] = None) -> dict:
+    """Play and write the shards that are missing; returns a summary dict.
+
+    ``workers`` shards are played at once (default 1) by ``backend``: ``"local"``
+    processes, or Ray tasks (``"ray"``, on the cluster at ``address``; ``workers``
+    defaults to its CPUs), see :mod:`jaipur_ai.backends`.  A shard's rows depend only
+    on the seed, the engine and the shard's number, so every backend writes the same
+    shards; they are written here, in this process, as each comes back."""
     if engine != "policy":
         EngineSpec.parse(engine)            # a bad spec fails here, before any work
-    if rounds < 1 or shard_rounds < 1 or workers < 1:
-        raise ValueError("rounds, shard_rounds and workers must be >= 1")
+    if rounds < 1 or shard_rounds < 1:
+        raise ValueError("rounds and shard_rounds must be >= 1")
+    runner = make_backend(backend, workers, address)
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
     settings = {"format": "jaipur-ai-selfplay/1", "engine": engine, "seed": int(seed),
@@ -174,21 +186,22 @@ def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
             raise ValueError(f"{sfile}: made with other settings ({old}); use another folder")
     sfile.write_text(json.dumps(settings, indent=1) + "\n")
     n_shards = (rounds + shard_rounds - 1) // shard_rounds
-    todo = [(str(path), engine, seed, k, k * shard_rounds,
-             min(shard_rounds, rounds - k * shard_rounds))
+    todo = [(engine, seed, k, k * shard_rounds, min(shard_rounds, rounds - k * shard_rounds))
             for k in range(n_shards) if not _shard_path(path, k).exists()]
+    if isinstance(runner, LocalBackend):
+        runner = LocalBackend(max(1, min(runner.workers or 1, len(todo))))
     bar = _Progress(n_shards, n_shards - len(todo), progress)
     t0 = time.monotonic()
     try:
-        if workers == 1 or len(todo) <= 1:
-            for job in todo:
-                bar.update(_job(job)[1])
-        else:
-            with get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers) as pool:
-                for _, npos in pool.imap_unordered(_job, todo):
-                    bar.update(npos)
+        if todo:
+            runner.start()
+            with closing(runner.map(_job, todo)) as played:
+                for k, d in played:
+                    _write_shard(path, k, d)
+                    bar.update(len(d["result"]))
     finally:
         bar.close()
     return {"folder": str(path), "shards": n_shards, "rounds": rounds,
             "played_shards": len(todo), "positions_played": bar.positions,
-            "seconds": time.monotonic() - t0}
+            "seconds": time.monotonic() - t0, "backend": runner.name,
+            "workers": runner.workers}
