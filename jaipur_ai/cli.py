@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import errno
 import json
-import math
 import os
 import re
 import sys
@@ -28,7 +27,8 @@ from .backends import BackendError
 from .backends import add_arguments as add_backend_arguments
 from .errors import InvalidOptionError, JaipurError, MissingExtraError
 from .game import Game
-from .match import LEVELS, EngineSpec, format_result, run_match
+from .match import format_result, run_match
+from .spec import LEVELS, EngineSpec
 from .options import ALGORITHMS as ENGINE_ALGORITHMS
 from .options import ENGINE_OPTIONS, parse_text, unknown
 from .serve import serve_stdio

@@ -15,7 +15,7 @@ from typing import Any, Optional, Union
 from ._cards import LETTERS, NAMES
 from ._table import format_analysis
 from .errors import IllegalMoveError, InvalidMoveError
-from .match import EngineSpec, derive_seed
+from .spec import EngineSpec, derive_seed
 from .move import Move
 from .state import GameState
 

@@ -24,7 +24,7 @@ import numpy as np
 from . import encoding
 from ._adapter import REWARDS, need, observation_dict, round_reward
 from .errors import InvalidOptionError
-from .match import EngineSpec
+from .spec import EngineSpec
 from .move import Move
 from .state import GameState
 

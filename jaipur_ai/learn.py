@@ -22,7 +22,7 @@ import sys
 import time
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 from .backends import Backend, make_backend
 from .backends import add_arguments as add_backend_arguments

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import time
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -50,9 +49,13 @@ from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from .backends import Backend, LocalBackend, make_backend
 from .errors import JaipurError
-from .options import ENGINE_OPTIONS, check, check_engine_options, describe, parse_text, unknown
+from .options import check, describe
+from .spec import (ALGORITHMS, LEVELS, EngineSpec, SpecError,  # noqa: F401
+                   deal_seeds, derive_seed, option_value)
 from .sprt import SPRT, pentanomial, pentanomial_stats
 from .state import GameState
+from .stats import (elo_difference, normal_interval, student_t95,  # noqa: F401
+                    wilson_interval)
 
 __all__ = [
     "EngineSpec", "GameRecord", "MatchResult", "play_round", "play_game", "run_match",
@@ -61,226 +64,6 @@ __all__ = [
     "summarise", "format_result", "option_value", "LEVELS", "ALGORITHMS", "pair_scores",
     "ResultsFile", "ResultsFileError",
 ]
-
-ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
-_SEARCHING = ("ismcts", "expectimax")
-
-#: Named strengths, shared with ``jaipur-ai play --level``.
-LEVELS = {
-    "easy": "greedy",
-    "medium": "ismcts:time=0.2",
-    "hard": "ismcts:time=1",
-    "max": "ismcts:time=3",
-}
-
-#: Seconds per move used when a searching engine is given no limit at all.
-DEFAULT_TIME = 1.0
-
-Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
-
-_MASK64 = (1 << 64) - 1
-
-
-class SpecError(JaipurError):
-    """An engine spec that cannot be read (a ValueError with field and reason)."""
-
-
-# --------------------------------------------------------------------------- seeds
-def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return x ^ (x >> 31)
-
-
-def derive_seed(seed: int, *path: int) -> int:
-    """A 64-bit seed from a base seed and a path of small integers (splitmix64).
-
-    >>> derive_seed(1, 2, 3) == derive_seed(1, 2, 3) != derive_seed(1, 3, 2)
-    True
-    """
-    x = _splitmix64(int(seed) & _MASK64)
-    for p in path:
-        x = _splitmix64(x ^ (int(p) & _MASK64))
-    return x
-
-
-def deal_seeds(seed: int, deals: int) -> list[int]:
-    """The deal seeds of a match: deal ``i`` is ``derive_seed(seed, 0, i)``."""
-    return [derive_seed(seed, 0, i) for i in range(deals)]
-
-
-# --------------------------------------------------------------------- engine spec
-def option_value(text: str) -> Any:
-    """An option's value from its text, as in an engine spec or ``--option``:
-    true/false/none words, then an int, a float, else the text itself.
-
-    >>> option_value("yes"), option_value("12"), option_value("0.5"), option_value("random")
-    (True, 12, 0.5, 'random')
-    """
-    low = text.lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low in ("none", "null"):
-        return None
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return text
-
-
-_ALIASES = {"t": "time", "seconds": "time", "iters": "iterations", "it": "iterations",
-            "n": "iterations"}
-
-
-def _fmt_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v)) if abs(v) < 1e15 else repr(v)
-    return str(v)
-
-
-@dataclass(frozen=True)
-class EngineSpec:
-    """An engine and its per-move limits, written compactly as
-    ``ALGORITHM[:key=value,...]``.
-
-    ``time`` (seconds per move) and ``iterations`` (per move) are the limits;
-    every other key is passed to :class:`jaipur_ai.Engine` (``playout``,
-    ``threads``, ``depth``, ...).  A level name (``easy``, ``medium``, ``hard``,
-    ``max``) stands for its spec, and a bare number for ``ismcts:iterations=N``.
-
-    >>> s = EngineSpec.parse("ismcts:iterations=5000,playout=random")
-    >>> s.algorithm, s.iterations, s.time, s.options
-    ('ismcts', 5000, None, {'playout': 'random'})
-    >>> str(s)
-    'ismcts:iterations=5000,playout=random'
-    >>> str(EngineSpec.parse("hard"))
-    'ismcts:time=1'
-    >>> EngineSpec.parse("expectimax:time=0.5,depth=2").options
-    {'depth': 2}
-    """
-
-    algorithm: str
-    time: Optional[float] = None
-    iterations: Optional[int] = None
-    options: dict = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.algorithm not in ALGORITHMS:
-            raise SpecError("engine", f"unknown algorithm {self.algorithm!r} "
-                                      f"(one of {', '.join(ALGORITHMS)})")
-        # the limits and options of the one table (jaipur_ai.options)
-        object.__setattr__(self, "time", check("time", self.time))
-        object.__setattr__(self, "iterations", check("iterations", self.iterations))
-        opts = dict(self.options)
-        if "algorithm" in opts or "time" in opts or "iterations" in opts:
-            k = next(k for k in ("algorithm", "time", "iterations") if k in opts)
-            raise SpecError("engine", f"{k!r} is part of the spec itself, not an option")
-        object.__setattr__(self, "options", check_engine_options(opts))
-
-    @classmethod
-    def parse(cls, text: Union[str, "EngineSpec"]) -> "EngineSpec":
-        """Read ``ismcts:time=1``, ``greedy``, ``medium``, ``5000`` ...; each value is
-        read as its option's type (jaipur_ai.options) and checked."""
-        if isinstance(text, EngineSpec):
-            return text
-        if not isinstance(text, str) or not text.strip():
-            raise SpecError("engine", f"expected an engine spec like 'ismcts:time=1', got "
-                                      f"{describe(text)}")
-        s = text.strip()
-        low = s.lower()
-        if low in LEVELS:
-            return cls.parse(LEVELS[low])
-        if low.isdigit():
-            return cls("ismcts", iterations=parse_text("iterations", low))
-        algo, _, rest = s.partition(":")
-        algo = algo.strip().lower()
-        if algo not in ALGORITHMS:
-            raise SpecError("engine", f"unknown algorithm {algo[:40]!r} "
-                                      f"(one of {', '.join(ALGORITHMS)}, or a level: "
-                                      f"{', '.join(LEVELS)})")
-        limits: dict[str, Any] = {"time": None, "iterations": None}
-        options: dict[str, Any] = {}
-        for item in filter(None, (x.strip() for x in rest.split(","))):
-            key, eq, val = item.partition("=")
-            key = key.strip().lower().replace("-", "_")
-            val = val.strip()
-            if not eq or not key or not val:
-                raise SpecError("engine", f"expected key=value, got {item[:40]!r}")
-            key = _ALIASES.get(key, key)
-            if key == "time":
-                limits["time"] = parse_text("time", val[:-1] if val.endswith("s") else val)
-            elif key == "iterations":
-                limits["iterations"] = parse_text("iterations", val)
-            elif key in ENGINE_OPTIONS and key not in ("algorithm",):
-                options[key] = parse_text(key, val)
-            else:
-                raise unknown(key)
-        return cls(algo, limits["time"], limits["iterations"], options)
-
-    def __str__(self) -> str:
-        parts = []
-        if self.time is not None:
-            parts.append(f"time={_fmt_value(self.time)}")
-        if self.iterations is not None:
-            parts.append(f"iterations={self.iterations}")
-        parts += [f"{k}={_fmt_value(v)}" for k, v in self.options.items()]
-        return self.algorithm + (":" + ",".join(parts) if parts else "")
-
-    def __hash__(self) -> int:
-        return hash(str(self))
-
-    @property
-    def searches(self) -> bool:
-        return self.algorithm in _SEARCHING
-
-    @property
-    def cheats(self) -> bool:
-        """``perfect_information=true``: the engine sees the hidden cards."""
-        return bool(self.options.get("perfect_information"))
-
-    @property
-    def deterministic(self) -> bool:
-        """Whether a seed fixes every move (no time limit on a search)."""
-        return not (self.searches and self.limits()["time"] is not None)
-
-    def limits(self) -> dict:
-        """``time``/``iterations`` for :meth:`Engine.best_move` (a default time
-        of :data:`DEFAULT_TIME` seconds for a search given no limit)."""
-        t, n = self.time, self.iterations
-        if self.searches and t is None and n is None:
-            t = DEFAULT_TIME
-        return {"time": t, "iterations": n}
-
-    def make_engine(self) -> Any:
-        """A fresh :class:`jaipur_ai.Engine` for this spec."""
-        try:
-            from .engine import Engine
-        except ImportError as e:  # pragma: no cover - only while the search is missing
-            raise SpecError("engine", f"the search engine is not available: {e}") from None
-        try:
-            return Engine(algorithm=self.algorithm, **self.options)
-        except TypeError as e:
-            m = re.search(r"unexpected keyword argument '(\w+)'", str(e))
-            if m:
-                raise SpecError("engine", f"{self}: {m.group(1)!r} is not an engine "
-                                          f"option") from None
-            raise SpecError("engine", f"{self}: {e}") from None
-        except JaipurError:
-            raise
-        except ValueError as e:
-            raise SpecError("engine", f"{self}: {e}") from None
-
-    def to_dict(self) -> dict:
-        return {"spec": str(self), "algorithm": self.algorithm, "time": self.time,
-                "iterations": self.iterations, "options": dict(self.options)}
-
 
 # ----------------------------------------------------------------------- playing
 @dataclass
@@ -450,81 +233,6 @@ def play_round(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], d
 
 
 # -------------------------------------------------------------------- statistics
-def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``score`` observed over ``n`` trials.
-
-    >>> lo, hi = wilson_interval(0.5, 100)
-    >>> round(lo, 4), round(hi, 4)
-    (0.4038, 0.5962)
-    >>> wilson_interval(1.0, 10)[1]
-    1.0
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = min(1.0, max(0.0, score))
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    lo = 0.0 if p == 0.0 else max(0.0, centre - half)
-    hi = 1.0 if p == 1.0 else min(1.0, centre + half)
-    return (lo, hi)
-
-
-# two-sided 95% quantiles of Student's t for 1..30 degrees of freedom
-_T95 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004,
-        2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905,
-        2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899,
-        2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)
-
-
-def student_t95(df: int) -> float:
-    """Two-sided 95% quantile of Student's t with ``df`` degrees of freedom (exact to 6
-    digits up to 30, then the Cornish-Fisher expansion, better than 1e-5).
-
-    >>> round(student_t95(4), 4), round(student_t95(1000), 4)
-    (2.7764, 1.9623)
-    """
-    if df < 1:
-        raise ValueError("df must be >= 1")
-    if df <= len(_T95):
-        return _T95[df - 1]
-    z = Z95
-    g1 = (z ** 3 + z) / 4
-    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
-    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
-    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3
-
-
-def normal_interval(values: Sequence[float], z: Optional[float] = None
-                    ) -> tuple[float, float, float]:
-    """Mean of ``values`` and its 95% interval: Student's t with n - 1 degrees of freedom
-    (sample s.d.), which a handful of games needs; ``z``: a fixed quantile instead."""
-    n = len(values)
-    if n == 0:
-        return (0.0, 0.0, 0.0)
-    mean = sum(values) / n
-    if n < 2:
-        return (mean, mean, mean)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = (student_t95(n - 1) if z is None else z) * math.sqrt(var / n)
-    return (mean, mean - half, mean + half)
-
-
-def elo_difference(score: float) -> float:
-    """Elo difference that predicts an expected score ``score`` (``±inf`` at 1 and 0).
-
-    >>> round(elo_difference(0.75), 1)
-    190.8
-    >>> elo_difference(0.5)
-    0.0
-    """
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # (+0.0: no -0.0)
-
-
 def _wdl(records: Iterable[GameRecord]) -> dict:
     recs = list(records)
     w = sum(r.winner == "A" for r in recs)

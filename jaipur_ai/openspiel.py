@@ -33,7 +33,7 @@ from ._cards import LETTERS
 from ._core import CoreState
 from ._observation import legal_dense_ids as _legal_dense_ids
 from .engine import Engine
-from .match import EngineSpec
+from .spec import EngineSpec
 from .move import Move
 from .state import GameState
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional, cast
 
 from .errors import JaipurError
 from .move import Move
+from .spec import derive_seed
 from .state import GameState
 
 if TYPE_CHECKING:
@@ -64,7 +65,6 @@ class GameRecord:
     def from_match(cls, result: Any) -> "GameRecord":
         """The record of a :class:`jaipur_ai.match.MatchResult` (its games, replayed from
         their deal seeds to recover every position)."""
-        from .match import derive_seed
         games = []
         for rec in result.records:
             seats = ["A", "B"] if rec.a_seat == 0 else ["B", "A"]

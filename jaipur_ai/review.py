@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from .engine import Analysis, Candidate, Engine
-from .errors import InvalidOptionError, JaipurError, MissingExtraError
-from .match import derive_seed
+from .errors import InvalidOptionError, JaipurError
+from .spec import derive_seed
 from .move import Move
 from .options import check, check_engine_options, describe
 from .record import GameRecord, RecordError

@@ -51,7 +51,7 @@ import numpy as np
 from ._features import N_FEATURES_PY as N_FEATURES, features_of
 from ._selfplay import policy_rounds
 from .backends import Backend, LocalBackend, make_backend
-from .match import EngineSpec, derive_seed
+from .spec import EngineSpec, derive_seed
 from .state import GameState
 
 __all__ = ["selfplay", "play_shard", "SHARD_KEYS"]

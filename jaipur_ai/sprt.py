@@ -51,6 +51,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from .errors import JaipurError
 from .options import check
+from .stats import student_t95
 
 __all__ = ["PAIR_SCORES", "SPRT", "SprtError", "pentanomial", "pentanomial_stats",
            "expected_score", "parse_sprt"]
@@ -116,7 +117,6 @@ def pentanomial_stats(counts: Sequence[int]) -> dict:
     >>> s["pairs"], s["pair_score_mean"], s["mean"]
     (4, 1.125, 0.5625)
     """
-    from .match import student_t95
     counts = [int(k) for k in counts]
     n = sum(counts)
     out: dict[str, Any] = {"pentanomial": counts, "pair_scores": list(PAIR_SCORES),

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import glob
 import os
-from pathlib import Path
-from typing import Any, Iterable, Optional, Union
+from typing import Iterable, Optional, Union
 
 import numpy as np
 

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from . import __version__
 from .errors import JaipurError
-from .match import LEVELS, EngineSpec
+from .spec import LEVELS, EngineSpec
 from .options import ENGINE_OPTIONS, SEARCH_LIMITS, check, describe
 from .serve import RequestError, Server, error_body, read_request_position
 from .view import View

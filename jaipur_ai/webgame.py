@@ -26,7 +26,7 @@ from collections import OrderedDict
 from typing import Any, Optional, Union
 
 from .game import end_reason, engine_seed, hint_seed, round_seed, seat_of
-from .match import EngineSpec
+from .spec import EngineSpec
 from .move import Move
 from .record import GameRecord, RoundRecorder
 from .serve import RequestError
