@@ -55,25 +55,26 @@ def _mutate_dict(d, data):
     """The JSON form with one field (at any depth) replaced by any JSON value."""
     d = json.loads(json.dumps(d))
     node = d
-    for _ in range(data.draw(st.integers(0, 3))):
+
+    def pick(node):
+        """A key of a non-empty dict, an index of a non-empty list, else None."""
         if isinstance(node, dict) and node:
-            k = data.draw(st.sampled_from(sorted(node)))
-            if isinstance(node[k], (dict, list)) and node[k]:
-                node = node[k]
-                continue
+            return data.draw(st.sampled_from(sorted(node)))
+        if isinstance(node, list) and node:
+            return data.draw(st.integers(0, len(node) - 1))
+        return None
+
+    for _ in range(data.draw(st.integers(0, 3))):
+        k = pick(node)
+        if k is None:
+            break
+        if not (isinstance(node[k], (dict, list)) and node[k]):
             node[k] = data.draw(json_values)
             return d
-        if isinstance(node, list) and node:
-            i = data.draw(st.integers(0, len(node) - 1))
-            if isinstance(node[i], (dict, list)) and node[i]:
-                node = node[i]
-                continue
-            node[i] = data.draw(json_values)
-            return d
-    if isinstance(node, dict) and node:
-        node[data.draw(st.sampled_from(sorted(node)))] = data.draw(json_values)
-    elif isinstance(node, list) and node:
-        node[data.draw(st.integers(0, len(node) - 1))] = data.draw(json_values)
+        node = node[k]
+    k = pick(node)
+    if k is not None:
+        node[k] = data.draw(json_values)
     return d
 
 
