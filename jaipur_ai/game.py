@@ -20,7 +20,7 @@ from .move import Move
 from .state import GameState
 
 __all__ = ["Game", "PLAY_HELP", "seat_of", "engine_seed", "hint_seed", "round_seed",
-           "end_reason"]
+           "end_reason", "new_seed", "engine_move", "hint_analysis", "camel_points"]
 
 
 class _Quit(Exception):
@@ -70,6 +70,35 @@ def round_seed(seed: int, rnd: int) -> int:
     True
     """
     return derive_seed(seed, 2, rnd)
+
+
+def new_seed() -> int:
+    """A game seed from OS entropy (32 bits: short enough to type back)."""
+    return int.from_bytes(os.urandom(4), "little")
+
+
+def engine_move(engine: Any, spec: EngineSpec, state: GameState, player: int, seed: int,
+                ply: int) -> Move:
+    """The engine's move for ``player`` at ``ply``: a search of that player's view only,
+    with the spec's limits and :func:`engine_seed`."""
+    lim = spec.limits()
+    return engine.best_move(state.view(player), time=lim["time"],
+                            iterations=lim["iterations"], seed=engine_seed(seed, ply))
+
+
+def hint_analysis(hinter: Any, spec: EngineSpec, state: GameState, player: int, seed: int,
+                  ply: int, top: int = 3) -> Any:
+    """The hint for ``player`` at ``ply``: an analysis of that player's view with the hint
+    spec's limits and :func:`hint_seed`."""
+    lim = spec.limits()
+    return hinter.analyse(state.view(player), time=lim["time"], iterations=lim["iterations"],
+                          top=top, seed=hint_seed(seed, ply))
+
+
+def camel_points(state: GameState, player: int) -> int:
+    """The camel token's points in ``player``'s round total (5 or 0)."""
+    pl = state.players[player]
+    return state.round_totals()[player] - pl.goods_points - pl.bonus_points
 
 
 def end_reason(state: GameState) -> str:
@@ -126,7 +155,7 @@ class Game:
                  you: Union[int, str] = "random") -> None:
         self.spec = spec
         self.hint_spec = hint_spec
-        self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+        self.seed = seed if seed is not None else new_seed()
         self.you = seat_of(self.seed) if you == "random" else int(you)
         self.bot = 1 - self.you
         self.state = GameState.new(self.seed)
@@ -209,12 +238,10 @@ class Game:
     def hint(self) -> None:
         if self._hinter is None:
             self._hinter = self.hint_spec.make_engine()
-        lim = self.hint_spec.limits()
         budget = _budget(self.hint_spec)
         self.say(f"thinking ({self.hint_spec}{': ' + budget if budget else ''}) ...")
-        report = self._hinter.analyse(self.state.view(self.you), time=lim["time"],
-                                      iterations=lim["iterations"], top=3,
-                                      seed=hint_seed(self.seed, self.ply))
+        report = hint_analysis(self._hinter, self.hint_spec, self.state, self.you, self.seed,
+                               self.ply)
         for line in format_analysis(report, 3).splitlines():
             self.say(("  " + line).rstrip())
 
@@ -270,7 +297,6 @@ class Game:
             return
 
     def engine_turn(self) -> None:
-        lim = self.spec.limits()
         budget = _budget(self.spec)
         live = budget and sys.stdout.isatty()
         if budget:  # on a terminal, a notice that the move replaces; else its own line
@@ -282,9 +308,8 @@ class Game:
                 self.say(notice)
         t0 = time.perf_counter()
         try:
-            move = self.engine.best_move(self.state.view(self.bot), time=lim["time"],
-                                         iterations=lim["iterations"],
-                                         seed=engine_seed(self.seed, self.ply))
+            move = engine_move(self.engine, self.spec, self.state, self.bot, self.seed,
+                               self.ply)
         finally:
             if live:
                 sys.stdout.write("\r\x1b[K")   # erase the notice
@@ -301,9 +326,9 @@ class Game:
         pl = s.players
         self.say()
         self.say(f"==== Round {s.round} over ====")
-        self.say(f"  the round ended: {self.end_reason()}")
+        self.say(f"  the round ended: {end_reason(s)}")
         for p, who in ((self.you, "you   "), (self.bot, "engine")):
-            camel = totals[p] - pl[p].goods_points - pl[p].bonus_points
+            camel = camel_points(s, p)
             self.say(f"  {who} goods {pl[p].goods_points:>3} + bonus {pl[p].bonus_points:>3}"
                      f" + camel token {camel} = {totals[p]:>3}   (herd {pl[p].herd})")
         self.say(f"  the engine's hand was: {_cards_spaced(pl[self.bot].hand)}")
@@ -315,10 +340,6 @@ class Game:
         else:
             self.say("  the engine wins the round and takes a seal of excellence")
         self.say(f"  seals: you {s.seals[self.you]}, engine {s.seals[self.bot]}")
-
-    def end_reason(self) -> str:
-        """Why the round ended (:func:`end_reason`)."""
-        return end_reason(self.state)
 
     def run(self) -> int:
         self.say(f"Jaipur: you are player {self.you}, the engine ({self.spec}) is player "

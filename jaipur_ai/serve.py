@@ -39,7 +39,7 @@ from typing import Any, Callable, Optional, Union
 
 from . import __version__
 from .errors import InvalidOptionError, InvalidPositionError, JaipurError
-from .options import ALGORITHMS, ENGINE_OPTIONS, check, check_engine_options
+from .options import ALGORITHMS, ENGINE_OPTIONS, check, check_engine_options, option
 from .move import Move
 from .state import STATE_FORMAT, GameState
 from .view import VIEW_FORMAT, View, read_position
@@ -113,10 +113,10 @@ def _option(req: dict, key: str) -> Any:
     return check(key, req.get(key))
 
 
-def _integer(req: dict, key: str, lo: int, hi: int, default: Any = None) -> Optional[int]:
+def _integer(req: dict, key: str, lo: int, hi: int) -> Optional[int]:
     v = req.get(key)
     if v is None:
-        return default
+        return None
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, bool) or not isinstance(v, int):
@@ -477,8 +477,8 @@ class Server:
             raise _PositionError(InvalidPositionError(
                 "to_move", "it is the opponent's turn: search the view of the player to move"))
         limits = {k: _option(req, k) for k in ("time", "iterations", "top", "seed")}
-        if "top" not in req or req["top"] is None:
-            limits["top"] = 5
+        if limits["top"] is None:
+            limits["top"] = option("top").default
         if limits["time"] is None and limits["iterations"] is None and self.default_time:
             limits["time"] = self.default_time
         report_every = _option(req, "report_every")

@@ -18,14 +18,14 @@ over.  Every position played is recorded (:mod:`jaipur_ai.record`).
 """
 from __future__ import annotations
 
-import os
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from typing import Any, Optional, Union
 
-from .game import end_reason, engine_seed, hint_seed, round_seed, seat_of
+from .game import (camel_points, end_reason, engine_move, hint_analysis, new_seed,
+                   round_seed, seat_of)
 from .spec import EngineSpec
 from .move import Move
 from .record import GameRecord, RoundRecorder
@@ -65,7 +65,7 @@ class WebGame:
         self.id = secrets.token_hex(6)
         self.spec = spec
         self.hint_spec = hint_spec
-        self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+        self.seed = seed if seed is not None else new_seed()
         self.you = seat_of(self.seed) if you == "random" else int(you)
         self.bot = 1 - self.you
         self.lock = threading.Lock()
@@ -93,12 +93,10 @@ class WebGame:
     def engine_replies(self) -> None:
         """The engine moves while it is its turn and the round runs; it searches its own
         view only."""
-        lim = self.spec.limits()
         while not self.state.is_round_over and self.state.to_move == self.bot:
             t0 = time.perf_counter()
-            move = self.engine.best_move(self.state.view(self.bot), time=lim["time"],
-                                         iterations=lim["iterations"],
-                                         seed=engine_seed(self.seed, self.ply))
+            move = engine_move(self.engine, self.spec, self.state, self.bot, self.seed,
+                               self.ply)
             self._apply(move, self.bot, time.perf_counter() - t0)
 
     def play(self, text: Any) -> dict[str, Any]:
@@ -140,10 +138,8 @@ class WebGame:
                                "ConflictError")
         if self._hinter is None:
             self._hinter = self.hint_spec.make_engine()
-        lim = self.hint_spec.limits()
-        report = self._hinter.analyse(self.state.view(self.you), time=lim["time"],
-                                      iterations=lim["iterations"], top=top,
-                                      seed=hint_seed(self.seed, self.ply))
+        report = hint_analysis(self._hinter, self.hint_spec, self.state, self.you, self.seed,
+                               self.ply, top)
         return {"engine": str(self.hint_spec), **report.to_dict()}
 
     def record(self) -> GameRecord:
@@ -187,14 +183,13 @@ class WebGame:
         }
         if over:
             totals = s.round_totals()
-            pl = s.players
             out["round_end"] = {
                 "reason": end_reason(s), "winner": _who(self, s.result),
                 "engine_hand": them.hand,
                 "totals": {"you": totals[self.you], "engine": totals[self.bot]},
                 "goods": {"you": me.goods_points, "engine": them.goods_points},
                 "bonus": {"you": me.bonus_points, "engine": them.bonus_points},
-                "camel_token": {w: totals[p] - pl[p].goods_points - pl[p].bonus_points
+                "camel_token": {w: camel_points(s, p)
                                 for w, p in (("you", self.you), ("engine", self.bot))},
             }
         return out
