@@ -82,6 +82,11 @@ class Backend:
         """Get ready before the first task (Ray: import it, start or join the cluster),
         so that a backend that cannot run fails before any work is done."""
 
+    def for_tasks(self, n: int) -> "Backend":
+        """The backend to run ``n`` tasks with: this one (a local pool is cut down to
+        at most ``n`` processes, so that a short run starts no idle workers)."""
+        return self
+
 
 def _stopped(should_stop: Optional[Callable[[], bool]]) -> bool:
     return should_stop is not None and bool(should_stop())
@@ -104,6 +109,9 @@ class LocalBackend(Backend):
 
     def __init__(self, workers: Optional[int] = None) -> None:
         super().__init__(1 if workers is None else workers)
+
+    def for_tasks(self, n: int) -> "LocalBackend":
+        return LocalBackend(max(1, min(self.workers or 1, n)))
 
     def map(self, fn: Callable[[T], R], tasks: Iterable[T],
             should_stop: Optional[Callable[[], bool]] = None) -> Generator[R, None, None]:

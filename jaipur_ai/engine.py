@@ -57,7 +57,6 @@ __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHM
            "DEFAULT_TIME"]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
-EVALUATIONS = ("learned", "heuristic")
 CUTOFF_LEARNED = 6       # default playout cutoff with the learned evaluation
 CUTOFF_HEURISTIC = 10    # ... and with the hand-set one (the previous default)
 DEFAULT_TIME = 1.0
@@ -222,7 +221,7 @@ def _core_of(position, perfect_information: bool):
     raise TypeError(f"expected a GameState or a View, got {type(position).__name__}")
 
 
-def _initial_nodes(max_nodes: int, threads: int) -> int:
+def _initial_nodes(max_nodes: int) -> int:
     """Nodes each tree starts with: 1024 (the pool grows by doubling as needed, so a
     short search allocates little; node numbers, hence results, do not change)."""
     return min(max_nodes, 1024)
@@ -533,7 +532,7 @@ class Engine:
         n = self.threads
         seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
         opts = self.searcher_options()
-        opts["initial_nodes"] = _initial_nodes(self.max_nodes, n)
+        opts["initial_nodes"] = _initial_nodes(self.max_nodes)
         searchers = [IsmctsSearcher(core, seed=s, judge=False, **opts) for s in seeds]
         quota = None
         if iterations is not None:

@@ -40,6 +40,7 @@ the seat, the round and the ply, never from which worker played the game.
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import time
@@ -47,11 +48,12 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
-from .backends import Backend, LocalBackend, make_backend
+from .backends import Backend, make_backend
 from .errors import JaipurError
 from .options import check, describe
 from .spec import (ALGORITHMS, LEVELS, EngineSpec, SpecError,  # noqa: F401
                    deal_seeds, derive_seed, option_value)
+from .spec import deal_seed as _deal_seed, game_seed as _game_seed
 from .sprt import SPRT, pentanomial, pentanomial_stats
 from .state import GameState
 from .stats import (elo_difference, normal_interval, student_t95,  # noqa: F401
@@ -247,22 +249,12 @@ def _finite(x: float) -> Optional[float]:
     return x if math.isfinite(x) else None
 
 
-def pair_scores(records: Iterable[GameRecord], prefix: bool = False) -> list[float]:
-    """A's pair score (0 .. 2) of every deal with both games finished, in deal order;
-    ``prefix``: only the deals before the first one that is not complete."""
+def pair_scores(records: Iterable[GameRecord]) -> list[float]:
+    """A's pair score (0 .. 2) of every deal with both games finished, in deal order."""
     by_deal: dict[int, dict[int, float]] = {}
     for r in records:
         by_deal.setdefault(r.deal, {})[r.a_seat] = r.score
-    out: list[float] = []
-    for deal in sorted(by_deal):
-        if prefix and deal != len(out):
-            break
-        seats = by_deal[deal]
-        if len(seats) == 2:
-            out.append(seats[0] + seats[1])
-        elif prefix:
-            break
-    return out
+    return [seats[0] + seats[1] for _, seats in sorted(by_deal.items()) if len(seats) == 2]
 
 
 def summarise(records: Sequence[GameRecord]) -> dict:
@@ -276,9 +268,7 @@ def summarise(records: Sequence[GameRecord]) -> dict:
     margin, mlo, mhi = normal_interval([r.margin for r in recs])
     secs = [sum(r.seconds[i] for r in recs) for i in range(2)]
     cnt = [sum(r.engine_moves[i] for r in recs) for i in range(2)]
-    pairs: dict[int, set] = {}
-    for r in recs:
-        pairs.setdefault(r.deal, set()).add(r.a_seat)
+    ps = pair_scores(recs)
     out.update({
         "win_rate": score if n else None,
         "win_rate_ci95": [lo, hi] if n else None,
@@ -292,8 +282,8 @@ def summarise(records: Sequence[GameRecord]) -> dict:
         "mean_margin_ci95": [mlo, mhi] if n else None,
         "seconds_per_move": [secs[i] / cnt[i] if cnt[i] else None for i in range(2)],
         "moves": cnt,
-        "complete_pairs": sum(1 for s in pairs.values() if len(s) == 2),
-        "paired": pentanomial_stats(pentanomial(pair_scores(recs))),
+        "complete_pairs": len(ps),
+        "paired": pentanomial_stats(pentanomial(ps)),
         "by_start": {"a_first": _wdl(r for r in recs if r.a_started),
                      "b_first": _wdl(r for r in recs if not r.a_started)},
         "by_seat": {"a_player0": _wdl(r for r in recs if r.a_seat == 0),
@@ -353,7 +343,6 @@ class MatchResult:
         return d
 
     def to_json(self, indent: Optional[int] = 2, records: bool = True) -> str:
-        import json
         return json.dumps(self.to_dict(records), indent=indent)
 
     def __str__(self) -> str:
@@ -469,7 +458,6 @@ class ResultsFile:
     @staticmethod
     def read_settings(path: str) -> Optional[dict]:
         """The settings in the header of ``path`` (None: no file, or no header yet)."""
-        import json
         try:
             with open(path, "rb") as fh:
                 first = fh.readline()
@@ -486,7 +474,6 @@ class ResultsFile:
             return None
 
     def _load(self) -> None:
-        import json
         try:
             with open(self.path, "rb") as fh:
                 data = fh.read()
@@ -535,7 +522,6 @@ class ResultsFile:
             raise ResultsFileError("out", f"cannot write {self.path}: {e.strerror}") from None
 
     def _write(self, obj: dict) -> None:
-        import json
         self._fh.write(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
         self._fh.flush()
         try:
@@ -565,7 +551,7 @@ def _settings_text(st: Any) -> str:
 
 def _task(args: tuple) -> GameRecord:
     a, b, deal, deal_seed, a_seat, unit, seed = args
-    return play_game(a, b, deal_seed, a_seat, unit=unit, seed=derive_seed(seed, 1, deal),
+    return play_game(a, b, deal_seed, a_seat, unit=unit, seed=_game_seed(seed, deal),
                      deal=deal)
 
 
@@ -666,11 +652,10 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
             tracker.add(r)
     resumed = len(records)
     finished = {(r.deal, r.a_seat) for r in records}
-    if isinstance(runner, LocalBackend):
-        runner = LocalBackend(max(1, min(runner.workers or 1, total - resumed)))
+    runner = runner.for_tasks(total - resumed)
 
     # the tasks are made as they are needed, never all at once
-    tasks = ((a, b, i, derive_seed(seed, 0, i), seat, unit, seed)
+    tasks = ((a, b, i, _deal_seed(seed, i), seat, unit, seed)
              for i in range(games) for seat in (0, 1) if (i, seat) not in finished)
     interrupted = stop = False
     t0 = time.perf_counter()
@@ -686,7 +671,7 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
                     finished.add(key)
                     records.append(rec)
                     if results is not None:
-                        results.add(rec, derive_seed(seed, 1, rec.deal))
+                        results.add(rec, _game_seed(seed, rec.deal))
                     if on_result is not None:
                         on_result(rec, len(records), total)
                     if tracker.add(rec):

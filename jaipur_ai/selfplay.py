@@ -50,7 +50,7 @@ import numpy as np
 
 from ._features import N_FEATURES_PY as N_FEATURES, features_of
 from ._selfplay import policy_rounds
-from .backends import Backend, LocalBackend, make_backend
+from .backends import Backend, make_backend
 from .spec import EngineSpec, derive_seed
 from .state import GameState
 
@@ -188,8 +188,7 @@ def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
     n_shards = (rounds + shard_rounds - 1) // shard_rounds
     todo = [(engine, seed, k, k * shard_rounds, min(shard_rounds, rounds - k * shard_rounds))
             for k in range(n_shards) if not _shard_path(path, k).exists()]
-    if isinstance(runner, LocalBackend):
-        runner = LocalBackend(max(1, min(runner.workers or 1, len(todo))))
+    runner = runner.for_tasks(len(todo))
     bar = _Progress(n_shards, n_shards - len(todo), progress)
     t0 = time.monotonic()
     try:

@@ -20,7 +20,7 @@ from .errors import JaipurError
 from .options import ENGINE_OPTIONS, check, check_engine_options, describe, parse_text, unknown
 
 __all__ = ["EngineSpec", "SpecError", "LEVELS", "ALGORITHMS", "DEFAULT_TIME", "derive_seed",
-           "deal_seeds", "option_value"]
+           "deal_seed", "deal_seeds", "game_seed", "option_value"]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 _SEARCHING = ("ismcts", "expectimax")
@@ -63,9 +63,19 @@ def derive_seed(seed: int, *path: int) -> int:
     return x
 
 
+def deal_seed(seed: int, deal: int) -> int:
+    """The deal seed of deal ``deal`` of a match with seed ``seed``."""
+    return derive_seed(seed, 0, deal)
+
+
+def game_seed(seed: int, deal: int) -> int:
+    """The seed of the searches in both games of deal ``deal`` of a match."""
+    return derive_seed(seed, 1, deal)
+
+
 def deal_seeds(seed: int, deals: int) -> list[int]:
-    """The deal seeds of a match: deal ``i`` is ``derive_seed(seed, 0, i)``."""
-    return [derive_seed(seed, 0, i) for i in range(deals)]
+    """The deal seeds of a match: deal ``i`` is ``deal_seed(seed, i)``."""
+    return [deal_seed(seed, i) for i in range(deals)]
 
 
 # --------------------------------------------------------------------- engine spec

@@ -51,7 +51,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from .errors import JaipurError
 from .options import check
-from .stats import student_t95
+from .stats import elo_difference, student_t95
 
 __all__ = ["PAIR_SCORES", "SPRT", "SprtError", "pentanomial", "pentanomial_stats",
            "expected_score", "parse_sprt"]
@@ -78,9 +78,9 @@ def expected_score(elo: float) -> float:
 
 
 def _elo(score: float) -> Optional[float]:
-    if score <= 0.0 or score >= 1.0:
-        return None
-    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0
+    """The Elo difference of ``score``, None where it is infinite (JSON holds no inf)."""
+    e = elo_difference(score)
+    return e if math.isfinite(e) else None
 
 
 def pentanomial(pair_scores: Iterable[float]) -> list[int]:
