@@ -104,8 +104,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    directory = tempfile.mkdtemp(prefix="jaipur-limit-")
-    exe = bench_core.compile_limit(directory)
+    with tempfile.TemporaryDirectory(prefix="jaipur-limit-") as directory:
+        runs = measure(a, bench_core.compile_limit(directory))
+    report(a, runs)
+
+
+def measure(a: argparse.Namespace, exe: str) -> dict:
+    """Every row for both builds and the plain-C limit, ``a.repeat`` times, alternating."""
     runs: dict = {k: {"before": [], "after": []} for k, _, _ in ROWS}
     runs["limit"] = {"enumerate": [], "count": []}
     for _ in range(a.repeat):
@@ -118,6 +123,10 @@ def main() -> None:
             if k == "core_counted":
                 t, plies, _ = bench_core.run_limit(exe, "count", 5000, 1)
                 runs["limit"]["count"].append(plies / t)
+    return runs
+
+
+def report(a: argparse.Namespace, runs: dict) -> None:
     med = {k: {s: (statistics.median(v) if None not in v else None) for s, v in d.items()}
            for k, d in runs.items()}
     if a.json:
