@@ -35,23 +35,33 @@ KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "valu
 def load_shards(paths: Union[str, Iterable[str]]) -> dict:
     """Concatenate shards (``*.npz`` files, or folders holding them) into one dict.
 
-    Round ids are made unique across shards (the shard's ``round_offset`` is added)."""
+    Round ids are made unique across the paths given: each self-play run numbers its
+    rounds from 0, so the rounds of each path after the first are shifted past the
+    largest id read so far (a shard's own ``round_offset`` is added too)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    files: list = []
+    groups: list[list[str]] = []
     for p in paths:
         p = str(p)
-        files += sorted(glob.glob(os.path.join(p, "*.npz"))) if os.path.isdir(p) else [p]
-    if not files:
+        groups.append(sorted(glob.glob(os.path.join(p, "*.npz"))) if os.path.isdir(p) else [p])
+    if not any(groups):
         raise FileNotFoundError(f"no shards in {list(paths)!r}")
     parts: dict = {k: [] for k in KEYS}
-    for i, f in enumerate(files):
-        with np.load(f, allow_pickle=False) as z:
-            off = int(z["round_offset"]) if "round_offset" in z.files else i << 32
-            for k in KEYS:
-                if k in z.files:
-                    a = z[k]
-                    parts[k].append(a.astype(np.int64) + off if k == "round" else a)
+    base = 0
+    for files in groups:
+        top = base - 1
+        for f in files:
+            with np.load(f, allow_pickle=False) as z:
+                off = base + (int(z["round_offset"]) if "round_offset" in z.files else 0)
+                for k in KEYS:
+                    if k in z.files:
+                        a = z[k]
+                        if k == "round":
+                            a = a.astype(np.int64) + off
+                            if len(a):
+                                top = max(top, int(a.max()))
+                        parts[k].append(a)
+        base = top + 1
     return {k: np.concatenate(v) for k, v in parts.items() if v}
 
 

@@ -211,7 +211,10 @@ def test_selfplay_to_train_to_engine_end_to_end(tmp_path):
     selfplay(str(tmp_path / "g1"), rounds=4, engine="ismcts:iterations=40", seed=1,
              shard_rounds=2, progress=False)
     data = train.load_shards([str(tmp_path / "g0"), str(tmp_path / "g1")])
+    # both runs number their rounds from 0: loaded together, every round keeps its own id
+    assert len(np.unique(data["round"])) == 304
     weights, rep = train.fit(data, hidden=4, epochs=3, seed=1)
+    assert rep["rounds"] == 304
     assert rep["holdout_logloss"] < rep["constant_logloss"]
     assert rep["holdout_brier"] < rep["constant_brier"]
     path = tmp_path / "mine.npz"
