@@ -804,7 +804,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--verbose", action="store_true", help="log every request on stderr")
     w.set_defaults(func=cmd_web)
     from .learn import add_commands as _add_learning_commands
-    _add_learning_commands(sub, _formatter)
+    _add_learning_commands(sub, _formatter, _flag)
     v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
     v.set_defaults(func=cmd_version)
     return p

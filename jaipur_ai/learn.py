@@ -163,8 +163,10 @@ def _positive_int(text: str) -> int:
     return v
 
 
-def add_commands(sub, formatter) -> None:
-    """Add ``selfplay``, ``train`` and ``learn`` to the CLI's subparsers."""
+def add_commands(sub, formatter, flag) -> None:
+    """Add ``selfplay``, ``train`` and ``learn`` to the CLI's subparsers; ``flag(name,
+    "--name")`` is the CLI's argparse type of a flag that sets an option of the table
+    (jaipur_ai.options), so that ``--workers`` is checked, and refused, as ``match``'s."""
     positive_int = _positive_int
     sp = sub.add_parser("selfplay", help="self-play records for training (numpy shards)",
                         formatter_class=formatter,
@@ -177,7 +179,7 @@ def add_commands(sub, formatter) -> None:
                          "ismcts:iterations=400)")
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--shard-rounds", type=positive_int, default=100, metavar="K")
-    sp.add_argument("--workers", type=positive_int, default=None, metavar="W",
+    sp.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
                     help="shards played at once (default 1; with --backend ray, the "
                          "cluster's CPUs)")
     add_backend_arguments(sp)
@@ -205,7 +207,7 @@ def add_commands(sub, formatter) -> None:
                         description="From an empty folder to FOLDER/evaluation.npz: "
                                     "policy self-play, fit, then searched generations.")
     le.add_argument("folder")
-    le.add_argument("--workers", type=positive_int, default=None, metavar="W",
+    le.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
                     help="self-play shards played at once (default 2; with --backend ray, "
                          "the cluster's CPUs)")
     add_backend_arguments(le)

@@ -127,11 +127,13 @@ def _only(req: dict[str, Any], known: tuple[str, ...]) -> None:
 
 
 class _Lines(io.TextIOBase):
-    """The output stream of a :class:`Server`: each answer line onto a queue."""
+    """The output stream of a :class:`Server`: each answer line onto a queue of
+    events, as ``(event, answer)``."""
 
-    def __init__(self) -> None:
+    def __init__(self, event: str) -> None:
         super().__init__()
-        self.answers: "queue.Queue[dict[str, Any]]" = queue.Queue()
+        self.event = event
+        self.answers: "queue.Queue[tuple[str, Any]]" = queue.Queue()
 
     def writable(self) -> bool:
         return True
@@ -139,7 +141,7 @@ class _Lines(io.TextIOBase):
     def write(self, s: str) -> int:
         for line in s.splitlines():
             if line.strip():
-                self.answers.put(json.loads(line))
+                self.answers.put((self.event, json.loads(line)))
         return len(s)
 
 
@@ -325,15 +327,15 @@ class WebApp:
                     self.log(traceback.format_exc())
                 events.put(("error", {"error": error_body(e)}))
 
+        def finish() -> None:
+            stop.set()
+            thread.join()
+
         thread = threading.Thread(target=work, name="jaipur-review", daemon=True)
         thread.start()
         first = events.get()         # progress(0, n) once the record replays, or the error
-        if first[0] == "error":
-            thread.join()
-            err = first[1]["error"]
-            return json_response({"error": err}, _STATUS.get(err["type"], 400))
-        return Response(200, "text/event-stream", headers={"Cache-Control": "no-store"},
-                        stream=_events(events, first, ("review", "error"), stop, thread))
+        return _streamed(events, first, lambda name, data: name in ("review", "error"),
+                         finish)
 
     def _position(self, req: dict[str, Any]) -> Response:
         _only(req, ("position",))
@@ -358,56 +360,63 @@ class WebApp:
         req = dict(req, id=1, action="analyse")
         if req.get("report_every") is None:
             req["report_every"] = 0.25
-        out = _Lines()
+        out = _Lines("analysis")
         server = Server(io.StringIO(), out, threads=self.threads, log=_LogWriter(self.log))
         server.handle_line(json.dumps(req))
         try:
-            first: Optional[dict[str, Any]] = out.answers.get_nowait()
+            first: Optional[tuple[str, Any]] = out.answers.get_nowait()
         except queue.Empty:
             first = None
-        if first is not None and "error" in first:   # refused before any search
-            err = first["error"]
-            return json_response({"error": err}, _STATUS.get(err["type"], 400))
-        return Response(200, "text/event-stream", stream=self._stream(server, out, first),
-                        headers={"Cache-Control": "no-store"})
 
-    @staticmethod
-    def _stream(server: Server, out: _Lines, msg: Optional[dict[str, Any]]) -> Iterator[bytes]:
-        try:
-            while True:
-                if msg is None:
-                    try:
-                        msg = out.answers.get(timeout=1.0)
-                    except queue.Empty:
-                        yield b": still searching\n\n"   # (finds a page that went away)
-                        continue
-                yield _sse("analysis", msg)
-                if msg.get("final") or "error" in msg:
-                    return
-                msg = None
-        finally:  # done, or the page went away: no search is left running
+        def finish() -> None:
             server.terminate_all()
             server.wait()
 
+        return _streamed(out.answers, first,
+                         lambda name, msg: bool(msg.get("final")) or "error" in msg, finish)
 
-def _events(events: "queue.Queue[tuple[str, Any]]", first: tuple[str, Any],
-            last: tuple[str, ...], stop: threading.Event,
-            thread: threading.Thread) -> Iterator[bytes]:
-    """The events of a worker thread, until one named in ``last``; when the stream ends
-    (or the page goes away) the worker is stopped and waited for."""
-    item: Optional[tuple[str, Any]] = first
+
+# --------------------------------------------------------------------------- streams
+def _streamed(events: "queue.Queue[tuple[str, Any]]", first: Optional[tuple[str, Any]],
+              last: Callable[[str, Any], bool], finish: Callable[[], None]) -> Response:
+    """The answer to a request whose work runs on: a JSON error when the work's first
+    event is one (refused before it began), else the stream of :func:`_events`."""
+    if first is not None and "error" in first[1]:
+        finish()
+        err = first[1]["error"]
+        return json_response({"error": err}, _STATUS.get(err["type"], 400))
+    return Response(200, "text/event-stream", headers={"Cache-Control": "no-store"},
+                    stream=_events(events, first, last, finish))
+
+
+def _events(events: "queue.Queue[tuple[str, Any]]", first: Optional[tuple[str, Any]],
+            last: Callable[[str, Any], bool], finish: Callable[[], None]) -> Iterator[bytes]:
+    """Server-sent events of work running on another thread: ``first`` (unless None),
+    then each ``(event, data)`` of ``events``, until one for which ``last(event, data)``
+    holds; a comment line every second while none comes (a write that finds the page
+    gone ends the stream).  When the stream ends, done or closed because the page went
+    away, ``finish()`` stops the work and waits for it: nothing is left running.
+
+    >>> q: "queue.Queue[tuple[str, Any]]" = queue.Queue()
+    >>> q.put(("done", 2))
+    >>> finished = []
+    >>> chunks = _events(q, ("step", 1), lambda e, d: e == "done",
+    ...                  lambda: finished.append(True))
+    >>> list(chunks), finished
+    ([b'event: step\\ndata: 1\\n\\n', b'event: done\\ndata: 2\\n\\n'], [True])
+    """
+    item = first
     try:
         while True:
             if item is None:
                 try:
                     item = events.get(timeout=1.0)
                 except queue.Empty:
-                    yield b": still working\n\n"
+                    yield b": still working\n\n"   # (finds a page that went away)
                     continue
             yield _sse(*item)
-            if item[0] in last:
+            if last(*item):
                 return
             item = None
     finally:
-        stop.set()
-        thread.join()
+        finish()

@@ -204,6 +204,25 @@ def test_cli_and_python_say_the_same():
     assert line == f"jaipur-ai: error: --threads: {err.reason}"
 
 
+@pytest.mark.parametrize("value", ["300", "0", "-1", "x", "1.5"])
+def test_every_workers_flag_is_the_tables(value, tmp_path, capsys):
+    """--workers of match, selfplay and learn: read by the table when the command line
+    is parsed (before any work), refused with the same message."""
+    from jaipur_ai.cli import CliError, build_parser, main
+    with pytest.raises(InvalidOptionError) as want:
+        O.parse_text("workers", value)
+    lines = set()
+    for args in (["match", "greedy", "random", "-q"], ["selfplay", str(tmp_path / "s"), "-q"],
+                 ["learn", str(tmp_path / "l"), "-q"]):
+        with pytest.raises(CliError) as e:
+            build_parser().parse_args([*args, "--workers", value])
+        assert (e.value.field, e.value.reason) == ("--workers", want.value.reason)
+        assert main([*args, "--workers", value]) == 2
+        lines.add(capsys.readouterr().err)
+    assert lines == {f"jaipur-ai: error: --workers: {want.value.reason}\n"}
+    assert not any(tmp_path.iterdir())
+
+
 def test_huge_threads_are_refused_before_anything_is_allocated():
     s = jp.GameState.new(seed=7, starter=0)
     with pytest.raises(InvalidOptionError):

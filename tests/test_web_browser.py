@@ -7,11 +7,14 @@ assertion reads what the page shows (the API is asked only which move to click).
 """
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 import webpage
+from jaipur_ai import GameState
+from strategies import play_randomly
 
 pytestmark = pytest.mark.skipif(webpage.missing() is not None,
                                 reason=str(webpage.missing()))
@@ -197,3 +200,24 @@ def test_position_editor(page):
     page.wait.until(lambda d: page.shown("#screen-analyse"))
     page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
     assert _analysis_rows(page)
+
+
+def test_the_editor_fields_write_back_the_text_the_server_read(page):
+    """Text to fields (the server reads the text; the page fills the fields from its
+    JSON form), then the fields write the text again: the same text."""
+    texts = ["V 1.1.0.00.- 0 DDDLM 19 GGCCCCPPPPPLLLL 535325 764 "      # a bonus 10 (T)
+             "GGSC/5/GGSC/-.66.-.-.53322.43/-.-.T 7/0/SSSCLLL/-.-.-.5332.-.21/0.0.0"]
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = play_randomly(GameState.new(seed), rng, 20 * seed)
+        if not s.is_round_over:
+            texts.append(s.view(seed % 2).to_text())
+    page.screen("editor")
+    for text in texts:
+        page.type_into("#ed-text", text)
+        page.find("#ed-read").click()
+        page.idle()
+        assert page.text("#ed-result").startswith("OK: ")
+        page.d.execute_script("document.getElementById('ed-herd')"
+                              ".dispatchEvent(new Event('input'))")      # fields -> text
+        assert page.find("#ed-text").get_attribute("value") == text

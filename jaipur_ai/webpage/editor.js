@@ -1,10 +1,11 @@
 // The position editor: the fields of a view (what you see at a real table) and its
-// one-line text form (docs/notation.md, "View"), kept in step; the server checks it.
+// one-line text form (docs/notation.md, "View"), kept in step: the fields write the text
+// as you type; the server reads it (the page has no parser of the notation) and checks it.
 import { api } from "./api.js";
 import { GOODS, el } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
-export const EXAMPLE = "V 1.0.1.00.- 1 GSCLL 36 PP 555759 765 4/0/G/-.-.-.-.53.-/0.0.0 "
+const EXAMPLE = "V 1.0.1.00.- 1 GSCLL 36 PP 555759 765 4/0/G/-.-.-.-.53.-/0.0.0 "
   + "SCPP/4/-/-.-.-.-.-.-/-.-.-";
 const KINDS = ["3", "4", "5"];
 
@@ -17,7 +18,8 @@ function grid(id, keys, prefix, attrs) {
   }
 }
 
-export function setupEditor() {
+// Draws the grids of the editor and fills it with the example (read by the server).
+export async function setupEditor() {
   grid("ed-stacks", [...GOODS], "tokens.", { type: "number", min: 0, max: 9 });
   grid("ed-bonus-left", KINDS, "bonus_left.", { type: "number", min: 0, max: 7 });
   grid("ed-tokens", [...GOODS], "tokens.", { placeholder: "-" });
@@ -27,7 +29,8 @@ export function setupEditor() {
   for (const input of document.querySelectorAll("#editor input, #editor select")) {
     if (input.id !== "ed-text") input.addEventListener("input", () => { $("ed-text").value = fieldsToText(); });
   }
-  textToFields(EXAMPLE);
+  example = await api("POST", "/api/position", { position: EXAMPLE });
+  showExample();
 }
 
 const val = (id) => $(id).value.trim();
@@ -52,32 +55,37 @@ export function fieldsToText() {
 }
 
 function set(id, value) {
-  $(id).value = value === "-" ? "" : value;
+  $(id).value = String(value);
 }
 
-// Fills the fields from a view's one-line text; false (and a message) when it is not one.
-export function textToFields(text) {
-  const f = text.trim().split(/\s+/);
-  if (f[0] !== "V" || f.length < 10) {
-    result(false, "The editor takes the one-line text of a view: 'V' and 9 fields (docs/notation.md).");
-    return false;
-  }
-  const [round, starter, toMove, seals] = f[1].split(".");
-  set("ed-round", round); set("ed-starter", starter); set("ed-to-move", toMove);
-  set("ed-seals0", (seals || "00")[0]); set("ed-seals1", (seals || "00")[1]);
-  set("ed-observer", f[2]); set("ed-market", f[3]); set("ed-deck", f[4]); set("ed-discard", f[5]);
-  [...GOODS].forEach((g, i) => set(`ed-stacks-${g}`, f[6][i] || ""));
-  KINDS.forEach((k, i) => set(`ed-bonus-left-${k}`, f[7][i] || ""));
-  const obs = f[2] === "1" ? 1 : 0;
-  const mine = f[8 + obs].split("/"), theirs = f[9 - obs].split("/");
-  set("ed-hand", mine[0] || ""); set("ed-herd", mine[1] || ""); set("ed-known", mine[2] || "");
-  (mine[3] || "").split(".").forEach((t, i) => GOODS[i] && set(`ed-tokens-${GOODS[i]}`, t));
-  (mine[4] || "").split(".").forEach((t, i) => KINDS[i] && set(`ed-bonus-${KINDS[i]}`, t));
-  set("ed-opp-hand", theirs[0] || ""); set("ed-opp-herd", theirs[1] || ""); set("ed-opp-known", theirs[2] || "");
-  (theirs[3] || "").split(".").forEach((t, i) => GOODS[i] && set(`ed-opp-tokens-${GOODS[i]}`, t));
-  (theirs[4] || "").split(".").forEach((t, i) => KINDS[i] && set(`ed-opp-bonus-${KINDS[i]}`, t));
-  $("ed-text").value = text.trim();
-  return true;
+// Token values as the text writes them (10: T).
+const values = (list) => list.map((v) => (v === 10 ? "T" : String(v))).join("");
+
+// Fills the fields from a view as the server read it: `view` its JSON form, `text` its
+// one-line text (docs/notation.md).  The notation is read by the server only.
+export function showView(view, text) {
+  set("ed-round", view.round); set("ed-starter", view.starter); set("ed-to-move", view.to_move);
+  set("ed-seals0", view.seals[0]); set("ed-seals1", view.seals[1]);
+  set("ed-observer", view.observer); set("ed-market", view.market);
+  set("ed-deck", view.deck_size); set("ed-discard", view.discard);
+  for (const g of GOODS) set(`ed-stacks-${g}`, view.tokens[g].length);
+  for (const k of KINDS) set(`ed-bonus-left-${k}`, view.bonus_left[k]);
+  const mine = view.players[view.observer], theirs = view.players[1 - view.observer];
+  set("ed-hand", mine.hand); set("ed-herd", mine.herd); set("ed-known", mine.known);
+  for (const g of GOODS) set(`ed-tokens-${g}`, values(mine.tokens[g]));
+  for (const k of KINDS) set(`ed-bonus-${k}`, values(mine.bonus[k]));
+  set("ed-opp-hand", theirs.hand_size); set("ed-opp-herd", theirs.herd);
+  set("ed-opp-known", theirs.known);
+  for (const g of GOODS) set(`ed-opp-tokens-${g}`, values(theirs.tokens[g]));
+  for (const k of KINDS) set(`ed-opp-bonus-${k}`, theirs.bonus[k]);
+  $("ed-text").value = text;
+}
+
+let example = null;          // the server's reading of EXAMPLE
+
+// Fills the fields with the example position.
+export function showExample() {
+  showView(example.json, example.position);
 }
 
 function result(ok, message) {
@@ -100,7 +108,8 @@ function inputsOf(field) {
   return found.length ? found : [$("ed-text")];
 }
 
-// Asks the server; shows what it read, or the error on the field it names.
+// Asks the server to read the text; shows what it read (in the fields too, for a view),
+// or the error on the field it names.
 export async function checkPosition() {
   for (const e of document.querySelectorAll("#editor .invalid")) e.classList.remove("invalid");
   try {
@@ -110,7 +119,8 @@ export async function checkPosition() {
     const moves = p.round_over ? "the round is over"
       : p.legal_moves.length ? `${p.legal_moves.length} legal moves` : `player ${p.to_move} to move`;
     result(true, `OK: ${who}, round ${v.round}, player ${p.to_move} to move: ${moves}.`);
-    textToFields(p.position);
+    if (p.kind === "view") showView(v, p.position);
+    else result(false, "The editor's fields are those of a view; this is a full state (docs/notation.md).");
     return p;
   } catch (e) {
     for (const input of inputsOf(e.field)) input.classList.add("invalid");

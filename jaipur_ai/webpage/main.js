@@ -1,7 +1,7 @@
 // jaipur_ai web: the screens and what their buttons do.
 import { api } from "./api.js";
 import { analyse, showHint, stopAnalysis } from "./analysis.js";
-import { EXAMPLE, checkPosition, setupEditor, textToFields } from "./editor.js";
+import { checkPosition, setupEditor, showExample, showView } from "./editor.js";
 import { reviewGame } from "./review.js";
 import { clearSelection, currentTable, renderTable } from "./table.js";
 
@@ -102,13 +102,13 @@ async function start() {
   });
   $("analyse-stop").addEventListener("click", stopAnalysis);
 
-  setupEditor();
-  $("ed-read").addEventListener("click", () => textToFields($("ed-text").value));
+  await setupEditor();
+  $("ed-read").addEventListener("click", () => busy($("ed-read"), checkPosition));
   $("ed-from-game").addEventListener("click", () => {
     const t = currentTable();
-    if (t) textToFields(t.position); else showError(new Error("no game yet: start one on the Play screen"));
+    if (t) showView(t.view, t.position); else showError(new Error("no game yet: start one on the Play screen"));
   });
-  $("ed-sample").addEventListener("click", () => textToFields(EXAMPLE));
+  $("ed-sample").addEventListener("click", showExample);
   $("ed-check").addEventListener("click", () => busy($("ed-check"), checkPosition));
   $("ed-analyse").addEventListener("click", () => busy($("ed-analyse"), async () => {
     const p = await checkPosition();
