@@ -27,7 +27,7 @@ import queue
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Union
+from typing import Any, Callable, Generator, Iterator, Optional, Union
 from urllib.parse import urlsplit
 
 from . import __version__
@@ -386,11 +386,41 @@ def _streamed(events: "queue.Queue[tuple[str, Any]]", first: Optional[tuple[str,
         err = first[1]["error"]
         return json_response({"error": err}, _STATUS.get(err["type"], 400))
     return Response(200, "text/event-stream", headers={"Cache-Control": "no-store"},
-                    stream=_events(events, first, last, finish))
+                    stream=_Closing(events, first, last, finish))
+
+
+class _Closing:
+    """The chunks of :func:`_events`, whose ``close()`` finishes the work even when no
+    chunk was read (a generator closed before its first step never runs its
+    ``finally``: a page gone before the headers were sent would leave the work
+    running).  ``finish`` runs once, whichever end comes first."""
+
+    def __init__(self, events: "queue.Queue[tuple[str, Any]]",
+                 first: Optional[tuple[str, Any]], last: Callable[[str, Any], bool],
+                 finish: Callable[[], None]) -> None:
+        self._finish = finish
+        self._finished = False
+        self._chunks = _events(events, first, last, self._finish_once)
+
+    def _finish_once(self) -> None:
+        if not self._finished:
+            self._finished = True
+            self._finish()
+
+    def __iter__(self) -> "_Closing":
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self._chunks)
+
+    def close(self) -> None:
+        self._chunks.close()
+        self._finish_once()
 
 
 def _events(events: "queue.Queue[tuple[str, Any]]", first: Optional[tuple[str, Any]],
-            last: Callable[[str, Any], bool], finish: Callable[[], None]) -> Iterator[bytes]:
+            last: Callable[[str, Any], bool],
+            finish: Callable[[], None]) -> Generator[bytes, None, None]:
     """Server-sent events of work running on another thread: ``first`` (unless None),
     then each ``(event, data)`` of ``events``, until one for which ``last(event, data)``
     holds; a comment line every second while none comes (a write that finds the page

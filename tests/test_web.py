@@ -330,6 +330,15 @@ def test_an_abandoned_analysis_stops_its_search():
     assert not searching()
 
 
+def test_an_analysis_closed_before_its_first_event_stops_its_search():
+    """The page may go away before the headers are sent: the stream is closed unread."""
+    app = WebApp(level="greedy", hint="greedy")
+    r = post(app, "/api/analyse", {"position": SAMPLE, "time": 600, "report_every": 0.05})
+    assert [t for t in threading.enumerate() if t.name.startswith("jaipur-search")]
+    r.stream.close()
+    assert not [t for t in threading.enumerate() if t.name.startswith("jaipur-search")]
+
+
 # --------------------------------------------------------------------------- bad requests
 BAD = [
     ("POST", "/api/games", {"level": "foo"}, 400, "level"),
