@@ -59,6 +59,8 @@ __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHM
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 CUTOFF_LEARNED = 6       # default playout cutoff with the learned evaluation
 CUTOFF_HEURISTIC = 10    # ... and with the hand-set one (the previous default)
+# opponent_view -> the searcher's opp_view (docs/search.md, "The opponent's view")
+_OPPONENT_VIEW = {"off": 0, "priors": 1, "all": 2}
 DEFAULT_TIME = 1.0
 """Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
 DEFAULT_DEPTH = 3
@@ -291,6 +293,12 @@ class Engine:
     with this constant and priors from the move scores (default 1.5; 0 = UCB over all
     legal moves, the textbook tree).  ``prior_temp``: softmax temperature of those
     priors, in points (default 1).
+    ``opponent_view``: in each sampled world the searcher's own hand is the real one,
+    which the opponent does not see; ``"all"`` (the default with the learned
+    evaluation) has the opponent choose its tree priors and playout moves in that
+    world re-dealt as it sees it (the searcher's cards it never saw taken shuffled
+    with the draw pile), ``"priors"`` only its priors, ``"off"`` (the default with
+    the hand-set evaluation) neither.
     ``chance_nodes``: branch the tree on the cards drawn into the market, so that later
     decisions know the market they face (default True).
     ``widen``: progressive widening of UCB nodes: a node gets a new child only while its
@@ -323,7 +331,8 @@ class Engine:
                  expand: str = "ordered", cutoff: Optional[int] = None,
                  widen: float = 0.0, tree_depth: int = 0,
                  chance_nodes: bool = True, puct: float = 1.5,
-                 prior_temp: float = 1.0, evaluation: str = "learned",
+                 prior_temp: float = 1.0, opponent_view: Optional[str] = None,
+                 evaluation: str = "learned",
                  weights: Optional[str] = None, priors: Optional[str] = None) -> None:
         # every option is checked against the one table (jaipur_ai.options)
         given = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
@@ -366,6 +375,10 @@ class Engine:
         if priors is None:          # the priors follow the evaluation
             priors = "learned" if evaluation == "learned" else "heuristic"
         self.priors = priors
+        view = o["opponent_view"]
+        if view is None:            # so does the opponent's view
+            view = "all" if evaluation == "learned" else "off"
+        self.opponent_view = view
         self.weights = None if weights is None else str(weights)
         # the learned weights are loaded (and checked) once, here
         self._evaluation = None
@@ -383,7 +396,8 @@ class Engine:
         """The configuration as a dict (recorded in every Analysis)."""
         keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
                            "cutoff", "widen", "tree_depth", "puct", "prior_temp",
-                           "chance_nodes", "max_nodes", "evaluation", "weights", "priors"),
+                           "chance_nodes", "max_nodes", "evaluation", "weights", "priors",
+                           "opponent_view"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples", "evaluation",
                                "weights"),
                 "greedy": (), "random": ()}[self.algorithm]
@@ -402,6 +416,7 @@ class Engine:
                 "expand": self.expand, "cutoff": self.cutoff, "widen": self.widen,
                 "tree_depth": self.tree_depth, "chance_nodes": self.chance_nodes,
                 "puct": self.puct, "prior_temp": self.prior_temp,
+                "opp_view": _OPPONENT_VIEW[self.opponent_view],
                 "evaluation": self._evaluation, "learned_priors": self.priors == "learned"}
 
     # -- control -------------------------------------------------------------

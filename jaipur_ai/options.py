@@ -315,6 +315,11 @@ OPTIONS: tuple[Option, ...] = (
        hi=100, algorithms=_IS),
     _o("puct", "float", 1.5, "PUCT constant below the root, priors from the move scores "
        "(0: UCB over all legal moves)", lo=0, hi=100, algorithms=_IS),
+    _o("opponent_view", "choice", None, "what the opponent's choices in the search read: "
+       "'off' the sampled world; 'priors' its tree priors, 'all' its priors and playout "
+       "moves, from that world re-dealt as the opponent sees it (none: 'all' with "
+       "evaluation=learned, 'off' with the hand-set one)",
+       choices=("off", "priors", "all"), none=True, algorithms=_IS),
     _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points",
        lo=0.01, hi=1000, algorithms=_IS),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "

@@ -144,6 +144,7 @@ def test_engine_options_for_the_learned_evaluation():
 
 @pytest.mark.parametrize("opts", [
     dict(evaluation="learned", priors="learned"),
+    dict(evaluation="learned", priors="learned", opponent_view="priors"),
     dict(evaluation="learned", priors="heuristic", playout="learned"),
     dict(algorithm="expectimax", evaluation="learned", depth=2),
 ])
@@ -158,6 +159,22 @@ def test_learned_search_is_fair_and_deterministic(opts):
     assert [(str(c.move), c.visits, c.win_probability) for c in a] == \
         [(str(c.move), c.visits, c.win_probability) for c in b]
     assert a.best in s.legal_moves()
+
+
+def test_the_opponent_view_follows_the_evaluation_and_changes_the_search():
+    assert jp.Engine().opponent_view == "all"
+    assert jp.Engine(evaluation="heuristic").opponent_view == "off"
+
+    def runs(s):
+        return [[(str(c.move), c.visits) for c in
+                 jp.Engine(opponent_view=v).analyse(s, iterations=2000, seed=1)]
+                for v in ("off", "priors", "all")]
+    off, priors, all_ = runs(mid_position(3, 6))    # the mover holds a card unseen
+    assert off != priors and priors != all_ and off != all_
+    # the opponent has seen every card of the mover's hand: nothing to re-deal
+    off, priors, all_ = runs(mid_position(3, 20))
+    assert off == priors == all_
+    assert jp.Engine().options()["opponent_view"] == "all"
 
 
 def test_learned_evaluation_changes_the_search():

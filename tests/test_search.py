@@ -352,6 +352,46 @@ def test_hidden_cards_do_not_matter(plies):
     assert S.greedy_scores(mover_view(s), 5) == S.greedy_scores(mover_view(w), 5)
 
 
+@FAST
+@given(running_states(max_plies=150), st.integers(0, 1), st.integers(0, 2**32 - 1))
+def test_the_opponents_world_is_redealt_from_what_it_knows(state, observer, seed):
+    """opponent_view: the observer's cards the opponent never saw taken are shuffled
+    with the draw pile's goods; everything the opponent knows stays as it is."""
+    a = state._core.raw()
+    b = S.opponent_world_of(state._core, observer, seed).raw()
+    assert b == S.opponent_world_of(state._core, observer, seed).raw()     # seeded
+    for k in a:
+        if k not in ("hand", "deck"):
+            assert a[k] == b[k], k
+    o = 1 - observer
+    assert a["hand"][o] == b["hand"][o]
+    ha, hb, known = a["hand"][observer], b["hand"][observer], a["known"][observer]
+    assert sum(ha) == sum(hb) and all(x >= k for x, k in zip(hb, known))
+    assert len(a["deck"]) == len(b["deck"])
+    camel = 6
+    assert [c == camel for c in a["deck"]] == [c == camel for c in b["deck"]]
+
+    def unseen(hand, deck):     # the goods the opponent cannot place, by type
+        return sorted([g for g in range(6) for _ in range(hand[g] - known[g])]
+                      + [c for c in deck if c != camel])
+    assert unseen(ha, a["deck"]) == unseen(hb, b["deck"])
+
+
+def test_the_opponents_world_draws_every_unseen_good():
+    """Over seeds, each unseen good can land in the observer's re-dealt hand."""
+    s = mid_position(7, 4)
+    raw = s._core.raw()
+    p = s.to_move
+    unknown = [g for g in range(6) if raw["hand"][p][g] > raw["known"][p][g]]
+    assert unknown
+    pool = set(unknown) | {c for c in raw["deck"] if c != 6}
+    seen = set()
+    for seed in range(200):
+        h = S.opponent_world_of(s._core, p, seed).raw()["hand"][p]
+        seen |= {g for g in range(6) if h[g] > raw["known"][p][g]}
+    assert seen == pool
+
+
 def test_view_must_be_observers_turn():
     s = mid_position()
     with pytest.raises(ValueError):

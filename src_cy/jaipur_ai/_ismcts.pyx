@@ -20,7 +20,7 @@ from jaipur_ai._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, PLAYOUT_LEARNE
                                 REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM)
 from jaipur_ai._nodepool cimport NO_NODE
 from jaipur_ai._root cimport now, deadline_of
-from jaipur_ai._worlds cimport sample_world
+from jaipur_ai._worlds cimport sample_world, opponent_world
 from jaipur_ai._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai._policy cimport (MAX_CAND, candidates, score_candidates, rescore_learned,
                                 playout as run_playout)
@@ -55,7 +55,7 @@ cdef class IsmctsSearcher(RootSearch):
                  int decisive_samples=64, expand="ordered", int cutoff=0,
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
                  double prior_temp=1.0, Evaluation evaluation=None,
-                 bint learned_priors=False, bint judge=True):
+                 bint learned_priors=False, int opp_view=0, bint judge=True):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
@@ -104,6 +104,10 @@ cdef class IsmctsSearcher(RootSearch):
         if not (prior_temp > 0.0):
             raise ValueError("prior_temp must be > 0")
         self.P.prior_temp = prior_temp
+        if opp_view not in (0, 1, 2):
+            raise ValueError("opp_view must be 0, 1 or 2")
+        self.P.opp_view = opp_view
+        self.P.observer = self.observer
         rng_seed(&self.rng, seed)
         # the view must have at least one consistent world
         rng_seed(&r, seed)
@@ -209,17 +213,24 @@ cdef class IsmctsSearcher(RootSearch):
         cdef double pr[MAX_CAND]
         cdef int child[MAX_CAND]
         cdef HoldTab T
+        cdef State ow
+        cdef const State* sv = s
         cdef int n, i, c, best = -1, pp
         cdef int32_t a
         cdef uint32_t g
         cdef double mx = -1e300, tot = 0.0, sq, u, bu = -1e300, fpu, v
-        hold_tab(s, &T)
-        n = candidates(s, &T, cand)
+        if self.P.opp_view >= 1 and s.to_move != self.observer:
+            # the opponent's priors from a world re-dealt from its own information
+            # (its candidates are the same: they read its hand, herd and the market)
+            opponent_world(s, self.observer, &ow, &self.rng)
+            sv = &ow
+        hold_tab(sv, &T)
+        n = candidates(sv, &T, cand)
         if n == 0:
             return -1
-        score_candidates(s, &T, cand, n, sc)
+        score_candidates(sv, &T, cand, n, sc)
         if self.P.learned_priors and self.P.model != NULL:
-            rescore_learned(s, cand, n, sc, self.P.model)
+            rescore_learned(sv, cand, n, sc, self.P.model)
         for i in range(n):
             if sc[i] > mx:
                 mx = sc[i]

@@ -30,3 +30,6 @@ ctypedef struct Params:
     int chance_nodes           # tree nodes branch on the cards drawn into the market
     int learned_priors         # PUCT priors from learned afterstate values (needs model)
     const Model* model         # learned evaluation weights, or NULL (hand-set evaluation)
+    int observer               # the searching player (whose hand is real in every world)
+    int opp_view               # the opponent's move choice reads a world re-dealt from its
+                               # own information: 0 never, 1 its tree priors, 2 also playouts

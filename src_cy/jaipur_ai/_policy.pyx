@@ -18,6 +18,7 @@ from jaipur_ai._evaluation cimport learned_logit
 from jaipur_ai._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai._decisive cimport ends_round, empties_stack, end_score, gives_opp_win
+from jaipur_ai._worlds cimport opponent_world
 
 cdef const Figures* F = figures()
 
@@ -222,13 +223,19 @@ cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcep
 cdef double playout(State* s, Rng* r, const Params* P) noexcept nogil:
     """Play the round out by the chosen policy; returns plies played."""
     cdef Move m
+    cdef State t
     cdef int plies = 0, limit = P.max_playout
     if P.cutoff > 0 and P.cutoff < limit:
         limit = P.cutoff
     if P.playout == PLAYOUT_RANDOM:
         return random_playout(s, r, limit)
     while s.result == RESULT_NONE and plies < limit:
-        if policy_move(s, r, P, &m) != 0:
+        if P.opp_view >= 2 and s.to_move != P.observer:
+            # the opponent chooses in a world re-dealt from its own information
+            opponent_world(s, P.observer, &t, r)
+            if policy_move(&t, r, P, &m) != 0:
+                break
+        elif policy_move(s, r, P, &m) != 0:
             break
         apply_move(s, &m)
         plies += 1
@@ -261,3 +268,15 @@ def check_policy(CoreState st, uint64_t seed, int rounds=10, double epsilon=0.1,
     return plies
 
 
+
+
+def opponent_world_of(CoreState st, int observer, uint64_t seed):
+    """World st re-dealt as observer's opponent sees it (the searcher's opp_view), for
+    tests: a new CoreState."""
+    cdef Rng r
+    cdef CoreState out = CoreState.__new__(CoreState)
+    if observer not in (0, 1):
+        raise ValueError("observer must be 0 or 1")
+    rng_seed(&r, seed)
+    opponent_world(&st.s, observer, &out.s, &r)
+    return out

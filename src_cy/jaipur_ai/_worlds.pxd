@@ -2,8 +2,8 @@
 """Sampled worlds of the searched view and the seeds that draw them (inline helpers,
 no module of their own)."""
 from libc.string cimport memcpy
-from libc.stdint cimport uint64_t
-from jaipur_ai._core cimport State, View, Rng, sample_view
+from libc.stdint cimport uint64_t, uint8_t
+from jaipur_ai._core cimport State, View, Rng, sample_view, rng_below, N_GOODS, CAMEL, N_CARDS
 
 
 cdef inline int sample_world(const View* v, const State* truth, bint cheat, State* out,
@@ -22,3 +22,41 @@ cdef inline uint64_t mix(uint64_t z) noexcept nogil:
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
+
+
+cdef inline void opponent_world(const State* s, int obs, State* out, Rng* r) noexcept nogil:
+    """A copy of world s re-dealt as the opponent of `obs` sees it: the goods of obs's
+    hand that the opponent never saw taken are shuffled with the goods of the draw
+    pile (camels stay where they are), so a choice made in `out` for the opponent
+    reads only what the opponent knows of obs's hand (its size and the known cards)."""
+    cdef uint8_t pool[N_CARDS]
+    cdef uint8_t slot[N_CARDS]
+    cdef int g, i, j, k, n = 0, nu = 0, ns = 0
+    cdef uint8_t x
+    memcpy(out, s, sizeof(State))
+    for g in range(N_GOODS):
+        k = <int>s.hand[obs][g] - <int>s.known[obs][g]
+        if k > 0:
+            out.hand[obs][g] = s.known[obs][g]
+            for i in range(k):
+                pool[n] = g
+                n += 1
+    nu = n
+    if nu == 0:
+        return
+    for i in range(s.deck_len):
+        if s.deck[i] != CAMEL:
+            pool[n] = s.deck[i]
+            slot[ns] = i
+            n += 1
+            ns += 1
+    # Fisher-Yates: the first nu cards go to the hand, the rest refill the pile's slots
+    for i in range(n - 1, 0, -1):
+        j = rng_below(r, i + 1)
+        x = pool[i]
+        pool[i] = pool[j]
+        pool[j] = x
+    for i in range(nu):
+        out.hand[obs][pool[i]] += 1
+    for i in range(ns):
+        out.deck[slot[i]] = pool[nu + i]
