@@ -7,6 +7,7 @@ opponent stronger than itself.  Prints the mean sum over all pairs and over the 
 10 plies.
 
     PYTHONPATH=. python3 bench/bench_self_estimates.py [--deals 40] [--iterations 3000]
+        [-o opponent_view=off ...]      # engine options (jaipur_ai.Engine), as the CLI's -o
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import argparse
 import statistics
 
 import jaipur_ai as jp
+from jaipur_ai import options
 
 
 def sums(deals: int, iterations: int, max_plies: int, first_seed: int = 1000,
@@ -41,8 +43,14 @@ def main(argv=None) -> None:
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--iterations", type=int, default=3000)
     ap.add_argument("--plies", type=int, default=40, help="plies of each deal (default 40)")
+    ap.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="an engine option (repeatable)")
     a = ap.parse_args(argv)
-    xs = sums(a.deals, a.iterations, a.plies)
+    opts = {}
+    for kv in a.option:
+        k, _, v = kv.partition("=")
+        opts[k] = options.parse_text(k, v)
+    xs = sums(a.deals, a.iterations, a.plies, **opts)
     early = [x for p, x in xs if p < 10]
     print(f"pairs {len(xs)}: mean sum {statistics.mean(x for _, x in xs):.3f}; "
           f"first 10 plies ({len(early)} pairs): {statistics.mean(early):.3f}")

@@ -15,14 +15,22 @@ run() {  # name A B deals [seed]
   echo "== $name: $a vs $b, $deals deals x 2 seats" >&2
   python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed "$seed" --workers 2 -q --json > "$out/$name.json"
 }
-H=evaluation=heuristic,priors=heuristic    # the previous default, move for move
-run learned01-vs-heuristic01  ismcts:time=0.1  ismcts:time=0.1,$H   200
-run learned01-vs-greedy       ismcts:time=0.1  greedy               100
-run learned1-vs-heuristic1    ismcts:time=1    ismcts:time=1,$H     50
-run learned1-vs-learned025    ismcts:time=1    ismcts:time=0.25     50
-run learned1-vs-learned025-b  ismcts:time=1    ismcts:time=0.25     50   2027
-run learned1-vs-greedy        ismcts:time=1    greedy               100  2027
-run learnedx-vs-heuristicx     expectimax:iterations=50000  expectimax:iterations=50000,evaluation=heuristic  50
+H=evaluation=heuristic,priors=heuristic    # the hand-set default, move for move
+P=opponent_view=off,weights=bench/weights/previous.npz   # the previous (learned) default
+run view01-vs-learned01       ismcts:time=0.1  ismcts:time=0.1,$P   200
+run view1-vs-learned1         ismcts:time=1    ismcts:time=1,$P     50
+run view01-vs-heuristic01     ismcts:time=0.1  ismcts:time=0.1,$H   200
+run view1-vs-view025          ismcts:time=1    ismcts:time=0.25     100
+run view1-vs-greedy           ismcts:time=1    greedy               100
+run view1-vs-heuristic1       ismcts:time=1    ismcts:time=1,$H     50
+# the previous default's rows (before opponent_view and the third searched generation)
+run learned01-vs-heuristic01  ismcts:time=0.1,$P  ismcts:time=0.1,$H   200
+run learned01-vs-greedy       ismcts:time=0.1,$P  greedy               100
+run learned1-vs-heuristic1    ismcts:time=1,$P    ismcts:time=1,$H     50
+run learned1-vs-learned025    ismcts:time=1,$P    ismcts:time=0.25,$P  50
+run learned1-vs-learned025-b  ismcts:time=1,$P    ismcts:time=0.25,$P  50   2027
+run learned1-vs-greedy        ismcts:time=1,$P    greedy               100  2027
+run learnedx-vs-heuristicx     expectimax:iterations=50000,weights=bench/weights/previous.npz  expectimax:iterations=50000,evaluation=heuristic  50
 run ismcts1s-vs-ismcts01s  ismcts:time=1   ismcts:time=0.1     60
 run ismcts1s-vs-greedy     ismcts:time=1   greedy              20
 run ismcts1s-vs-random     ismcts:time=1   random              10

@@ -7,13 +7,16 @@ import glob
 import json
 import os
 
-ORDER = ["learned01-vs-heuristic01", "learned1-vs-heuristic1", "learned1-vs-learned025",
+ORDER = ["view01-vs-learned01", "view1-vs-learned1", "view01-vs-heuristic01",
+         "view1-vs-heuristic1", "view1-vs-view025", "view1-vs-greedy",
+         "learned01-vs-heuristic01", "learned1-vs-heuristic1", "learned1-vs-learned025",
          "learned1-vs-learned025-b", "learned01-vs-greedy", "learned1-vs-greedy", "learnedx-vs-heuristicx", "ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
          "ismcts-vs-expectimax", "ismcts-vs-expectimax-d6", "flat-ismcts1s-vs-ismcts01s",
          "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
-SEARCH = {"learnedx": "learned leaf evaluation (expectimax)",
+SEARCH = {"view": "opponent's view, third generation (this build)",
+          "learnedx": "learned leaf evaluation (expectimax)",
           "learned": "learned evaluation and priors", "old-": "full UCB tree",
           "flat-": "flat, cutoff 10"}
 PREVIOUS = "PUCT tree, hand-set evaluation"

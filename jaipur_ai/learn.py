@@ -35,9 +35,11 @@ __all__ = ["learn", "add_commands", "DEFAULTS"]
 # The recipe that made the shipped weights (docs/search.md, "Learned evaluation").
 DEFAULTS: dict[str, Any] = {
     "policy_rounds": 40000,     # generation 0: informed-policy rounds
-    "generations": 2,           # searched generations after generation 0
-    "rounds": 3000,             # searched self-play rounds per generation
-    "iterations": 300,          # ISMCTS iterations per move in searched self-play
+    "generations": 3,           # searched generations after generation 0
+    "rounds": 3000,             # searched self-play rounds per generation ...
+    "iterations": 300,          # ... at these ISMCTS iterations per move,
+    "last_rounds": 8000,        # except the last generation: more rounds ...
+    "last_iterations": 600,     # ... at more iterations (its data weigh most in the last fit)
     "cutoff": 10,               # playout cutoff of the searched self-play
     "hidden": 0,                # hidden units of the evaluation
     "epochs": 4,
@@ -84,14 +86,19 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
     _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
          f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
     for g in range(1, cfg["generations"] + 1):
+        is_last = g == cfg["generations"]
+        rounds = cfg["last_rounds"] if is_last else cfg["rounds"]
+        iterations = cfg["last_iterations"] if is_last else cfg["iterations"]
         # the self-play engine's settings are spelled out, so that the recipe does not
-        # drift when the Engine's defaults change (cutoff 10 made the shipped weights)
-        engine = (f"ismcts:iterations={cfg['iterations']},evaluation=learned,"
-                  f"weights={weights_path.resolve()},priors=learned,cutoff={cfg['cutoff']}")
+        # drift when the Engine's defaults change (cutoff 10 and the opponent choosing in
+        # the sampled world made the shipped weights)
+        engine = (f"ismcts:iterations={iterations},evaluation=learned,"
+                  f"weights={weights_path.resolve()},priors=learned,cutoff={cfg['cutoff']},"
+                  "opponent_view=off")
         d = root / f"gen{g}"
         data_dirs.append(d)
-        _say(f"generation {g}: {cfg['rounds']:,} rounds of self-play by {engine}", quiet)
-        selfplay(str(d), cfg["rounds"], engine, seed=cfg["seed"] + g, shard_rounds=50,
+        _say(f"generation {g}: {rounds:,} rounds of self-play by {engine}", quiet)
+        selfplay(str(d), rounds, engine, seed=cfg["seed"] + g, shard_rounds=50,
                  progress=not quiet, **where)
         weights, rep = fit(load_shards([str(x) for x in data_dirs]), hidden=cfg["hidden"],
                            epochs=cfg["epochs"], target=cfg["target"], seed=cfg["seed"] + g)

@@ -289,10 +289,14 @@ def test_reported_win_probability_is_calibrated(tmp_path):
 def test_learn_pipeline_end_to_end(tmp_path):
     from jaipur_ai.learn import learn
     meta = learn(str(tmp_path / "run"), workers=1, quiet=True, policy_rounds=300,
-                 generations=1, rounds=4, iterations=30, epochs=2)
+                 generations=1, rounds=4, iterations=30, last_rounds=6, last_iterations=20,
+                 epochs=2)
     out = tmp_path / "run" / "evaluation.npz"
     ev = evaluation.load_evaluation(out)
     assert [g["generation"] for g in meta["generations"]] == [0, 1]
+    # the last generation is played with its own settings
+    assert "iterations=20," in meta["generations"][1]["engine"]
+    assert meta["generations"][1]["rounds"] == 300 + 6
     assert meta["generations"][0]["holdout_logloss"] < meta["generations"][0]["constant_logloss"]
     assert len(ev.calibration) == 2 and ev.calibration[0] > 0
     assert evaluation.read_meta(out)["settings"]["policy_rounds"] == 300
