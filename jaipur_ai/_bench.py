@@ -113,14 +113,15 @@ def _engine_tree(**options) -> dict:
 
 
 # The configurations timed: the Engine's default (learned evaluation and priors, PUCT
-# below the root, chance nodes, playouts cut after ``cutoff`` plies), the previous
-# default with the hand-set evaluation, the flat search, and the textbook UCB tree
+# below the root, chance nodes, playouts cut after ``cutoff`` plies, the opponent's
+# view), the same without the opponent's view, the default with the hand-set evaluation, the flat search, and the textbook UCB tree
 # with whole playouts.
 _TREE = _engine_tree()
 _HEURISTIC = _engine_tree(evaluation="heuristic", priors="heuristic")
 ISMCTS_CONFIGS = (
-    ("default (learned evaluation and priors)", "informed", _TREE),
-    ("hand-set evaluation (the previous default)", "informed", _HEURISTIC),
+    ("default (learned evaluation and priors, opponent's view)", "informed", _TREE),
+    ("learned, opponent_view=off", "informed", _engine_tree(opponent_view="off")),
+    ("hand-set evaluation and priors", "informed", _HEURISTIC),
     ("flat (depth 1), hand-set", "informed", {**_HEURISTIC, "tree_depth": 1}),
     ("UCB tree, whole playouts", "informed",
      {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
