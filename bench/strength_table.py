@@ -17,7 +17,7 @@ ORDER = ["view01-vs-learned01", "view1-vs-learned1", "view01-vs-heuristic01",
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
 SEARCH = {"view": "opponent's view, third generation (this build)",
           "learnedx": "learned leaf evaluation (expectimax)",
-          "learned": "learned evaluation and priors", "old-": "full UCB tree",
+          "learned": "learned evaluation and priors (previous)", "old-": "full UCB tree",
           "flat-": "flat, cutoff 10"}
 PREVIOUS = "PUCT tree, hand-set evaluation"
 

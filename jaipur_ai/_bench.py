@@ -114,8 +114,8 @@ def _engine_tree(**options) -> dict:
 
 # The configurations timed: the Engine's default (learned evaluation and priors, PUCT
 # below the root, chance nodes, playouts cut after ``cutoff`` plies, the opponent's
-# view), the same without the opponent's view, the default with the hand-set evaluation, the flat search, and the textbook UCB tree
-# with whole playouts.
+# view), the same without the opponent's view, the default with the hand-set
+# evaluation, the flat search, and the textbook UCB tree with whole playouts.
 _TREE = _engine_tree()
 _HEURISTIC = _engine_tree(evaluation="heuristic", priors="heuristic")
 ISMCTS_CONFIGS = (

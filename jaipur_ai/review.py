@@ -17,11 +17,11 @@ same review.
 >>> del record.games[0]["seals"]
 >>> review = jp.review_game(record, iterations=300, seed=1)
 >>> review
-<GameReview of game 0: 6 plies, seed 1; A: mean loss 0.8, 0 inaccuracies, 0 mistakes, 0 blunders; B: mean loss 4.5, 2 inaccuracies, 0 mistakes, 0 blunders>
+<GameReview of game 0: 6 plies, seed 1; A: mean loss 0.8, 0 inaccuracies, 0 mistakes, 0 blunders; B: mean loss 2.3, 0 inaccuracies, 0 mistakes, 0 blunders>
 >>> review.plies[1]
-<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 28.3%, best 'camels' 34.0%, loss 5.7, inaccuracy>
+<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 29.3%, best 'take C' 32.2%, loss 2.9, no label>
 >>> [p.label for p in review.plies]
-[None, 'inaccuracy', None, None, None, 'inaccuracy']
+[None, None, None, None, None, None]
 >>> jp.GameReview.from_dict(review.to_dict()) == review
 True
 """

@@ -313,7 +313,9 @@ def test_ctrl_c_stops_an_analysis_with_its_result():
     proc = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "analyse", "sample",
                              "--time", "60", "--seed", "1"], cwd=ROOT, env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)
+    # (the search runs 60 s: the signal must come after the start-up, which a busy
+    # machine can stretch past 2 s, and long before the end)
+    time.sleep(6.0)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import zipfile
 
 import numpy as np
 import pytest
@@ -10,7 +9,7 @@ from hypothesis import given, settings
 
 import jaipur_ai as jp
 from jaipur_ai import _features, _selfplay, evaluation, train
-from jaipur_ai._evaluation import Evaluation, heuristic_value
+from jaipur_ai._evaluation import heuristic_value
 from jaipur_ai.errors import InvalidWeightsError
 from jaipur_ai.selfplay import SHARD_KEYS, selfplay
 from search_positions import mid_position
