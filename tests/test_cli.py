@@ -309,10 +309,17 @@ def test_bench_quick_json():
 
 # --------------------------------------------------------------------- Ctrl-C
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+def _default_sigint() -> None:
+    """In the child: Ctrl-C as a shell gives it, whatever this test process inherited
+    (a child started with SIGINT ignored keeps it ignored, and Ctrl-C would do nothing)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_an_analysis_with_its_result():
     proc = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "analyse", "sample",
                              "--time", "60", "--seed", "1"], cwd=ROOT, env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint)
     # (the search runs 60 s: the signal must come after the start-up, which a busy
     # machine can stretch past 2 s, and long before the end)
     time.sleep(6.0)

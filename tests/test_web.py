@@ -576,7 +576,8 @@ def test_the_page_ships_in_the_package_and_fetches_nothing_from_the_network(serv
 def test_the_command_prints_its_address_and_stops_on_ctrl_c():
     proc = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "web", "--port", "0",
                              "--level", "greedy"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = proc.stdout.readline()
         m = re.match(r"jaipur-ai web: serving on (http://127\.0\.0\.1:(\d+)/) \(Ctrl-C stops\)",
