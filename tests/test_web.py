@@ -573,6 +573,7 @@ def test_the_page_ships_in_the_package_and_fetches_nothing_from_the_network(serv
 
 
 # --------------------------------------------------------------------------- the command
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT and preexec_fn are POSIX")
 def test_the_command_prints_its_address_and_stops_on_ctrl_c():
     proc = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "web", "--port", "0",
                              "--level", "greedy"], stdout=subprocess.PIPE,
