@@ -15,7 +15,7 @@ import argparse
 import statistics
 
 import jaipur_ai as jp
-from jaipur_ai import options
+from jaipur_ai.cli import _option
 
 
 def sums(deals: int, iterations: int, max_plies: int, first_seed: int = 1000,
@@ -44,13 +44,9 @@ def main(argv=None) -> None:
     ap.add_argument("--iterations", type=int, default=3000)
     ap.add_argument("--plies", type=int, default=40, help="plies of each deal (default 40)")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                    help="an engine option (repeatable)")
+                    type=_option, help="an engine option (repeatable), read as the CLI's -o")
     a = ap.parse_args(argv)
-    opts = {}
-    for kv in a.option:
-        k, _, v = kv.partition("=")
-        opts[k] = options.parse_text(k, v)
-    xs = sums(a.deals, a.iterations, a.plies, **opts)
+    xs = sums(a.deals, a.iterations, a.plies, **dict(a.option))
     early = [x for p, x in xs if p < 10]
     print(f"pairs {len(xs)}: mean sum {statistics.mean(x for _, x in xs):.3f}; "
           f"first 10 plies ({len(early)} pairs): {statistics.mean(early):.3f}")

@@ -16,6 +16,7 @@ import pytest
 import jaipur_ai as jp
 from jaipur_ai.cli import SAMPLE_PATH
 from jaipur_ai._bench import ISMCTS_CONFIGS
+from processes import default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -308,19 +309,12 @@ def test_bench_quick_json():
 
 
 # --------------------------------------------------------------------- Ctrl-C
-def _default_sigint() -> None:
-    """In the child: Ctrl-C as a shell gives it, whatever this test process inherited.
-    A child started with SIGINT ignored keeps it ignored, and Ctrl-C would do nothing;
-    a shell script starts its background jobs (``pytest &``) that way."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT and preexec_fn are POSIX")
 def test_ctrl_c_stops_an_analysis_with_its_result():
     proc = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "analyse", "sample",
                              "--time", "60", "--seed", "1"], cwd=ROOT, env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_default_sigint)
+                            preexec_fn=default_sigint)
     # (the search runs 60 s: the signal must come after the start-up, which a busy
     # machine can stretch past 2 s, and long before the end)
     time.sleep(6.0)

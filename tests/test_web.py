@@ -26,6 +26,7 @@ from jaipur_ai import cli, web, webapi
 from jaipur_ai.engine import Engine
 from jaipur_ai.record import GameRecord
 from jaipur_ai.webapi import PAGE_DIR, WebApp
+from processes import default_sigint
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVEL = "ismcts:iterations=40"
@@ -578,7 +579,7 @@ def test_the_command_prints_its_address_and_stops_on_ctrl_c():
     proc = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "web", "--port", "0",
                              "--level", "greedy"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=default_sigint)
     try:
         line = proc.stdout.readline()
         m = re.match(r"jaipur-ai web: serving on (http://127\.0\.0\.1:(\d+)/) \(Ctrl-C stops\)",
