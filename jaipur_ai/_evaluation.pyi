@@ -1,7 +1,7 @@
 """Type stubs of the compiled leaf evaluation (src_cy/jaipur_ai/_evaluation.pyx)."""
 from typing import Any, Optional
 
-from ._core import CoreState
+from ._bridge import CoreState
 
 class Evaluation:
     source: str

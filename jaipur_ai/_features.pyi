@@ -1,7 +1,7 @@
 """Type stubs of the compiled evaluation features (src_cy/jaipur_ai/_features.pyx)."""
 from typing import Any
 
-from ._core import CoreState
+from ._bridge import CoreState
 
 FEATURES_VERSION_PY: int
 N_FEATURES_PY: int

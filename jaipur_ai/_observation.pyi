@@ -3,7 +3,7 @@ from typing import Union
 
 import numpy as np
 
-from ._core import CoreState, CoreView
+from ._bridge import CoreState, CoreView
 
 OBS_SIZE_PY: int
 N_DENSE_PY: int

@@ -2,7 +2,7 @@
 re-exports from _ismcts, _expectimax, _root, _decisive and _policy)."""
 from typing import Any, Optional, Union
 
-from ._core import CoreState, CoreView
+from ._bridge import CoreState, CoreView
 from ._evaluation import Evaluation
 
 Root = Union[CoreState, CoreView]

@@ -1,6 +1,6 @@
 """Type stubs of the compiled explicit-chance helpers of jaipur_ai.openspiel
 (src_cy/jaipur_ai/_spiel.pyx)."""
-from ._core import CoreState
+from ._bridge import CoreState
 
 def undeal(c: CoreState) -> None: ...
 def deck_counts(c: CoreState, fixed: int = ...) -> list[int]: ...

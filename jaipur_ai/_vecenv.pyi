@@ -1,7 +1,7 @@
 """Type stubs of the compiled vectorised environment (src_cy/jaipur_ai/_vecenv.pyx)."""
 import numpy as np
 
-from ._core import CoreState
+from ._bridge import CoreState
 
 class VecCore:
     @property

@@ -45,7 +45,7 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional, Union, overload
 
-from ._core import CoreState, CoreView
+from ._bridge import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
 from .errors import InvalidPositionError

@@ -30,7 +30,7 @@ import numpy as np
 from . import _spiel, encoding
 from ._adapter import need
 from ._cards import LETTERS
-from ._core import CoreState
+from ._bridge import CoreState
 from ._observation import legal_dense_ids as _legal_dense_ids
 from .engine import Engine
 from .spec import EngineSpec

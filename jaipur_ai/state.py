@@ -26,7 +26,7 @@ from ._position import (TextValue, parse_held_bonus, parse_held_tokens, parse_st
                         parse_text_head, text_head)
 from ._cards import (BONUS_KINDS, BONUS_SET_IDS, CAMEL, GOODS, HAND_LIMIT, LETTERS,
                      MAX_ROUND, SEALS_TO_WIN, TOKENS)
-from ._core import CoreState
+from ._bridge import CoreState
 from .errors import IllegalMoveError, InvalidPositionError, safe_repr
 from .move import Move
 

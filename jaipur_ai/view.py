@@ -29,7 +29,7 @@ from ._position import (TextValue, parse_held_bonus, parse_held_tokens, parse_st
                         parse_text_head, text_head)
 from ._cards import (BONUS_KINDS, BONUS_SET_IDS, BONUS_SETS, CAMEL, CARD_TOTALS, GOODS,
                      HAND_LIMIT, LETTERS, MAX_ROUND, SEALS_TO_WIN, TOKENS, TYPES)
-from ._core import CoreState, CoreView
+from ._bridge import CoreState, CoreView
 from .errors import InvalidPositionError, safe_repr
 from .move import Move
 from .state import GameState

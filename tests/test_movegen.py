@@ -21,7 +21,7 @@ import itertools
 
 from hypothesis import given, settings, strategies as st
 
-from jaipur_ai import _core
+from jaipur_ai import _bridge, _core
 from jaipur_ai.state import GameState
 
 try:
@@ -62,12 +62,12 @@ def expected_order(market: list[int], hand: list[int], herd: int) -> list[int]:
     return ids
 
 
-def core_with(market: list[int], hand: list[int], herd: int) -> _core.CoreState:
+def core_with(market: list[int], hand: list[int], herd: int) -> _bridge.CoreState:
     raw = GameState.new(1)._core.raw()
     raw["market"] = list(market)
     raw["hand"][raw["to_move"]] = list(hand)
     raw["herd"][raw["to_move"]] = herd
-    return _core.CoreState.from_raw(raw)
+    return _bridge.CoreState.from_raw(raw)
 
 
 @st.composite

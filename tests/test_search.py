@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jaipur_ai import GameState
-from jaipur_ai._core import CoreState, N_ACTIONS_PY
+from jaipur_ai._bridge import CoreState
+from jaipur_ai._core import N_ACTIONS_PY
 from jaipur_ai import _search as S
 
 from search_positions import POSITIONS, STOP_THE_THREAT_DEEP, mid_position, stop_the_threat_deep

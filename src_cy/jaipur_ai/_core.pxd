@@ -3,8 +3,8 @@
 
 Card types are small integers: 0 diamond, 1 gold, 2 silver, 3 cloth, 4 spice,
 5 leather (the six goods) and 6 camel.  Everything here is plain C data so that
-search code can run without the GIL; Python objects only appear in the
-``CoreState``/``CoreView`` wrappers at the bottom.
+search code can run without the GIL; the Python objects over it, ``CoreState`` and
+``CoreView``, are in _bridge.
 """
 from libc.stdint cimport int8_t, uint8_t, uint16_t, int16_t, int32_t, uint32_t, uint64_t
 
@@ -130,9 +130,3 @@ cdef int random_playout(State* s, Rng* r, int max_plies) noexcept nogil
 # --- information sets ---
 cdef void make_view(const State* s, int observer, View* v) noexcept nogil
 cdef int sample_view(const View* v, State* out, Rng* r) noexcept nogil  # 0 ok, -1 inconsistent
-
-cdef class CoreState:
-    cdef State s
-
-cdef class CoreView:
-    cdef View v

@@ -16,7 +16,8 @@ from libc.math cimport exp
 
 import numpy as np
 
-from jaipur_ai._core cimport CoreState, N_GOODS, RESULT_NONE, round_totals
+from jaipur_ai._core cimport N_GOODS, RESULT_NONE, round_totals
+from jaipur_ai._bridge cimport CoreState
 from jaipur_ai._features cimport features
 from jaipur_ai._heuristic cimport Heur, weights, hold_value
 from jaipur_ai._decisive cimport outcome

@@ -14,7 +14,8 @@ from libc.stdint cimport uint8_t
 
 import numpy as np
 
-from jaipur_ai._core cimport CoreState, N_GOODS, CAMEL, HAND_LIMIT
+from jaipur_ai._core cimport N_GOODS, CAMEL, HAND_LIMIT
+from jaipur_ai._bridge cimport CoreState
 from jaipur_ai._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai._heuristic cimport hold_value
 

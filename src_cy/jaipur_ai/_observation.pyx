@@ -13,10 +13,11 @@ from libc.stdint cimport uint8_t, int16_t, int32_t
 cimport numpy as cnp
 import numpy as np
 
-from jaipur_ai._core cimport (State, View, Move, CoreState, CoreView, N_GOODS, N_TYPES, CAMEL,
-                              N_BONUS_KINDS, MAX_MOVES, HAND_LIMIT, N_ACTIONS, MOVE_SELL,
-                              RESULT_NONE, action_of, move_of, gen_moves, hand_size, token_value,
+from jaipur_ai._core cimport (State, View, Move, N_GOODS, N_TYPES, CAMEL, N_BONUS_KINDS,
+                              MAX_MOVES, HAND_LIMIT, N_ACTIONS, MOVE_SELL, RESULT_NONE,
+                              action_of, move_of, gen_moves, hand_size, token_value,
                               token_len, card_total)
+from jaipur_ai._bridge cimport CoreState, CoreView
 
 cnp.import_array()
 

@@ -9,10 +9,11 @@ the end of the round, and plays the best (epsilon-greedy, with noise); docs/sear
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint64_t
 
-from jaipur_ai._core cimport (CoreState, N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE,
-                              MOVE_CAMELS, MOVE_SELL, MOVE_SWAP, RESULT_NONE,
-                              is_legal, apply_move, action_of, rng_seed, rng_below, rng_unit,
-                              random_playout, random_move)
+from jaipur_ai._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_CAMELS,
+                              MOVE_SELL, MOVE_SWAP, RESULT_NONE, is_legal, apply_move,
+                              action_of, rng_seed, rng_below, rng_unit, random_playout,
+                              random_move)
+from jaipur_ai._bridge cimport CoreState
 from jaipur_ai._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED, PLAYOUT_LEARNED
 from jaipur_ai._evaluation cimport learned_logit
 from jaipur_ai._figures cimport Figures, figures, hand_count, n_empty

@@ -5,7 +5,8 @@ from libc.stdint cimport uint64_t
 
 import threading
 
-from jaipur_ai._core cimport CoreState, CoreView, RESULT_NONE, make_view
+from jaipur_ai._core cimport RESULT_NONE, make_view
+from jaipur_ai._bridge cimport CoreState, CoreView
 from jaipur_ai._worlds cimport mix
 from jaipur_ai._decisive cimport decisive_table
 

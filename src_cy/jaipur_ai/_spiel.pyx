@@ -8,9 +8,10 @@ core will take it from next.  The rules themselves stay in _core.
 """
 from libc.stdint cimport uint8_t, int32_t
 
-from jaipur_ai._core cimport (State, Move, CoreState, N_GOODS, N_TYPES, CAMEL, N_BONUS_KINDS,
-                              MOVE_SELL, RESULT_DRAW, RESULT_NONE, apply_move, cards_to_draw,
-                              round_winner)
+from jaipur_ai._core cimport (State, Move, N_GOODS, N_TYPES, CAMEL, N_BONUS_KINDS,
+                              MOVE_SELL, RESULT_DRAW, RESULT_NONE, apply_move,
+                              cards_to_draw, round_winner)
+from jaipur_ai._bridge cimport CoreState
 from jaipur_ai._observation cimport N_DENSE, dense_move
 
 DEF FACE_UP_CAMELS = 3     # the set-up's camels in the market (docs/rules.md, set-up)
