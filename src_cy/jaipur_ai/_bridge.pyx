@@ -5,7 +5,7 @@ fields (plain dicts and lists).  Validation and the public notation live in the 
 package (jaipur_ai.state, jaipur_ai.view); the rules themselves are in _core.pyx."""
 from libc.string cimport memset
 from libc.stdint cimport int32_t, uint64_t
-from jaipur_ai._core cimport (State, View, Move, MoveCount, Rng, N_GOODS, N_TYPES, N_CARDS,
+from jaipur_ai._core cimport (State, Move, MoveCount, Rng, N_GOODS, N_TYPES, N_CARDS,
                               N_BONUS_KINDS, MAX_BONUS, MAX_MOVES, RESULT_NONE, RESULT_DRAW,
                               BONUS_STANDARD, token_value, rng_seed, new_match, deal_round,
                               gen_moves, count_moves, nth_move, action_of, move_of, is_legal,
