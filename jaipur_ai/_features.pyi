@@ -5,6 +5,7 @@ from ._bridge import CoreState
 
 FEATURES_VERSION_PY: int
 N_FEATURES_PY: int
+N_FEATURES_V1_PY: int
 FEATURE_NAMES: tuple[str, ...]
 
 def features_of(st: CoreState, player: int) -> Any: ...

@@ -15,6 +15,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidOptionError",
     "InvalidWeightsError",
+    "InvalidDataError",
     "MissingExtraError",
     "safe_repr",
 ]
@@ -95,6 +96,15 @@ class InvalidWeightsError(JaipurError):
 
     >>> str(InvalidWeightsError("my.npz", "no such file"))
     'my.npz: no such file'
+    """
+
+
+class InvalidDataError(JaipurError):
+    """Self-play shards for training that are missing, unreadable or of another feature
+    set than the rest; ``field`` is the file or folder.
+
+    >>> str(InvalidDataError("runs/gen0", "no shards (*.npz files)"))
+    'runs/gen0: no shards (*.npz files)'
     """
 
 

@@ -20,7 +20,8 @@ A weights file is a numpy ``.npz`` archive with these arrays:
 
 The features are those of ``jaipur_ai._features`` (docs/search.md, "Learned
 evaluation"); features and weights are versioned together, and a file made for
-another feature set is refused.  The shipped weights (``data/evaluation.npz``) are
+another feature set is refused. Version 2 of the features begins with version 1's 29,
+unchanged, so a file of version 1 still loads: its weights read those 29 only.  The shipped weights (``data/evaluation.npz``) are
 loaded once, on first use.
 
 >>> ev = default_evaluation()
@@ -40,7 +41,7 @@ from typing import Any, Mapping, Union
 import numpy as np
 
 from ._evaluation import Evaluation
-from ._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY
+from ._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY, N_FEATURES_V1_PY
 from .errors import InvalidWeightsError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
@@ -54,15 +55,26 @@ MAX_HIDDEN = 64
 
 PathLike = Union[str, "os.PathLike[str]"]
 
+#: The feature sets this build evaluates, by version: their names, in order.
+FEATURE_SETS: dict[int, tuple[str, ...]] = {1: tuple(FEATURE_NAMES[:N_FEATURES_V1_PY]),
+                                            FEATURES_VERSION_PY: tuple(FEATURE_NAMES)}
+
 
 def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
     """Write a weights file (atomically: a partial file never replaces a good one)."""
     path = Path(path)
     arrays: dict[str, Any] = {k: np.asarray(weights[k], np.float64) for k in _ARRAYS}
     arrays["calibration"] = np.asarray(weights.get("calibration", (1.0, 0.0)), np.float64)
+    # the feature set is the one the weights' length names (this build's, or version 1)
+    n = len(arrays["lin"])
+    version = next((v for v, names in FEATURE_SETS.items() if len(names) == n), None)
+    if version is None:
+        raise ValueError(f"weights of {n} features; this build's feature sets have "
+                         f"{', '.join(str(len(x)) for x in FEATURE_SETS.values())}")
     arrays.update(format=np.array(FORMAT), version=np.array(VERSION),
-                  features_version=np.array(FEATURES_VERSION_PY),
-                  feature_names=np.array(FEATURE_NAMES), meta=np.array(json.dumps(dict(meta))))
+                  features_version=np.array(version),
+                  feature_names=np.array(FEATURE_SETS[version]),
+                  meta=np.array(json.dumps(dict(meta))))
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
         np.savez(fh, **arrays)
@@ -91,20 +103,22 @@ def _check(name: str, z: dict) -> dict:
         raise InvalidWeightsError(name, f"format version {int(z['version'])}, this build "
                                   f"reads version {VERSION}")
     names = tuple(str(x) for x in z["feature_names"])
-    if int(z["features_version"]) != FEATURES_VERSION_PY or names != tuple(FEATURE_NAMES):
+    version = int(z["features_version"])
+    if FEATURE_SETS.get(version) != names:
         raise InvalidWeightsError(
-            name, f"made for features version {int(z['features_version'])} "
-            f"({len(names)} features); this build computes version {FEATURES_VERSION_PY} "
-            f"({N_FEATURES_PY} features): retrain with 'jaipur-ai train'")
+            name, f"made for features version {version} ({len(names)} features); this "
+            f"build computes version {FEATURES_VERSION_PY} ({N_FEATURES_PY} features) and "
+            "reads version 1 too: retrain with 'jaipur-ai train'")
+    n = len(names)
     a = {k: np.asarray(z[k], np.float64) for k in _ARRAYS}
     nh = a["hidden_w"].shape[0] if a["hidden_w"].ndim == 2 else -1
-    shapes_ok = (a["lin"].shape == (N_FEATURES_PY,) and a["margin"].shape == (N_FEATURES_PY,)
-                 and a["hidden_w"].ndim == 2 and a["hidden_w"].shape[1] == N_FEATURES_PY
+    shapes_ok = (a["lin"].shape == (n,) and a["margin"].shape == (n,)
+                 and a["hidden_w"].ndim == 2 and a["hidden_w"].shape[1] == n
                  and a["hidden_b"].shape == (nh,) and a["out_w"].shape == (nh,))
     if not shapes_ok:
         raise InvalidWeightsError(name, "array shapes do not match the features "
-                                  f"(lin and margin ({N_FEATURES_PY},), hidden_w (H, "
-                                  f"{N_FEATURES_PY}), hidden_b and out_w (H,))")
+                                  f"(lin and margin ({n},), hidden_w (H, {n}), hidden_b "
+                                  "and out_w (H,))")
     if nh > MAX_HIDDEN:
         raise InvalidWeightsError(name, f"{nh} hidden units, at most {MAX_HIDDEN}")
     a["calibration"] = np.asarray(z.get("calibration", (1.0, 0.0)), np.float64)

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import glob
 import os
+import zipfile
 from typing import Iterable, Optional, Union
 
 import numpy as np
 
 from ._features import N_FEATURES_PY as N_FEATURES
+from .errors import InvalidDataError
 
 __all__ = ["load_shards", "fit", "fit_calibration", "td_targets", "metrics", "N_FEATURES"]
 
@@ -37,32 +39,59 @@ def load_shards(paths: Union[str, Iterable[str]]) -> dict:
 
     Round ids are made unique across the paths given: each self-play run numbers its
     rounds from 0, so the rounds of each path after the first are shifted past the
-    largest id read so far (a shard's own ``round_offset`` is added too)."""
+    largest id read so far (a shard's own ``round_offset`` is added too).  A path
+    without shards, an unreadable shard or one whose features have another width than
+    the first is an InvalidDataError naming it."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     groups: list[list[str]] = []
     for p in paths:
         p = str(p)
-        groups.append(sorted(glob.glob(os.path.join(p, "*.npz"))) if os.path.isdir(p) else [p])
-    if not any(groups):
-        raise FileNotFoundError(f"no shards in {list(paths)!r}")
+        files = sorted(glob.glob(os.path.join(p, "*.npz"))) if os.path.isdir(p) else [p]
+        if not files or not os.path.isfile(files[0]):
+            raise InvalidDataError(p, "no shards (*.npz files)" if os.path.isdir(p)
+                                   else "no such file or folder")
+        groups.append(files)
     parts: dict = {k: [] for k in KEYS}
     base = 0
+    width = None
     for files in groups:
         top = base - 1
         for f in files:
-            with np.load(f, allow_pickle=False) as z:
-                off = base + (int(z["round_offset"]) if "round_offset" in z.files else 0)
-                for k in KEYS:
-                    if k in z.files:
-                        a = z[k]
-                        if k == "round":
-                            a = a.astype(np.int64) + off
-                            if len(a):
-                                top = max(top, int(a.max()))
-                        parts[k].append(a)
+            z = _read_shard(f)
+            if width is None:
+                width = z["features"].shape[1]
+            elif z["features"].shape[1] != width:
+                raise InvalidDataError(f, f"features of {z['features'].shape[1]} columns, "
+                                          f"the shards before it have {width}")
+            off = base + (int(z["round_offset"]) if "round_offset" in z else 0)
+            for k in KEYS:
+                if k in z:
+                    a = z[k]
+                    if k == "round":
+                        a = a.astype(np.int64) + off
+                        if len(a):
+                            top = max(top, int(a.max()))
+                    parts[k].append(a)
         base = top + 1
     return {k: np.concatenate(v) for k, v in parts.items() if v}
+
+
+def _read_shard(path: str) -> dict:
+    """The arrays of one shard, checked for what training reads."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            d = {k: z[k] for k in z.files}
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
+        raise InvalidDataError(path, f"not a readable shard ({e})") from None
+    missing = [k for k in ("features", "result", "margin", "round") if k not in d]
+    if missing:
+        raise InvalidDataError(path, f"missing arrays: {', '.join(missing)}")
+    n = len(d["result"])
+    if d["features"].ndim != 2 or any(len(d[k]) != n for k in ("features", "margin", "round")):
+        raise InvalidDataError(path, "features (rows, columns), result, margin and round "
+                                     "must have one row per position")
+    return d
 
 
 def _sigmoid(z):
@@ -123,8 +152,8 @@ def fit(data: dict, *, hidden: int = 0, epochs: int = 10, batch: int = 2048, lr:
     test_rounds = rng.choice(rounds, size=max(1, int(len(rounds) * holdout)), replace=False)
     test = np.isin(data["round"], test_rounds)
     train = ~test
-    params = _init_params(hidden, rng) if init is None else {k: np.array(v, np.float64)
-                                                               for k, v in init.items()}
+    params = (_init_params(hidden, f.shape[1], rng) if init is None
+              else {k: np.array(v, np.float64) for k, v in init.items()})
     params = _adam(params, f[train], y[train], epochs, batch, lr, l2, rng)
     if target == "td":
         v = predict(params, f)
@@ -133,7 +162,7 @@ def fit(data: dict, *, hidden: int = 0, epochs: int = 10, batch: int = 2048, lr:
     # margin head: ridge regression (no intercept: the features are antisymmetric)
     m = np.asarray(data["margin"], np.float64)
     A = f[train]
-    params["margin"] = np.linalg.solve(A.T @ A + 1e-3 * len(A) * np.eye(N_FEATURES),
+    params["margin"] = np.linalg.solve(A.T @ A + 1e-3 * len(A) * np.eye(f.shape[1]),
                                        A.T @ m[train])
     pt = predict(params, f[test])
     rep = {f"holdout_{k}": v for k, v in metrics(pt, y[test]).items()}
@@ -145,9 +174,9 @@ def fit(data: dict, *, hidden: int = 0, epochs: int = 10, batch: int = 2048, lr:
     return params, rep
 
 
-def _init_params(hidden: int, rng) -> dict:
-    return {"lin": np.zeros(N_FEATURES), "margin": np.zeros(N_FEATURES),
-            "hidden_w": rng.normal(0, 0.3, (hidden, N_FEATURES)),
+def _init_params(hidden: int, n_features: int, rng) -> dict:
+    return {"lin": np.zeros(n_features), "margin": np.zeros(n_features),
+            "hidden_w": rng.normal(0, 0.3, (hidden, n_features)),
             "hidden_b": np.full(hidden, 0.1), "out_w": rng.normal(0, 0.1, hidden)}
 
 
@@ -176,7 +205,7 @@ def _adam(p: dict, f: np.ndarray, y: np.ndarray, epochs: int, batch: int, lr: fl
                 g["hidden_w"] = ((sp + sm) * dv).T @ fb + l2 * p["hidden_w"]
             else:
                 g["hidden_b"] = np.zeros(0)
-                g["hidden_w"] = np.zeros((0, N_FEATURES))
+                g["hidden_w"] = np.zeros((0, fb.shape[1]))
             t += 1
             for k in keys:
                 m[k] = b1 * m[k] + (1 - b1) * g[k]

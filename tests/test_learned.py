@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,12 +11,13 @@ from hypothesis import given, settings
 import jaipur_ai as jp
 from jaipur_ai import _features, _selfplay, evaluation, train
 from jaipur_ai._evaluation import heuristic_value
-from jaipur_ai.errors import InvalidWeightsError
+from jaipur_ai.errors import InvalidDataError, InvalidWeightsError
 from jaipur_ai.selfplay import SHARD_KEYS, selfplay
 from search_positions import mid_position
 from strategies import running_states
 
 N = _features.N_FEATURES_PY
+ROOT = Path(__file__).resolve().parent.parent
 
 
 # ------------------------------------------------------------------ features
@@ -78,13 +80,41 @@ def test_shipped_weights_load_and_evaluate():
     # the shipped weights give the same values in Python (numpy) and in the core
     with np.load(evaluation.DEFAULT_WEIGHTS) as z:
         w = {k: z[k] for k in ("lin", "margin", "hidden_w", "hidden_b", "out_w")}
+    assert ev.n_features == len(w["lin"])
     for seed in range(4):
         st = mid_position(seed, 12)
-        f = _features.features_of(st._core, st.to_move)
+        f = _features.features_of(st._core, st.to_move)[:ev.n_features]
         assert ev.value(st._core, st.to_move)[0] == pytest.approx(
             float(train.predict(w, f[None])[0]), rel=1e-9)
     meta = evaluation.read_meta(evaluation.DEFAULT_WEIGHTS)
     assert "generations" in meta and meta["command"] == "jaipur-ai learn"
+
+
+def test_weights_of_features_version_1_read_its_29_features(tmp_path):
+    # version 2 appends features to version 1's, so a version-1 file still evaluates:
+    # on the first 29 features, as numpy computes it
+    n1 = _features.N_FEATURES_V1_PY
+    assert _features.FEATURE_NAMES[:n1] == evaluation.FEATURE_SETS[1]
+    r = np.random.default_rng(4)
+    w = {"lin": r.normal(size=n1), "margin": r.normal(size=n1),
+         "hidden_w": r.normal(size=(2, n1)), "hidden_b": r.normal(size=2),
+         "out_w": r.normal(size=2)}
+    path = tmp_path / "v1.npz"
+    evaluation.save_weights(path, w, {})
+    with np.load(path) as z:
+        assert int(z["features_version"]) == 1 and len(z["feature_names"]) == n1
+    ev = evaluation.load_evaluation(path)
+    assert ev.n_features == n1
+    for seed in range(4):
+        st = mid_position(seed, 14)
+        f = _features.features_of(st._core, 1)
+        assert ev.value(st._core, 1)[0] == pytest.approx(
+            float(train.predict(w, f[None, :n1])[0]), rel=1e-9)
+    # the previous default's weights (bench/weights) are of version 1 and load
+    prev = evaluation.load_evaluation(ROOT / "bench" / "weights" / "previous.npz")
+    assert prev.n_features == n1
+    with pytest.raises(ValueError, match="30 features"):
+        evaluation.save_weights(tmp_path / "x.npz", {**w, "lin": np.zeros(30)}, {})
 
 
 def test_missing_file_is_a_typed_error(tmp_path):
@@ -239,6 +269,36 @@ def test_selfplay_to_train_to_engine_end_to_end(tmp_path):
     s = mid_position(2, 12)
     assert e.best_move(s, iterations=300, seed=1) in s.legal_moves()
     assert json.loads(str(np.load(path)["meta"]))["report"]["hidden"] == 4
+
+
+def test_bad_training_data_is_a_typed_error(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InvalidDataError, match="empty: no shards"):
+        train.load_shards(str(tmp_path / "empty"))
+    with pytest.raises(InvalidDataError, match="nope: no such file or folder"):
+        train.load_shards(str(tmp_path / "nope"))
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "shard-00000.npz").write_bytes(b"not a zip")
+    with pytest.raises(InvalidDataError, match="shard-00000.npz: not a readable shard"):
+        train.load_shards(str(bad))
+    selfplay(str(tmp_path / "g0"), rounds=20, engine="policy", seed=1, shard_rounds=10,
+             progress=False)
+    with np.load(tmp_path / "g0" / "shard-00000.npz") as z:
+        arrays = {k: z[k] for k in z.files}
+    old = tmp_path / "old"
+    old.mkdir()
+    np.savez(old / "shard-00000.npz", **{**arrays, "features": arrays["features"][:, :29]})
+    with pytest.raises(InvalidDataError, match="features of 29 columns, the shards before "
+                                               f"it have {N}"):
+        train.load_shards([str(tmp_path / "g0"), str(old)])
+    np.savez(old / "shard-00000.npz", **{k: v for k, v in arrays.items() if k != "margin"})
+    with pytest.raises(InvalidDataError, match="missing arrays: margin"):
+        train.load_shards(str(old))
+    # the command line says the same, in one line, with exit status 2
+    from jaipur_ai.cli import main
+    assert main(["train", str(tmp_path / "empty"), "--out", str(tmp_path / "w.npz")]) == 2
+    assert not (tmp_path / "w.npz").exists()
 
 
 def test_td_targets_end_at_the_result():

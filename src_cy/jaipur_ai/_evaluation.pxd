@@ -8,6 +8,8 @@ cdef enum:
 
 ctypedef struct Model:
     int n_hidden                       # hidden units in use (0: a linear model)
+    int n_features                     # features the weights read: N_FEATURES, or
+                                       # N_FEATURES_V1 for weights of features version 1
     double lin[N_FEATURES]             # linear weights of the win logit
     double margin[N_FEATURES]          # linear weights of the expected margin (points)
     double w[MAX_HIDDEN][N_FEATURES]   # hidden layer weights

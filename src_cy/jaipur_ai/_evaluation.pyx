@@ -18,7 +18,7 @@ import numpy as np
 
 from jaipur_ai._core cimport N_GOODS, RESULT_NONE, round_totals
 from jaipur_ai._bridge cimport CoreState
-from jaipur_ai._features cimport features
+from jaipur_ai._features cimport features, N_FEATURES_V1
 from jaipur_ai._heuristic cimport Heur, weights, hold_value
 from jaipur_ai._decisive cimport outcome
 
@@ -45,14 +45,14 @@ cdef double learned_logit(const Model* M, const State* s, int p, double* margin)
     """The learned win logit of p in a running round (and the margin, in points)."""
     cdef double f[N_FEATURES]
     cdef double z = 0.0, mg = 0.0, a
-    cdef int i, j
-    features(s, p, f)
-    for i in range(N_FEATURES):
+    cdef int i, j, n = M.n_features
+    features(s, p, f, n)
+    for i in range(n):
         z += M.lin[i] * f[i]
         mg += M.margin[i] * f[i]
     for j in range(M.n_hidden):
         a = 0.0
-        for i in range(N_FEATURES):
+        for i in range(n):
             a += M.w[j][i] * f[i]
         # h(f) - h(-f), one unit at a time
         if a + M.b[j] > 0.0:
@@ -85,19 +85,22 @@ cdef class Evaluation:
     """Learned evaluation weights in the form the search reads (plain C arrays).
 
     Built from numpy arrays already checked by ``jaipur_ai.evaluation`` (which loads
-    and validates weights files): ``lin`` and ``margin`` of length N_FEATURES,
-    ``hidden_w`` (H, N_FEATURES), ``hidden_b`` and ``out_w`` (H,), H <= MAX_HIDDEN."""
+    and validates weights files): ``lin`` and ``margin`` of length F, ``hidden_w``
+    (H, F), ``hidden_b`` and ``out_w`` (H,), H <= MAX_HIDDEN, where F is N_FEATURES
+    or, for weights of features version 1, N_FEATURES_V1 (they read those only)."""
 
     def __init__(self, lin, margin, hidden_w, hidden_b, out_w, source="<arrays>",
                  calibration=(1.0, 0.0)):
         lin = np.asarray(lin, np.float64)
         margin = np.asarray(margin, np.float64)
-        hidden_w = np.asarray(hidden_w, np.float64).reshape(-1, N_FEATURES)
+        nf = lin.shape[0] if lin.ndim == 1 else -1
+        if nf not in (N_FEATURES, N_FEATURES_V1) or margin.shape != (nf,):
+            raise ValueError(f"lin and margin must have {N_FEATURES} entries (or "
+                             f"{N_FEATURES_V1}, features version 1)")
+        hidden_w = np.asarray(hidden_w, np.float64).reshape(-1, nf)
         hidden_b = np.asarray(hidden_b, np.float64).ravel()
         out_w = np.asarray(out_w, np.float64).ravel()
         nh = hidden_w.shape[0]
-        if lin.shape != (N_FEATURES,) or margin.shape != (N_FEATURES,):
-            raise ValueError(f"lin and margin must have {N_FEATURES} entries")
         if nh > MAX_HIDDEN or hidden_b.shape != (nh,) or out_w.shape != (nh,):
             raise ValueError(f"hidden layer: at most {MAX_HIDDEN} units, with one bias "
                              "and one output weight each")
@@ -105,13 +108,14 @@ cdef class Evaluation:
             if not np.all(np.isfinite(arr)):
                 raise ValueError("weights must be finite")
         self.m.n_hidden = nh
-        for i in range(N_FEATURES):
+        self.m.n_features = nf
+        for i in range(nf):
             self.m.lin[i] = lin[i]
             self.m.margin[i] = margin[i]
         for j in range(nh):
             self.m.b[j] = hidden_b[j]
             self.m.v[j] = out_w[j]
-            for i in range(N_FEATURES):
+            for i in range(nf):
                 self.m.w[j][i] = hidden_w[j, i]
         self.source = source
         self.calibration = (float(calibration[0]), float(calibration[1]))
@@ -119,6 +123,11 @@ cdef class Evaluation:
     @property
     def n_hidden(self):
         return self.m.n_hidden
+
+    @property
+    def n_features(self):
+        """Features the weights read (N_FEATURES, or N_FEATURES_V1 for version 1)."""
+        return self.m.n_features
 
     def value(self, CoreState st, int player):
         """(win chance, margin) of a full state for player, as the search computes it."""

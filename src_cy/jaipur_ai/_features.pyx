@@ -9,6 +9,10 @@ two players complementary values by construction.  The list and its scales are i
 docs/search.md ("Learned evaluation"); ``FEATURE_NAMES`` names them in order.
 Card names appear nowhere: "precious" goods are those whose one-card sale is not a
 move, as the core's figures say.
+
+Version 2 appends 24 features to version 1's 29 (which keep their places and values),
+so weights of version 1 still evaluate: they read the first N_FEATURES_V1 only, and
+the rest is then not computed.
 """
 from libc.stdint cimport uint8_t
 
@@ -31,31 +35,65 @@ FEATURE_NAMES = (
     "progress*hand_size", "progress*to_move",
     "end*points", "end*camel_majority", "end*hand_value", "end*to_move",
     "sets_of_3", "full_hand", "tokens_held", "precious_held", "end*herd",
+    # version 2
+    "best_sale", "to_move*best_sale", "to_move*best_take", "to_move*market_goods",
+    "stake0", "stake1", "stake2", "stake3", "stake4", "stake5",
+    "progress*good0", "progress*good1", "progress*good2", "progress*good3",
+    "progress*good4", "progress*good5",
+    "empty*points", "closing*points", "closing*to_move", "closing*camel_majority",
+    "goods_types", "pairs", "progress*best_sale", "end_tokens*to_move*best_sale",
 )
+N_FEATURES_V1_PY = N_FEATURES_V1
 assert len(FEATURE_NAMES) == N_FEATURES
 
 
-cdef void features(const State* s, int p, double* out) noexcept nogil:
-    """Fill out[0:N_FEATURES] for player p (docs/search.md lists them)."""
-    cdef int o = 1 - p, g, x, hp, ho
-    cdef double sgn = 1.0 if s.to_move == p else -1.0
+cdef bint _sale_empties_stack(const State* s, int x) noexcept nogil:
+    """Whether player x can sell a good whose token stack the sale would empty."""
+    cdef int g, n, left
+    for g in range(N_GOODS):
+        n = s.hand[x][g]
+        left = F.toklen[g] - s.tok_pos[g]
+        if n > 0 and n >= F.minsale[g] and left > 0 and n >= left:
+            return True
+    return False
+
+
+cdef void features(const State* s, int p, double* out, int n) noexcept nogil:
+    """Fill out[0:n] for player p, n = N_FEATURES or N_FEATURES_V1 (docs/search.md
+    lists them).  One pass over the hands serves both versions."""
+    cdef int o = 1 - p, m = s.to_move, g, x, hp, ho, goods = 0
+    cdef double sgn = 1.0 if m == p else -1.0
     cdef double pr = 1.0 - s.deck_len / 40.0
-    cdef double end = 1.0 if (n_empty(F, s) >= 2 or s.deck_len <= 6) else 0.0
-    cdef double d_pts, maj, d_herd, d_hv, d_hn, mv = 0.0
+    cdef int ne = n_empty(F, s)
+    cdef double end = 1.0 if (ne >= 2 or s.deck_len <= 6) else 0.0
+    cdef double d_pts, maj, d_herd, d_hv, d_hn, mv = 0.0, v, take = 0.0, bm, closing, dg
     cdef double hv[2]
+    cdef double best[2]                # the best sale now: all cards of one good
     cdef int sets[2]
     cdef int prec[2]
+    cdef int types[2]
+    cdef int pairs[2]
     cdef int pl[2]
+    cdef double* w = out + N_FEATURES_V1
     pl[0] = p
     pl[1] = o
     for x in range(2):
         hv[x] = 0.0
+        best[x] = 0.0
         sets[x] = 0
         prec[x] = 0
+        types[x] = 0
+        pairs[x] = 0
         for g in range(N_GOODS):
             hp = s.hand[pl[x]][g]
             if hp:
-                hv[x] += hold_value(s, g, hp)
+                v = hold_value(s, g, hp)
+                hv[x] += v
+                if hp >= F.minsale[g] and v > best[x]:
+                    best[x] = v
+                types[x] += 1
+                if hp >= 2:
+                    pairs[x] += 1
                 if hp >= 3:
                     sets[x] += 1
                 if F.minsale[g] >= 2:
@@ -95,6 +133,34 @@ cdef void features(const State* s, int p, double* out) noexcept nogil:
     out[26] = ((s.n_goods_tok[p] + s.n_bonus_tok[p]) - (s.n_goods_tok[o] + s.n_bonus_tok[o])) / 10.0
     out[27] = (prec[0] - prec[1]) / 3.0
     out[28] = end * d_herd
+    if n <= N_FEATURES_V1:
+        return
+    # version 2: what the hands can cash now, what the mover can take, which goods
+    # are contested, whether the mover can close the round
+    bm = best[0] if m == p else best[1]
+    if (hp if m == p else ho) < HAND_LIMIT:
+        for g in range(N_GOODS):
+            if s.market[g] and F.tok[g][s.tok_pos[g]] > take:
+                take = F.tok[g][s.tok_pos[g]]
+    for g in range(N_GOODS):
+        goods += s.market[g]
+    w[0] = (best[0] - best[1]) / 10.0
+    w[1] = sgn * bm / 10.0
+    w[2] = sgn * take / 5.0
+    w[3] = sgn * goods / 5.0
+    for g in range(N_GOODS):
+        dg = <int>s.hand[p][g] - <int>s.hand[o][g]
+        w[4 + g] = dg * F.tok_left[g][s.tok_pos[g]] / 30.0
+        w[10 + g] = pr * dg / 3.0
+    w[16] = ne / 3.0 * d_pts
+    closing = 1.0 if ((ne >= 2 and _sale_empties_stack(s, m)) or s.deck_len <= 2) else 0.0
+    w[17] = closing * d_pts
+    w[18] = closing * sgn
+    w[19] = closing * maj
+    w[20] = (types[0] - types[1]) / 3.0
+    w[21] = (pairs[0] - pairs[1]) / 3.0
+    w[22] = pr * (best[0] - best[1]) / 10.0
+    w[23] = (1.0 if ne >= 2 else 0.0) * sgn * bm / 10.0
 
 
 def features_of(CoreState st, int player):
@@ -103,5 +169,5 @@ def features_of(CoreState st, int player):
         raise ValueError("player must be 0 or 1")
     out = np.zeros(N_FEATURES, np.float64)
     cdef double[::1] o = out
-    features(&st.s, player, &o[0])
+    features(&st.s, player, &o[0], N_FEATURES)
     return out

@@ -13,6 +13,7 @@ cdef enum:
 
 ctypedef struct Figures:
     double tok[N_GOODS][TOKPAD]       # tok[g][i]: i-th goods token of g from the top (0 past the end)
+    double tok_left[N_GOODS][TOKPAD]  # tok_left[g][i]: points of g's tokens from the i-th on (0 past the end)
     int toklen[N_GOODS]               # goods tokens in each stack at the start of a round
     int minsale[N_GOODS]              # smallest sale the rules allow (1, or 2 for precious goods)
     double bonus_mean_of[2][TOKPAD]   # [bonus set][n]: mean bonus of a sale of n cards (stack not empty)

@@ -25,6 +25,8 @@ cdef void _init():
         _F.toklen[g] = token_len(g)
         for i in range(_F.toklen[g]):
             _F.tok[g][i] = token_value(g, i)
+        for i in range(_F.toklen[g] - 1, -1, -1):
+            _F.tok_left[g][i] = _F.tok[g][i] + (_F.tok_left[g][i + 1] if i + 1 < TOKPAD else 0.0)
         # a sale of one card exists in the action space only where the rules allow it
         _F.minsale[g] = 1 if move_of(ACTION_SELL0 + g * 7, &m) == 0 else 2
     for b in range(2):

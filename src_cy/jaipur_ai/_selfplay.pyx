@@ -69,7 +69,7 @@ def policy_rounds(uint64_t seed, int rounds, double epsilon=0.1, double noise=1.
                 plies = np.resize(plies, cap); PL = plies
                 rid = np.resize(rid, cap); RI = rid
                 action = np.resize(action, cap); AC = action
-            features(&s, s.to_move, f)
+            features(&s, s.to_move, f, N_FEATURES)
             for k in range(N_FEATURES):
                 F[n, k] = <float>f[k]
             MV[n] = s.to_move
