@@ -17,6 +17,10 @@ run() {  # name A B deals [seed]
 }
 H=evaluation=heuristic,priors=heuristic    # the hand-set default, move for move
 P=opponent_view=off,weights=bench/weights/previous.npz   # the previous (learned) default
+F2=weights=bench/weights/features2.npz     # the candidate with features version 2 (not shipped)
+run feat2-01-vs-view01        ismcts:time=0.1,$F2  ismcts:time=0.1     200
+run feat2-1-vs-025            ismcts:time=1,$F2    ismcts:time=0.25,$F2  100
+run feat2-01-vs-heuristic01   ismcts:time=0.1,$F2  ismcts:time=0.1,$H  200
 run view01-vs-learned01       ismcts:time=0.1  ismcts:time=0.1,$P   200
 run view1-vs-learned1         ismcts:time=1    ismcts:time=1,$P     50
 run view01-vs-heuristic01     ismcts:time=0.1  ismcts:time=0.1,$H   200

@@ -7,7 +7,8 @@ import glob
 import json
 import os
 
-ORDER = ["view01-vs-learned01", "view1-vs-learned1", "view01-vs-heuristic01",
+ORDER = ["feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
+         "view01-vs-learned01", "view1-vs-learned1", "view01-vs-heuristic01",
          "view1-vs-heuristic1", "view1-vs-view025", "view1-vs-greedy",
          "learned01-vs-heuristic01", "learned1-vs-heuristic1", "learned1-vs-learned025",
          "learned1-vs-learned025-b", "learned01-vs-greedy", "learned1-vs-greedy", "learnedx-vs-heuristicx", "ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
@@ -15,7 +16,8 @@ ORDER = ["view01-vs-learned01", "view1-vs-learned1", "view01-vs-heuristic01",
          "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
-SEARCH = {"view": "opponent's view, third generation (this build)",
+SEARCH = {"feat2": "features version 2 (candidate, not shipped)",
+          "view": "opponent's view, third generation (this build)",
           "learnedx": "learned leaf evaluation (expectimax)",
           "learned": "learned evaluation and priors (previous)", "old-": "full UCB tree",
           "flat-": "flat, cutoff 10"}

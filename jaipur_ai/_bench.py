@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from . import _core, _reference
 from .state import GameState
@@ -112,32 +112,39 @@ def _engine_tree(**options) -> dict:
     return d
 
 
-# The configurations timed: the Engine's default (learned evaluation and priors, PUCT
-# below the root, chance nodes, playouts cut after ``cutoff`` plies, the opponent's
-# view), the same without the opponent's view, the default with the hand-set
-# evaluation, the flat search, and the textbook UCB tree with whole playouts.
-_TREE = _engine_tree()
-_HEURISTIC = _engine_tree(evaluation="heuristic", priors="heuristic")
-ISMCTS_CONFIGS = (
-    ("default (learned evaluation and priors, opponent's view)", "informed", _TREE),
-    ("learned, opponent_view=off", "informed", _engine_tree(opponent_view="off")),
-    ("hand-set evaluation and priors", "informed", _HEURISTIC),
-    ("flat (depth 1), hand-set", "informed", {**_HEURISTIC, "tree_depth": 1}),
-    ("UCB tree, whole playouts", "informed",
-     {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
-    ("UCB tree, random playouts", "random",
-     {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
-)
+def ismcts_configs(weights: Optional[str] = None) -> tuple:
+    """The configurations timed: the Engine's default (learned evaluation and priors,
+    PUCT below the root, chance nodes, playouts cut after ``cutoff`` plies, the
+    opponent's view), the same without the opponent's view, the default with the
+    hand-set evaluation, the flat search, and the textbook UCB tree with whole
+    playouts; ``weights``: a weights file the learned rows use instead of the shipped
+    one (to time the weights of another feature set)."""
+    learned = {} if weights is None else {"weights": weights}
+    heuristic = _engine_tree(evaluation="heuristic", priors="heuristic")
+    return (
+        ("default (learned evaluation and priors, opponent's view)", "informed",
+         _engine_tree(**learned)),
+        ("learned, opponent_view=off", "informed", _engine_tree(opponent_view="off", **learned)),
+        ("hand-set evaluation and priors", "informed", heuristic),
+        ("flat (depth 1), hand-set", "informed", {**heuristic, "tree_depth": 1}),
+        ("UCB tree, whole playouts", "informed",
+         {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
+        ("UCB tree, random playouts", "random",
+         {"tree_depth": 0, "cutoff": 0, "puct": 0.0, "chance_nodes": False}),
+    )
 
 
-def evaluation_cost(states: list[GameState], n: int = 200000) -> dict:
-    """Nanoseconds per leaf evaluation (hand-set and learned), median over states."""
+def evaluation_cost(states: list[GameState], n: int = 200000,
+                    weights: Optional[str] = None) -> dict:
+    """Nanoseconds per leaf evaluation (hand-set and learned: the shipped weights, or
+    ``weights``), median over states."""
     from ._evaluation import time_evaluation
-    from .evaluation import default_evaluation
-    ev = default_evaluation()
+    from .evaluation import default_evaluation, load_evaluation
+    ev = default_evaluation() if weights is None else load_evaluation(weights)
     return {"heuristic_ns": 1e9 * statistics.median(time_evaluation(s._core, n) for s in states),
             "learned_ns": 1e9 * statistics.median(time_evaluation(s._core, n, ev)
-                                                  for s in states)}
+                                                  for s in states),
+            "learned_features": ev.n_features}
 
 
 def ismcts_rate(states: list[GameState], playout: str, iterations: int,
@@ -174,15 +181,17 @@ def expectimax_rate(states: list[GameState], depth: int, samples: int) -> tuple[
 
 
 def search_report(quick: bool = False, seeds: int = 8, iterations: int = 20000,
-                  repeat: int = 5, depth: int = 3, samples: int = 8) -> dict:
+                  repeat: int = 5, depth: int = 3, samples: int = 8,
+                  weights: Optional[str] = None) -> dict:
     """ISMCTS iterations/s (informed and random playouts) and expectimax nodes/s on
-    early, middle and late positions; medians of ``repeat`` runs."""
+    early, middle and late positions; medians of ``repeat`` runs (``weights``: see
+    ismcts_configs)."""
     if quick:
         seeds, iterations, repeat, depth = 2, 2000, 1, 2
     pos = search_positions(seeds)
     ismcts, expectimax = [], []
     for name, _ in PHASES:
-        for config, playout, options in ISMCTS_CONFIGS:
+        for config, playout, options in ismcts_configs(weights):
             runs = [ismcts_rate(pos[name], playout, iterations, **options)
                     for _ in range(repeat)]
             ismcts.append({"phase": name, "config": config, "playout": playout,
@@ -193,7 +202,7 @@ def search_report(quick: bool = False, seeds: int = 8, iterations: int = 20000,
         expectimax.append({"phase": name,
                            "nodes_per_second": statistics.median(r[0] for r in runs_x),
                            "nodes_per_search": runs_x[0][1]})
-    cost = evaluation_cost(pos["middle"], 20000 if quick else 200000)
+    cost = evaluation_cost(pos["middle"], 20000 if quick else 200000, weights)
     return {"seeds": seeds, "iterations": iterations, "repeat": repeat, "depth": depth,
             "samples": samples, "ismcts": ismcts, "expectimax": expectimax,
             "evaluation": cost}
