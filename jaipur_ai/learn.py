@@ -32,7 +32,8 @@ from .train import fit, fit_calibration, load_shards
 
 __all__ = ["learn", "add_commands", "DEFAULTS"]
 
-# The recipe that made the shipped weights (docs/search.md, "Learned evaluation").
+# The recipe that made the shipped weights (docs/search.md, "Learned evaluation"), with
+# features version 1; with this build's features it makes bench/weights/features2.npz.
 DEFAULTS: dict[str, Any] = {
     "policy_rounds": 40000,     # generation 0: informed-policy rounds
     "generations": 3,           # searched generations after generation 0
