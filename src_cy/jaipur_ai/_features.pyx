@@ -66,7 +66,7 @@ cdef void features(const State* s, int p, double* out, int n) noexcept nogil:
     cdef double pr = 1.0 - s.deck_len / 40.0
     cdef int ne = n_empty(F, s)
     cdef double end = 1.0 if (ne >= 2 or s.deck_len <= 6) else 0.0
-    cdef double d_pts, maj, d_herd, d_hv, d_hn, mv = 0.0, v, take = 0.0, bm, closing, dg
+    cdef double d_pts, maj, d_herd, d_hv, d_hn, mv = 0.0, v, take = 0.0, top = 0.0, bm, closing, dg
     cdef double hv[2]
     cdef double best[2]                # the best sale now: all cards of one good
     cdef int sets[2]
@@ -100,7 +100,11 @@ cdef void features(const State* s, int p, double* out, int n) noexcept nogil:
                     prec[x] += hp
     for g in range(N_GOODS):
         if s.market[g]:
-            mv += s.market[g] * F.tok[g][s.tok_pos[g]]
+            v = F.tok[g][s.tok_pos[g]]
+            mv += s.market[g] * v
+            goods += s.market[g]
+            if v > top:
+                top = v
     d_pts = ((s.goods_pts[p] + s.bonus_pts[p]) - (s.goods_pts[o] + s.bonus_pts[o])) / 10.0
     maj = 1.0 if s.herd[p] > s.herd[o] else (-1.0 if s.herd[p] < s.herd[o] else 0.0)
     d_herd = (<int>s.herd[p] - <int>s.herd[o]) / 4.0
@@ -139,11 +143,7 @@ cdef void features(const State* s, int p, double* out, int n) noexcept nogil:
     # are contested, whether the mover can close the round
     bm = best[0] if m == p else best[1]
     if (hp if m == p else ho) < HAND_LIMIT:
-        for g in range(N_GOODS):
-            if s.market[g] and F.tok[g][s.tok_pos[g]] > take:
-                take = F.tok[g][s.tok_pos[g]]
-    for g in range(N_GOODS):
-        goods += s.market[g]
+        take = top
     w[0] = (best[0] - best[1]) / 10.0
     w[1] = sgn * bm / 10.0
     w[2] = sgn * take / 5.0
