@@ -17,22 +17,7 @@ import json
 import numpy as np
 
 from jaipur_ai.selfplay import selfplay
-from jaipur_ai.train import load_shards
-
-
-def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict:
-    """Per-bin mean prediction, observed rate and count; ECE in probability units."""
-    edges = np.linspace(0, 1, bins + 1)
-    idx = np.clip(np.digitize(p, edges) - 1, 0, bins - 1)
-    rows = []
-    ece = 0.0
-    for b in range(bins):
-        m = idx == b
-        if m.any():
-            rows.append({"bin": b, "mean_predicted": float(p[m].mean()),
-                         "observed": float(y[m].mean()), "positions": int(m.sum())})
-            ece += m.sum() / len(p) * abs(p[m].mean() - y[m].mean())
-    return {"ece": float(ece), "positions": int(len(p)), "bins": rows}
+from jaipur_ai.train import load_shards, reliability
 
 
 def plot(rel: dict, path: str, title: str) -> None:
@@ -71,7 +56,7 @@ def main(argv=None) -> None:
     engine = a.engine or f"ismcts:iterations={a.iterations}"
     selfplay(a.folder, a.rounds, engine, seed=a.seed, shard_rounds=10, workers=a.workers)
     d = load_shards(a.folder)
-    ok = np.isfinite(d["value"])
+    ok = np.isfinite(d["value"]) & (d["round"] < a.rounds)   # (the folder may hold more)
     rel = reliability(d["value"][ok].astype(np.float64), d["result"][ok].astype(np.float64))
     rel.update(engine=engine, rounds=a.rounds)
     print(json.dumps(rel, indent=1))

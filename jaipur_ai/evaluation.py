@@ -45,7 +45,7 @@ from ._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY, N_FEAT
 from .errors import InvalidWeightsError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
-           "save_weights", "read_meta", "calibrated"]
+           "save_weights", "read_meta", "calibrated", "with_calibration"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
@@ -150,6 +150,18 @@ def calibrated(p: float, calibration: tuple[float, float]) -> float:
     a, b = calibration
     q = min(max(p, 1e-9), 1.0 - 1e-9)
     return 1.0 / (1.0 + math.exp(-(a * math.log(q / (1.0 - q)) + b)))
+
+
+def with_calibration(path: PathLike, calibration: tuple[float, float], out: PathLike,
+                     meta: Mapping[str, Any]) -> None:
+    """Write to ``out`` the weights of ``path`` (checked) with another calibration map
+    and ``meta`` merged into its meta record; ``out`` may be ``path`` itself."""
+    a = _check(str(path), _read(Path(path)))
+    record = read_meta(path)
+    record.update(meta)
+    weights = {k: a[k] for k in _ARRAYS}
+    weights["calibration"] = tuple(float(x) for x in calibration)
+    save_weights(out, weights, record)
 
 
 def read_meta(path: PathLike) -> dict:

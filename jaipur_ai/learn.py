@@ -1,4 +1,5 @@
-"""The learning pipeline and its commands: ``selfplay``, ``train`` and ``learn``.
+"""The learning pipeline and its commands: ``selfplay``, ``train``, ``learn`` and
+``calibrate``.
 
 ``jaipur-ai learn FOLDER`` goes from an empty folder to a weights file, in generations:
 
@@ -7,7 +8,9 @@
 2. each next generation: self-play by ISMCTS using the previous generation's weights
    (learned leaf evaluation and priors), and a fit on all the data so far;
 3. ``FOLDER/evaluation.npz`` is the last generation's weights, with a ``meta`` record of
-   how it was made (the settings, the data, the held-out scores of every generation).
+   how it was made (the settings, the data, the held-out scores of every generation);
+4. its reported win probability is calibrated (``calibrate``) on self-play of the default
+   engine with those weights (``FOLDER/calibration``).
 
 Every step is seeded, so the same command gives the same weights; self-play shards
 already on disk are kept, so an interrupted run resumes where it stopped.
@@ -24,16 +27,19 @@ from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any, Optional, Union
 
+import numpy as np
+
 from .backends import Backend, make_backend
 from .backends import add_arguments as add_backend_arguments
-from .evaluation import save_weights
+from .evaluation import load_evaluation, read_meta, save_weights, with_calibration
 from .selfplay import selfplay
-from .train import fit, fit_calibration, load_shards
+from .train import apply_calibration, fit, fit_calibration, load_shards, reliability
 
-__all__ = ["learn", "add_commands", "DEFAULTS"]
+__all__ = ["learn", "calibrate", "add_commands", "DEFAULTS"]
 
-# The recipe that made the shipped weights (docs/search.md, "Learned evaluation"), with
-# features version 1; with this build's features it makes bench/weights/features2.npz.
+# The recipe that made the shipped weights (docs/search.md, "Learned evaluation"):
+# features version 2, the last step being ``calibrate`` with seed + 100 (the weights of
+# features version 1, bench/weights/view.npz, came from it with the features of their day).
 DEFAULTS: dict[str, Any] = {
     "policy_rounds": 40000,     # generation 0: informed-policy rounds
     "generations": 3,           # searched generations after generation 0
@@ -46,6 +52,10 @@ DEFAULTS: dict[str, Any] = {
     "epochs": 4,
     "target": "td",
     "seed": 1,
+    # the reported win probability's map (``calibrate``, the last step): self-play rounds
+    # of the default engine with the final weights, at these iterations a move
+    "calibration_rounds": 1000,
+    "calibration_iterations": 1000,
 }
 
 
@@ -108,17 +118,70 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
         save_weights(weights_path, weights, {"generation": g, "report": rep})
         _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
              f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
-    # the reported win probability: calibrated on the last searched generation's own
-    # search values against its results
+    meta: dict[str, Any] = {"command": "jaipur-ai learn", "settings": cfg,
+                            "generations": history}
+    out = root / "evaluation.npz"
+    save_weights(out, weights, meta)
+    # the reported win probability: calibrated on the final weights' own play by the
+    # default engine (the search that will report it), not on the last generation's
+    # self-play, whose model and search settings differ
     if cfg["generations"] >= 1:
-        last = load_shards(str(data_dirs[-1]))
-        weights["calibration"] = fit_calibration(last["value"], last["result"])
-    meta = {"command": "jaipur-ai learn", "settings": cfg, "generations": history,
-            "calibration": list(weights.get("calibration", (1.0, 0.0))),
-            "seconds": round(time.monotonic() - t0, 1)}
-    save_weights(root / "evaluation.npz", weights, meta)
-    _say(f"wrote {root / 'evaluation.npz'} in {meta['seconds']:.0f} s", quiet)
+        _say(f"calibration: {cfg['calibration_rounds']:,} rounds of self-play by the default "
+             f"engine at {cfg['calibration_iterations']:,} iterations a move", quiet)
+        calibrate(out, root / "calibration", rounds=cfg["calibration_rounds"],
+                  iterations=cfg["calibration_iterations"], seed=cfg["seed"] + 100,
+                  quiet=quiet, **where)
+    meta = read_meta(out)
+    meta["seconds"] = round(time.monotonic() - t0, 1)
+    with_calibration(out, meta.get("calibration", (1.0, 0.0)), out, meta)
+    _say(f"wrote {out} in {meta['seconds']:.0f} s", quiet)
     return meta
+
+
+def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
+              rounds: int = DEFAULTS["calibration_rounds"],
+              iterations: int = DEFAULTS["calibration_iterations"], seed: int = 0,
+              out: Union[str, Path, None] = None, workers: Optional[int] = None,
+              backend: Union[str, Backend] = "local", address: Optional[str] = None,
+              quiet: bool = False) -> dict:
+    """Fit the map from the search's win estimate of the move it plays to the reported
+    win probability (``train.fit_calibration``), on ``rounds`` self-play rounds of the
+    default engine with these weights, and write it into ``out`` (default: the weights
+    file itself).  Returns the fit's record: the map, the data, the in-sample
+    calibration error before and after.
+
+    The self-play uses a copy of the weights with no map (``FOLDER/uncalibrated.npz``),
+    so it records the search's raw estimates whatever map the file held, and the result
+    depends only on the weights, the rounds, the iterations and the seed.  Finished
+    shards are kept: rerun to resume."""
+    src = Path(weights)
+    load_evaluation(src)                  # a bad file fails here, naming it, before any work
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    raw = root / "uncalibrated.npz"
+    with_calibration(src, (1.0, 0.0), raw, {})
+    engine = f"ismcts:iterations={int(iterations)},weights={raw.resolve()}"
+    if backend == "local" and workers is None:
+        workers = 2
+    selfplay(str(root / "selfplay"), rounds, engine, seed=seed, shard_rounds=10,
+             workers=workers, backend=backend, address=address, progress=not quiet)
+    d = load_shards(str(root / "selfplay"))
+    # (a folder may hold more rounds, from an earlier run asked for more)
+    ok = np.isfinite(d["value"]) & (d["round"] < rounds)
+    p, y = d["value"][ok].astype(np.float64), d["result"][ok].astype(np.float64)
+    a, b = fit_calibration(p, y)
+    mapped = apply_calibration(p, (a, b))
+    data: dict[str, Any] = {"command": "jaipur-ai calibrate", "engine": "ismcts",
+                            "iterations": int(iterations), "rounds": int(rounds),
+                            "seed": int(seed), "positions": int(ok.sum()),
+                            "ece_raw": reliability(p, y)["ece"],
+                            "ece_in_sample": reliability(mapped, y)["ece"]}
+    record = {"calibration": [a, b], "calibration_data": data}
+    with_calibration(src, (a, b), src if out is None else Path(out), record)
+    _say(f"calibration map a={a:.4f} b={b:.4f} on {int(ok.sum()):,} positions: in-sample "
+         f"calibration error {100 * data['ece_raw']:.1f} -> "
+         f"{100 * data['ece_in_sample']:.1f} points", quiet)
+    return record
 
 
 # ------------------------------------------------------------------ commands
@@ -161,6 +224,23 @@ def _cmd_learn(args) -> int:
     return 0
 
 
+def _cmd_calibrate(args) -> int:
+    with redirect_stdout(sys.stderr):
+        rec = calibrate(args.weights, args.folder, rounds=args.rounds,
+                        iterations=args.iterations, seed=args.seed, out=args.out,
+                        workers=args.workers, backend=args.backend, address=args.address,
+                        quiet=args.quiet)
+    if args.json:
+        print(json.dumps(rec))
+    else:
+        c = rec["calibration_data"]
+        print(f"{args.out or args.weights}: calibration a={rec['calibration'][0]:.4f} "
+              f"b={rec['calibration'][1]:.4f} from {c['positions']:,} positions of "
+              f"{c['rounds']:,} rounds; calibration error {100 * c['ece_raw']:.1f} points "
+              f"raw, {100 * c['ece_in_sample']:.1f} mapped (in sample)")
+    return 0
+
+
 def _positive_int(text: str) -> int:
     try:
         v = int(text)
@@ -172,9 +252,10 @@ def _positive_int(text: str) -> int:
 
 
 def add_commands(sub, formatter, flag) -> None:
-    """Add ``selfplay``, ``train`` and ``learn`` to the CLI's subparsers; ``flag(name,
-    "--name")`` is the CLI's argparse type of a flag that sets an option of the table
-    (jaipur_ai.options), so that ``--workers`` is checked, and refused, as ``match``'s."""
+    """Add ``selfplay``, ``train``, ``learn`` and ``calibrate`` to the CLI's subparsers;
+    ``flag(name, "--name")`` is the CLI's argparse type of a flag that sets an option of
+    the table (jaipur_ai.options), so that ``--workers`` is checked, and refused, as
+    ``match``'s."""
     positive_int = _positive_int
     sp = sub.add_parser("selfplay", help="self-play records for training (numpy shards)",
                         formatter_class=formatter,
@@ -225,3 +306,28 @@ def add_commands(sub, formatter, flag) -> None:
     le.add_argument("--json", action="store_true")
     le.add_argument("-q", "--quiet", action="store_true")
     le.set_defaults(func=_cmd_learn)
+
+    ca = sub.add_parser("calibrate", help="fit the reported win probability's map of a "
+                        "weights file", formatter_class=formatter,
+                        description="Play self-play rounds of the default engine with "
+                                    "WEIGHTS (in FOLDER; rerun to resume), fit the map from "
+                                    "the search's win estimate to the reported win "
+                                    "probability, and write it into WEIGHTS (or --out).")
+    ca.add_argument("weights", help="weights file (.npz) to calibrate")
+    ca.add_argument("folder", help="folder for the self-play (created; finished shards "
+                                   "are kept)")
+    ca.add_argument("--rounds", type=positive_int, default=DEFAULTS["calibration_rounds"],
+                    metavar="N", help=f"(default {DEFAULTS['calibration_rounds']})")
+    ca.add_argument("--iterations", type=positive_int,
+                    default=DEFAULTS["calibration_iterations"], metavar="N",
+                    help=f"ISMCTS iterations a move (default "
+                         f"{DEFAULTS['calibration_iterations']})")
+    ca.add_argument("--seed", type=int, default=0)
+    ca.add_argument("--out", default=None, help="weights file to write (default: WEIGHTS)")
+    ca.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
+                    help="shards played at once (default 2; with --backend ray, the "
+                         "cluster's CPUs)")
+    add_backend_arguments(ca)
+    ca.add_argument("--json", action="store_true")
+    ca.add_argument("-q", "--quiet", action="store_true")
+    ca.set_defaults(func=_cmd_calibrate)

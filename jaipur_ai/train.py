@@ -28,7 +28,8 @@ import numpy as np
 from ._features import N_FEATURES_PY as N_FEATURES
 from .errors import InvalidDataError
 
-__all__ = ["load_shards", "fit", "fit_calibration", "td_targets", "metrics", "N_FEATURES"]
+__all__ = ["load_shards", "fit", "fit_calibration", "apply_calibration", "reliability",
+           "td_targets", "metrics", "N_FEATURES"]
 
 KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "value", "visits",
         "iterations")
@@ -240,3 +241,32 @@ def fit_calibration(values: np.ndarray, results: np.ndarray) -> tuple[float, flo
         if np.abs(step).max() < 1e-10:
             break
     return float(w[0]), float(w[1])
+
+
+def apply_calibration(values: np.ndarray, calibration: tuple[float, float]) -> np.ndarray:
+    """``sigmoid(a logit(value) + b)`` for each value: the reported win probabilities
+    (``evaluation.calibrated`` of each, for arrays)."""
+    a, b = calibration
+    q = np.clip(np.asarray(values, np.float64), 1e-9, 1 - 1e-9)
+    return _sigmoid(a * np.log(q / (1 - q)) + b)
+
+
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict:
+    """Per-bin mean prediction, observed rate and count, and the expected calibration
+    error (``ece``, in probability units: the bins' gaps weighted by their positions).
+
+    >>> r = reliability(np.array([0.1, 0.1, 0.9, 0.9]), np.array([0, 0, 1, 0.0]))
+    >>> round(r["ece"], 3), [b["positions"] for b in r["bins"]]
+    (0.25, [2, 2])
+    """
+    edges = np.linspace(0, 1, bins + 1)
+    idx = np.clip(np.digitize(p, edges) - 1, 0, bins - 1)
+    rows = []
+    ece = 0.0
+    for b in range(bins):
+        m = idx == b
+        if m.any():
+            rows.append({"bin": b, "mean_predicted": float(p[m].mean()),
+                         "observed": float(y[m].mean()), "positions": int(m.sum())})
+            ece += m.sum() / len(p) * abs(p[m].mean() - y[m].mean())
+    return {"ece": float(ece), "positions": int(len(p)), "bins": rows}

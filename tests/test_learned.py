@@ -349,7 +349,7 @@ def test_learn_pipeline_end_to_end(tmp_path):
     from jaipur_ai.learn import learn
     meta = learn(str(tmp_path / "run"), workers=1, quiet=True, policy_rounds=300,
                  generations=1, rounds=4, iterations=30, last_rounds=6, last_iterations=20,
-                 epochs=2)
+                 epochs=2, calibration_rounds=3, calibration_iterations=40)
     out = tmp_path / "run" / "evaluation.npz"
     ev = evaluation.load_evaluation(out)
     assert [g["generation"] for g in meta["generations"]] == [0, 1]
@@ -358,4 +358,56 @@ def test_learn_pipeline_end_to_end(tmp_path):
     assert meta["generations"][1]["rounds"] == 300 + 6
     assert meta["generations"][0]["holdout_logloss"] < meta["generations"][0]["constant_logloss"]
     assert len(ev.calibration) == 2 and ev.calibration[0] > 0
-    assert evaluation.read_meta(out)["settings"]["policy_rounds"] == 300
+    saved = evaluation.read_meta(out)
+    assert saved["settings"]["policy_rounds"] == 300
+    # the map is fitted on the final weights' own play by the default engine
+    assert saved["calibration"] == pytest.approx(list(ev.calibration))
+    assert saved["calibration_data"]["rounds"] == 3
+    assert saved["calibration_data"]["iterations"] == 40
+
+
+def _shipped_arrays():
+    with np.load(evaluation.DEFAULT_WEIGHTS) as z:
+        return {k: z[k] for k in ("lin", "margin", "hidden_w", "hidden_b", "out_w")}
+
+
+def test_calibrate_fits_the_raw_estimates_whatever_map_the_file_holds(tmp_path):
+    from jaipur_ai.learn import calibrate
+    w = _shipped_arrays()
+    recs = {}
+    for name, cal in (("plain", (1.0, 0.0)), ("mapped", (0.5, 0.3))):
+        path = tmp_path / f"{name}.npz"
+        evaluation.save_weights(path, {**w, "calibration": cal}, {"made": name})
+        recs[name] = calibrate(path, tmp_path / f"cal-{name}", rounds=3, iterations=60,
+                               seed=5, workers=1, quiet=True)
+    # the self-play records the search's raw estimates, so the old map does not matter
+    assert recs["plain"]["calibration"] == pytest.approx(recs["mapped"]["calibration"])
+    assert recs["plain"]["calibration"] != pytest.approx([1.0, 0.0])
+    ev = evaluation.load_evaluation(tmp_path / "mapped.npz")
+    assert ev.calibration == pytest.approx(tuple(recs["mapped"]["calibration"]))
+    meta = evaluation.read_meta(tmp_path / "mapped.npz")
+    assert meta["made"] == "mapped" and meta["calibration_data"]["rounds"] == 3
+    assert meta["calibration_data"]["positions"] > 3 * 20
+    with np.load(tmp_path / "mapped.npz") as z:      # the evaluation itself is unchanged
+        assert all(np.array_equal(z[k], w[k]) for k in w)
+    # asked for fewer rounds than its folder holds, it fits on those rounds only
+    fewer = calibrate(tmp_path / "plain.npz", tmp_path / "cal-plain", rounds=2, iterations=60,
+                      seed=5, workers=1, quiet=True)
+    assert (0 < fewer["calibration_data"]["positions"]
+            < recs["plain"]["calibration_data"]["positions"])
+
+
+def test_calibrate_command(tmp_path, capsys):
+    from jaipur_ai.cli import main
+    src = tmp_path / "w.npz"
+    evaluation.save_weights(src, {**_shipped_arrays(), "calibration": (0.7, 0.1)}, {})
+    out = tmp_path / "out.npz"
+    assert main(["calibrate", str(src), str(tmp_path / "cal"), "--rounds", "2",
+                 "--iterations", "40", "--workers", "1", "--out", str(out), "-q"]) == 0
+    assert "calibration a=" in capsys.readouterr().out
+    assert evaluation.load_evaluation(src).calibration == pytest.approx((0.7, 0.1))
+    assert evaluation.load_evaluation(out).calibration != pytest.approx((0.7, 0.1))
+    # a bad weights file is refused by name, before any self-play
+    assert main(["calibrate", str(tmp_path / "nope.npz"), str(tmp_path / "cal2")]) == 2
+    assert "nope.npz: no such file" in capsys.readouterr().err
+    assert not (tmp_path / "cal2").exists()
