@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The matches behind docs/strength.md.  Each line is one row of the table; results
-# (JSON) go to bench/results/.  The learned-evaluation rows take about 80 minutes on
+# (JSON) go to bench/results/.  The "feat2" rows are this build's default (the shipped
+# weights are features2.npz's, with the reported win probability recalibrated, which
+# changes no move).  The learned-evaluation rows take about 80 minutes on
 # 2 cores, the others about an hour.
 #   bash bench/strength.sh            # all
 #   bash bench/strength.sh greedy     # only the rows whose name contains "greedy"
@@ -16,17 +18,21 @@ run() {  # name A B deals [seed]
   python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed "$seed" --workers 2 -q --json > "$out/$name.json"
 }
 H=evaluation=heuristic,priors=heuristic    # the hand-set default, move for move
-P=opponent_view=off,weights=bench/weights/previous.npz   # the previous (learned) default
-F2=weights=bench/weights/features2.npz     # the candidate with features version 2 (not shipped)
-run feat2-01-vs-view01        ismcts:time=0.1,$F2  ismcts:time=0.1     200
+V=weights=bench/weights/view.npz           # the opponent's view, third generation (features version 1): the previous default
+P=opponent_view=off,weights=bench/weights/previous.npz   # the learned default before it
+F2=weights=bench/weights/features2.npz     # features version 2 as measured before it shipped (same moves as this build's default)
+run feat2-01-vs-view01        ismcts:time=0.1,$F2  ismcts:time=0.1,$V  200
 run feat2-1-vs-025            ismcts:time=1,$F2    ismcts:time=0.25,$F2  100
 run feat2-01-vs-heuristic01   ismcts:time=0.1,$F2  ismcts:time=0.1,$H  200
-run view01-vs-learned01       ismcts:time=0.1  ismcts:time=0.1,$P   200
-run view1-vs-learned1         ismcts:time=1    ismcts:time=1,$P     50
-run view01-vs-heuristic01     ismcts:time=0.1  ismcts:time=0.1,$H   200
-run view1-vs-view025          ismcts:time=1    ismcts:time=0.25     100
-run view1-vs-greedy           ismcts:time=1    greedy               100
-run view1-vs-heuristic1       ismcts:time=1    ismcts:time=1,$H     50
+run feat2-1-vs-heuristic1     ismcts:time=1,$F2    ismcts:time=1,$H    50
+run feat2-1-vs-greedy         ismcts:time=1,$F2    greedy              100
+run feat2-1-vs-view1          ismcts:time=1        ismcts:time=1,$V    50
+run view01-vs-learned01       ismcts:time=0.1,$V  ismcts:time=0.1,$P   200
+run view1-vs-learned1         ismcts:time=1,$V    ismcts:time=1,$P     50
+run view01-vs-heuristic01     ismcts:time=0.1,$V  ismcts:time=0.1,$H   200
+run view1-vs-view025          ismcts:time=1,$V    ismcts:time=0.25,$V  100
+run view1-vs-greedy           ismcts:time=1,$V    greedy               100
+run view1-vs-heuristic1       ismcts:time=1,$V    ismcts:time=1,$H     50
 # the previous default's rows (before opponent_view and the third searched generation)
 run learned01-vs-heuristic01  ismcts:time=0.1,$P  ismcts:time=0.1,$H   200
 run learned01-vs-greedy       ismcts:time=0.1,$P  greedy               100

@@ -8,6 +8,7 @@ import json
 import os
 
 ORDER = ["feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
+         "feat2-1-vs-heuristic1", "feat2-1-vs-greedy",
          "view01-vs-learned01", "view1-vs-learned1", "view01-vs-heuristic01",
          "view1-vs-heuristic1", "view1-vs-view025", "view1-vs-greedy",
          "learned01-vs-heuristic01", "learned1-vs-heuristic1", "learned1-vs-learned025",
@@ -16,10 +17,10 @@ ORDER = ["feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
          "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
-SEARCH = {"feat2": "features version 2 (candidate, not shipped)",
-          "view": "opponent's view, third generation (this build)",
+SEARCH = {"feat2": "features version 2 (this build)",
+          "view": "opponent's view, third generation (previous)",
           "learnedx": "learned leaf evaluation (expectimax)",
-          "learned": "learned evaluation and priors (previous)", "old-": "full UCB tree",
+          "learned": "learned evaluation and priors (before)", "old-": "full UCB tree",
           "flat-": "flat, cutoff 10"}
 PREVIOUS = "PUCT tree, hand-set evaluation"
 

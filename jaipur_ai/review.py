@@ -17,11 +17,11 @@ same review.
 >>> del record.games[0]["seals"]
 >>> review = jp.review_game(record, iterations=300, seed=1)
 >>> review
-<GameReview of game 0: 6 plies, seed 1; A: mean loss 0.8, 0 inaccuracies, 0 mistakes, 0 blunders; B: mean loss 2.3, 0 inaccuracies, 0 mistakes, 0 blunders>
+<GameReview of game 0: 6 plies, seed 1; A: mean loss 0.3, 0 inaccuracies, 0 mistakes, 0 blunders; B: mean loss 2.7, 1 inaccuracy, 0 mistakes, 0 blunders>
 >>> review.plies[1]
-<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 29.3%, best 'take C' 32.2%, loss 2.9, no label>
+<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 32.5%, best 'camels' 31.4%, loss 0.0, no label>
 >>> [p.label for p in review.plies]
-[None, None, None, None, None, None]
+[None, None, None, None, None, 'inaccuracy']
 >>> jp.GameReview.from_dict(review.to_dict()) == review
 True
 """

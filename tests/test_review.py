@@ -89,15 +89,18 @@ def best_move_game(plies: int, iterations: int, seed: int) -> jp.GameRecord:
 
 
 def test_a_game_of_best_moves_has_no_mistakes():
-    record = best_move_game(200, 400, seed=5)
-    review = review_game(record, iterations=400, seed=5)
+    # (1,000 iterations: at 400 the seed alone moved one ply's loss by 10 to 30 points
+    # with the weights of features version 2; at 1,000 and 2,000, seeds 6 to 9 found
+    # nothing worse than an inaccuracy)
+    record = best_move_game(200, 1000, seed=5)
+    review = review_game(record, iterations=1000, seed=5)
     assert len(review.plies) == len(record.games[0]["rounds"][0]["moves"]) > 20
     assert all(p.method == "best" and p.loss == 0 and p.label is None for p in review.plies)
     assert review.rounds[0].result in (0, 1, "draw")
     assert "?" not in str(review).split("summary")[0].replace("?!", "?")
     # searched with other seeds, the same good moves lose little: nothing worse than an
     # inaccuracy
-    other = review_game(record, iterations=400, seed=6)
+    other = review_game(record, iterations=1000, seed=6)
     assert not any(p.label in ("mistake", "blunder") for p in other.plies), other
 
 
@@ -112,7 +115,7 @@ def test_label_thresholds():
     (BLUNDER_POSITION, BLUNDER, "after"),     # too few root visits: searched after the move
     (None, "take L", "root"),                 # read from the root statistics
     (None, "swap PL for SC", "after"),
-    (None, "camels", "best"),
+    (None, "sell 1C", "best"),                # the best move at these settings
 ])
 def test_the_review_of_a_ply_depends_on_the_movers_view_only(position, move, method):
     state = (jp.GameState.from_text(position) if position
