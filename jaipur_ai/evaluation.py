@@ -30,6 +30,7 @@ True
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -45,7 +46,7 @@ from ._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY, N_FEAT
 from .errors import InvalidWeightsError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
-           "save_weights", "read_meta", "calibrated", "with_calibration"]
+           "save_weights", "read_meta", "calibrated", "with_calibration", "fingerprint"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
@@ -149,25 +150,49 @@ def calibrated(p: float, calibration: tuple[float, float]) -> float:
     """
     a, b = calibration
     q = min(max(p, 1e-9), 1.0 - 1e-9)
-    return 1.0 / (1.0 + math.exp(-(a * math.log(q / (1.0 - q)) + b)))
+    z = a * math.log(q / (1.0 - q)) + b
+    if z >= 0.0:                            # (the two forms keep exp from overflowing)
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
 
 
 def with_calibration(path: PathLike, calibration: tuple[float, float], out: PathLike,
                      meta: Mapping[str, Any]) -> None:
     """Write to ``out`` the weights of ``path`` (checked) with another calibration map
     and ``meta`` merged into its meta record; ``out`` may be ``path`` itself."""
-    a = _check(str(path), _read(Path(path)))
-    record = read_meta(path)
+    z = _read(Path(path))
+    a = _check(str(path), z)
+    record = _meta(str(path), z)
     record.update(meta)
     weights = {k: a[k] for k in _ARRAYS}
     weights["calibration"] = tuple(float(x) for x in calibration)
     save_weights(out, weights, record)
 
 
+def fingerprint(path: PathLike) -> str:
+    """Twelve hex digits of a SHA-256 of the weights file's evaluation (its arrays, not
+    its calibration map nor its meta record): two files that evaluate alike share it."""
+    a = _check(str(path), _read(Path(path)))
+    h = hashlib.sha256()
+    for k in _ARRAYS:
+        h.update(k.encode() + np.ascontiguousarray(a[k], np.float64).tobytes())
+    return h.hexdigest()[:12]
+
+
 def read_meta(path: PathLike) -> dict:
     """The ``meta`` record of a weights file (how it was made), or {} if it has none."""
-    z = _read(Path(path))
-    return json.loads(str(z["meta"])) if "meta" in z else {}
+    return _meta(str(path), _read(Path(path)))
+
+
+def _meta(name: str, z: dict) -> dict:
+    try:
+        record = json.loads(str(z["meta"])) if "meta" in z else {}
+    except ValueError:
+        record = None
+    if not isinstance(record, dict):
+        raise InvalidWeightsError(name, "meta is not a JSON object")
+    return record
 
 
 @lru_cache(maxsize=None)

@@ -31,9 +31,11 @@ import numpy as np
 
 from .backends import Backend, make_backend
 from .backends import add_arguments as add_backend_arguments
-from .evaluation import load_evaluation, read_meta, save_weights, with_calibration
+from .errors import InvalidDataError
+from .evaluation import (calibrated, fingerprint, load_evaluation, save_weights,
+                         with_calibration)
 from .selfplay import selfplay
-from .train import apply_calibration, fit, fit_calibration, load_shards, reliability
+from .train import fit, fit_calibration, load_shards, reliability
 
 __all__ = ["learn", "calibrate", "add_commands", "DEFAULTS"]
 
@@ -120,20 +122,19 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
              f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
     meta: dict[str, Any] = {"command": "jaipur-ai learn", "settings": cfg,
                             "generations": history}
+    # the last fit, then the reported win probability's map, fitted on the final weights'
+    # own play by the default engine (the search that will report it); evaluation.npz
+    # is written only then, so an interrupted run leaves no uncalibrated file by that name
+    final = root / "final-fit.npz"
+    save_weights(final, weights, meta)
+    _say(f"calibration: {cfg['calibration_rounds']:,} rounds of self-play by the default "
+         f"engine at {cfg['calibration_iterations']:,} iterations a move", quiet)
     out = root / "evaluation.npz"
-    save_weights(out, weights, meta)
-    # the reported win probability: calibrated on the final weights' own play by the
-    # default engine (the search that will report it), not on the last generation's
-    # self-play, whose model and search settings differ
-    if cfg["generations"] >= 1:
-        _say(f"calibration: {cfg['calibration_rounds']:,} rounds of self-play by the default "
-             f"engine at {cfg['calibration_iterations']:,} iterations a move", quiet)
-        calibrate(out, root / "calibration", rounds=cfg["calibration_rounds"],
-                  iterations=cfg["calibration_iterations"], seed=cfg["seed"] + 100,
-                  quiet=quiet, **where)
-    meta = read_meta(out)
-    meta["seconds"] = round(time.monotonic() - t0, 1)
-    with_calibration(out, meta.get("calibration", (1.0, 0.0)), out, meta)
+    rec = calibrate(final, root / "calibration", rounds=cfg["calibration_rounds"],
+                    iterations=cfg["calibration_iterations"], seed=cfg["seed"] + 100,
+                    out=out, quiet=quiet, **where)
+    meta.update(rec, seconds=round(time.monotonic() - t0, 1))
+    with_calibration(out, rec["calibration"], out, meta)
     _say(f"wrote {out} in {meta['seconds']:.0f} s", quiet)
     return meta
 
@@ -156,30 +157,50 @@ def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
     shards are kept: rerun to resume."""
     src = Path(weights)
     load_evaluation(src)                  # a bad file fails here, naming it, before any work
+    dst = src if out is None else Path(out)
+    if not dst.parent.is_dir():
+        raise InvalidDataError(str(dst), "its folder does not exist")
     root = Path(folder)
+    if root.exists() and not root.is_dir():
+        raise InvalidDataError(str(root), "not a folder")
     root.mkdir(parents=True, exist_ok=True)
-    raw = root / "uncalibrated.npz"
-    with_calibration(src, (1.0, 0.0), raw, {})
+    # the copy without a map is named by the weights it holds, so a folder played with
+    # other weights is refused by selfplay's settings check instead of being reused
+    raw = root / f"uncalibrated-{fingerprint(src)}.npz"
+    with_calibration(src, (1.0, 0.0), raw, {"calibration": [1.0, 0.0],
+                                            "calibration_data": None})
     engine = f"ismcts:iterations={int(iterations)},weights={raw.resolve()}"
     if backend == "local" and workers is None:
         workers = 2
     selfplay(str(root / "selfplay"), rounds, engine, seed=seed, shard_rounds=10,
              workers=workers, backend=backend, address=address, progress=not quiet)
     d = load_shards(str(root / "selfplay"))
-    # (a folder may hold more rounds, from an earlier run asked for more)
-    ok = np.isfinite(d["value"]) & (d["round"] < rounds)
-    p, y = d["value"][ok].astype(np.float64), d["result"][ok].astype(np.float64)
-    a, b = fit_calibration(p, y)
-    mapped = apply_calibration(p, (a, b))
+    asked = d["round"] < rounds          # (a folder may hold more, from an earlier run)
+    have = len(np.unique(d["round"][asked]))
+    if have != rounds:
+        raise InvalidDataError(str(root), f"holds {have} of the {rounds} rounds asked for (a "
+                               "shorter last shard of an earlier run); use another folder")
+    v = d["value"][asked].astype(np.float64)
+    y = d["result"][asked].astype(np.float64)
+    # the fit reads what the map will apply to: exact round-ending results (0 or 1, the
+    # moves judged in every sampled world) are reported unmapped
+    searched = np.isfinite(v) & (v > 0.0) & (v < 1.0)
+    a, b = fit_calibration(v[searched], y[searched])
+    if not (np.isfinite(a) and np.isfinite(b) and a > 0):
+        raise InvalidDataError(str(root), f"the fitted map (a={a}, b={b}) is not usable; "
+                               "play more rounds")
+    ok = np.isfinite(v)
+    mapped = np.array([calibrated(x, (a, b)) if s else x for x, s in zip(v, searched)])
     data: dict[str, Any] = {"command": "jaipur-ai calibrate", "engine": "ismcts",
                             "iterations": int(iterations), "rounds": int(rounds),
                             "seed": int(seed), "positions": int(ok.sum()),
-                            "ece_raw": reliability(p, y)["ece"],
-                            "ece_in_sample": reliability(mapped, y)["ece"]}
+                            "positions_fitted": int(searched.sum()),
+                            "ece_raw": reliability(v[ok], y[ok])["ece"],
+                            "ece_in_sample": reliability(mapped[ok], y[ok])["ece"]}
     record = {"calibration": [a, b], "calibration_data": data}
-    with_calibration(src, (a, b), src if out is None else Path(out), record)
-    _say(f"calibration map a={a:.4f} b={b:.4f} on {int(ok.sum()):,} positions: in-sample "
-         f"calibration error {100 * data['ece_raw']:.1f} -> "
+    with_calibration(src, (a, b), dst, record)
+    _say(f"calibration map a={a:.4f} b={b:.4f} on {int(searched.sum()):,} positions: "
+         f"in-sample calibration error {100 * data['ece_raw']:.1f} -> "
          f"{100 * data['ece_in_sample']:.1f} points", quiet)
     return record
 
@@ -294,14 +315,17 @@ def add_commands(sub, formatter, flag) -> None:
     le = sub.add_parser("learn", help="the whole pipeline: self-play, train, generations",
                         formatter_class=formatter,
                         description="From an empty folder to FOLDER/evaluation.npz: "
-                                    "policy self-play, fit, then searched generations.")
+                                    "policy self-play, fit, then searched generations, "
+                                    "then the calibration of the reported win probability.")
     le.add_argument("folder")
     le.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
                     help="self-play shards played at once (default 2; with --backend ray, "
                          "the cluster's CPUs)")
     add_backend_arguments(le)
     for k, v in DEFAULTS.items():
-        le.add_argument("--" + k.replace("_", "-"), type=type(v), default=None,
+        # (counts that must be >= 1 are checked here, not after the self-play before them)
+        kind = positive_int if k.startswith("calibration_") else type(v)
+        le.add_argument("--" + k.replace("_", "-"), type=kind, default=None,
                         help=f"(default {v})")
     le.add_argument("--json", action="store_true")
     le.add_argument("-q", "--quiet", action="store_true")
@@ -322,7 +346,8 @@ def add_commands(sub, formatter, flag) -> None:
                     default=DEFAULTS["calibration_iterations"], metavar="N",
                     help=f"ISMCTS iterations a move (default "
                          f"{DEFAULTS['calibration_iterations']})")
-    ca.add_argument("--seed", type=int, default=0)
+    ca.add_argument("--seed", type=int, default=0,
+                    help="self-play seed (default 0; learn's last step uses its --seed + 100)")
     ca.add_argument("--out", default=None, help="weights file to write (default: WEIGHTS)")
     ca.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
                     help="shards played at once (default 2; with --backend ray, the "

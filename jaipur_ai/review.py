@@ -19,7 +19,7 @@ same review.
 >>> review
 <GameReview of game 0: 6 plies, seed 1; A: mean loss 0.3, 0 inaccuracies, 0 mistakes, 0 blunders; B: mean loss 2.7, 1 inaccuracy, 0 mistakes, 0 blunders>
 >>> review.plies[1]
-<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 32.5%, best 'camels' 31.4%, loss 0.0, no label>
+<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 32.0%, best 'camels' 30.9%, loss 0.0, no label>
 >>> [p.label for p in review.plies]
 [None, None, None, None, None, 'inaccuracy']
 >>> jp.GameReview.from_dict(review.to_dict()) == review

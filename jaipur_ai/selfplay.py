@@ -51,6 +51,7 @@ import numpy as np
 from ._features import N_FEATURES_PY as N_FEATURES, features_of
 from ._selfplay import policy_rounds
 from .backends import Backend, make_backend
+from .errors import InvalidDataError
 from .spec import EngineSpec, derive_seed
 from .state import GameState
 
@@ -183,7 +184,8 @@ def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
         old = json.loads(sfile.read_text())
         if {k: old.get(k) for k in settings if k != "rounds"} != {
                 k: v for k, v in settings.items() if k != "rounds"}:
-            raise ValueError(f"{sfile}: made with other settings ({old}); use another folder")
+            raise InvalidDataError(str(sfile), f"made with other settings ({old}); use "
+                                               "another folder")
     sfile.write_text(json.dumps(settings, indent=1) + "\n")
     n_shards = (rounds + shard_rounds - 1) // shard_rounds
     todo = [(engine, seed, k, k * shard_rounds, min(shard_rounds, rounds - k * shard_rounds))

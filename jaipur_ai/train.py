@@ -28,7 +28,7 @@ import numpy as np
 from ._features import N_FEATURES_PY as N_FEATURES
 from .errors import InvalidDataError
 
-__all__ = ["load_shards", "fit", "fit_calibration", "apply_calibration", "reliability",
+__all__ = ["load_shards", "fit", "fit_calibration", "reliability",
            "td_targets", "metrics", "N_FEATURES"]
 
 KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "value", "visits",
@@ -241,14 +241,6 @@ def fit_calibration(values: np.ndarray, results: np.ndarray) -> tuple[float, flo
         if np.abs(step).max() < 1e-10:
             break
     return float(w[0]), float(w[1])
-
-
-def apply_calibration(values: np.ndarray, calibration: tuple[float, float]) -> np.ndarray:
-    """``sigmoid(a logit(value) + b)`` for each value: the reported win probabilities
-    (``evaluation.calibrated`` of each, for arrays)."""
-    a, b = calibration
-    q = np.clip(np.asarray(values, np.float64), 1e-9, 1 - 1e-9)
-    return _sigmoid(a * np.log(q / (1 - q)) + b)
 
 
 def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict:

@@ -395,6 +395,11 @@ def test_calibrate_fits_the_raw_estimates_whatever_map_the_file_holds(tmp_path):
                       seed=5, workers=1, quiet=True)
     assert (0 < fewer["calibration_data"]["positions"]
             < recs["plain"]["calibration_data"]["positions"])
+    # asked for more than a short last shard of an earlier run holds: refused, not fitted
+    # on fewer rounds than it says
+    with pytest.raises(InvalidDataError, match="holds 3 of the 5 rounds asked for"):
+        calibrate(tmp_path / "plain.npz", tmp_path / "cal-plain", rounds=5, iterations=60,
+                  seed=5, workers=1, quiet=True)
 
 
 def test_calibrate_command(tmp_path, capsys):
@@ -411,3 +416,19 @@ def test_calibrate_command(tmp_path, capsys):
     assert main(["calibrate", str(tmp_path / "nope.npz"), str(tmp_path / "cal2")]) == 2
     assert "nope.npz: no such file" in capsys.readouterr().err
     assert not (tmp_path / "cal2").exists()
+    with np.load(src) as z:
+        np.savez(tmp_path / "badmeta.npz", **{**{k: z[k] for k in z.files},
+                                              "meta": np.array("[1]")})
+    assert main(["calibrate", str(tmp_path / "badmeta.npz"), str(tmp_path / "cal3")]) == 2
+    assert "badmeta.npz: meta is not a JSON object" in capsys.readouterr().err
+    # the same folder with other weights is refused, not reused for them
+    other = tmp_path / "other.npz"
+    evaluation.save_weights(other, _random_weights(), {})
+    assert main(["calibrate", str(other), str(tmp_path / "cal"), "--rounds", "2",
+                 "--iterations", "40", "--workers", "1", "-q"]) == 2
+    assert "made with other settings" in capsys.readouterr().err
+    # and an --out in a folder that does not exist, before any self-play
+    assert main(["calibrate", str(src), str(tmp_path / "cal4"), "--out",
+                 str(tmp_path / "no" / "w.npz")]) == 2
+    assert "its folder does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "cal4").exists()
