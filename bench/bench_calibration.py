@@ -7,7 +7,11 @@ calibration error (10 equal-width bins, weighted by positions) and draws the
 reliability diagram (matplotlib, an optional extra: ``pip install "jaipur-ai[plot]"``).
 
     PYTHONPATH=. python3 bench/bench_calibration.py [--rounds 100] [--iterations 1000]
-        [--workers 2] [--folder bench/results/calibration] [--plot docs/img/calibration.png]
+        [--workers 2] [--folder F] [--plot docs/img/calibration.png]
+
+The self-play goes to ``bench/results/calibration-<fingerprint of the shipped weights>``
+unless ``--folder`` says otherwise, so that a rerun after the weights change plays anew
+(the folder's settings name the engine spec, not the weights behind it).
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ import json
 
 import numpy as np
 
+from jaipur_ai.evaluation import DEFAULT_WEIGHTS, fingerprint
 from jaipur_ai.selfplay import selfplay
 from jaipur_ai.train import load_shards, reliability
 
@@ -50,10 +55,13 @@ def main(argv=None) -> None:
                     "default at --iterations)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--folder", default="bench/results/calibration")
+    ap.add_argument("--folder", default=None, help="self-play folder (default: "
+                    "bench/results/calibration-<fingerprint of the shipped weights>)")
     ap.add_argument("--plot", default=None, help="PNG to write (needs matplotlib)")
     a = ap.parse_args(argv)
     engine = a.engine or f"ismcts:iterations={a.iterations}"
+    if a.folder is None:
+        a.folder = f"bench/results/calibration-{fingerprint(DEFAULT_WEIGHTS)}"
     selfplay(a.folder, a.rounds, engine, seed=a.seed, shard_rounds=10, workers=a.workers)
     d = load_shards(a.folder)
     ok = np.isfinite(d["value"]) & (d["round"] < a.rounds)   # (the folder may hold more)

@@ -110,9 +110,10 @@ def test_weights_of_features_version_1_read_its_29_features(tmp_path):
         f = _features.features_of(st._core, 1)
         assert ev.value(st._core, 1)[0] == pytest.approx(
             float(train.predict(w, f[None, :n1])[0]), rel=1e-9)
-    # the previous default's weights (bench/weights) are of version 1 and load
-    prev = evaluation.load_evaluation(ROOT / "bench" / "weights" / "previous.npz")
-    assert prev.n_features == n1
+    # the previous defaults' weights (bench/weights) are of version 1 and load
+    for name in ("previous.npz", "view.npz"):
+        prev = evaluation.load_evaluation(ROOT / "bench" / "weights" / name)
+        assert prev.n_features == n1
     with pytest.raises(ValueError, match="30 features"):
         evaluation.save_weights(tmp_path / "x.npz", {**w, "lin": np.zeros(30)}, {})
 
