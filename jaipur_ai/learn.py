@@ -32,8 +32,7 @@ import numpy as np
 from .backends import Backend, make_backend
 from .backends import add_arguments as add_backend_arguments
 from .errors import InvalidDataError
-from .evaluation import (calibrated, fingerprint, load_evaluation, save_weights,
-                         with_calibration)
+from .evaluation import calibrated, fingerprint, save_weights, with_calibration
 from .selfplay import selfplay
 from .train import fit, fit_calibration, load_shards, reliability
 
@@ -151,12 +150,13 @@ def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
     file itself).  Returns the fit's record: the map, the data, the in-sample
     calibration error before and after.
 
-    The self-play uses a copy of the weights with no map (``FOLDER/uncalibrated.npz``),
-    so it records the search's raw estimates whatever map the file held, and the result
+    The self-play uses a copy of the weights with no map
+    (``FOLDER/uncalibrated-<fingerprint>.npz``), so it records the search's raw estimates whatever map the file held, and the result
     depends only on the weights, the rounds, the iterations and the seed.  Finished
     shards are kept: rerun to resume."""
     src = Path(weights)
-    load_evaluation(src)                  # a bad file fails here, naming it, before any work
+    # (reads and checks the file: a bad one fails here, naming it, before any work)
+    weights_id = fingerprint(src)
     dst = src if out is None else Path(out)
     if not dst.parent.is_dir():
         raise InvalidDataError(str(dst), "its folder does not exist")
@@ -166,7 +166,7 @@ def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
     root.mkdir(parents=True, exist_ok=True)
     # the copy without a map is named by the weights it holds, so a folder played with
     # other weights is refused by selfplay's settings check instead of being reused
-    raw = root / f"uncalibrated-{fingerprint(src)}.npz"
+    raw = root / f"uncalibrated-{weights_id}.npz"
     with_calibration(src, (1.0, 0.0), raw, {"calibration": [1.0, 0.0],
                                             "calibration_data": None})
     engine = f"ismcts:iterations={int(iterations)},weights={raw.resolve()}"
