@@ -4,6 +4,7 @@ from typing import Any, Optional, Union
 
 from ._bridge import CoreState, CoreView
 from ._evaluation import Evaluation
+from ._infostats import InfoStats
 
 Root = Union[CoreState, CoreView]
 DecisiveStats = list[Any]          # [samples, wins, draws, losses, margin sum]
@@ -17,6 +18,7 @@ def rank_children(children: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
 def check_policy(st: CoreState, seed: int, rounds: int = ..., epsilon: float = ...,
                  noise: float = ...) -> Any: ...
 def opponent_world_of(st: CoreState, observer: int, seed: int) -> CoreState: ...
+def candidate_actions(st: CoreState) -> list[int]: ...
 def heuristic_weights() -> dict[str, Any]: ...
 def set_heuristic_weights(**kw: Any) -> None: ...
 def greedy_scores(pos: Root, seed: int = ..., decisive_samples: int = ...,
@@ -43,15 +45,16 @@ class IsmctsSearcher(RootSearch):
     root: Root
     evaluation: Optional[Evaluation]
     pool: Any
+    opp_stats: Optional[InfoStats]
     def __init__(self, pos: Root, *, seed: int = ..., exploration: float = ...,
                  playout: str = ..., reward: str = ..., margin_weight: float = ...,
                  margin_scale: float = ..., epsilon: float = ..., noise: float = ...,
                  max_playout: int = ..., max_nodes: int = ..., initial_nodes: int = ...,
                  decisive_samples: int = ..., expand: str = ..., cutoff: int = ...,
                  widen: float = ..., tree_depth: int = ..., chance_nodes: bool = ...,
-                 puct: float = ..., prior_temp: float = ...,
+                 puct: float = ..., prior_temp: float = ..., all_moves_after: int = ...,
                  evaluation: Optional[Evaluation] = ..., learned_priors: bool = ...,
-                 opp_view: int = ..., judge: bool = ...) -> None: ...
+                 opp_view: int = ..., opp_stats: str = ..., judge: bool = ...) -> None: ...
     @property
     def decisive_win(self) -> Optional[int]: ...
     def run(self, iterations: Optional[int] = ..., seconds: Optional[float] = ...,

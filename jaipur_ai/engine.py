@@ -299,6 +299,11 @@ class Engine:
     world re-dealt as it sees it (the searcher's cards it never saw taken shuffled
     with the draw pile), ``"priors"`` only its priors, ``"off"`` (the default with
     the hand-set evaluation) neither.
+    ``opponent_stats``: ``"pooled"`` (default): the opponent's moves in the tree keep one
+    set of statistics over every hand it may hold; ``"hand"``: kept apart for each hand,
+    so the imagined opponent chooses knowing its own hand (docs/search.md).
+    ``all_moves_after``: a node below the root visited this many times also considers
+    every legal move, not only the playout policy's candidates (0 = never, default).
     ``chance_nodes``: branch the tree on the cards drawn into the market, so that later
     decisions know the market they face (default True).
     ``widen``: progressive widening of UCB nodes: a node gets a new child only while its
@@ -332,6 +337,7 @@ class Engine:
                  widen: float = 0.0, tree_depth: int = 0,
                  chance_nodes: bool = True, puct: float = 1.5,
                  prior_temp: float = 1.0, opponent_view: Optional[str] = None,
+                 opponent_stats: str = "pooled", all_moves_after: int = 0,
                  evaluation: str = "learned",
                  weights: Optional[str] = None, priors: Optional[str] = None) -> None:
         # every option is checked against the one table (jaipur_ai.options)
@@ -379,6 +385,8 @@ class Engine:
         if view is None:            # so does the opponent's view
             view = "all" if evaluation == "learned" else "off"
         self.opponent_view = view
+        self.opponent_stats = o["opponent_stats"]
+        self.all_moves_after = o["all_moves_after"]
         self.weights = None if weights is None else str(weights)
         # the learned weights are loaded (and checked) once, here
         self._evaluation = None
@@ -397,7 +405,7 @@ class Engine:
         keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
                            "cutoff", "widen", "tree_depth", "puct", "prior_temp",
                            "chance_nodes", "max_nodes", "evaluation", "weights", "priors",
-                           "opponent_view"),
+                           "opponent_view", "opponent_stats", "all_moves_after"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples", "evaluation",
                                "weights"),
                 "greedy": (), "random": ()}[self.algorithm]
@@ -417,6 +425,8 @@ class Engine:
                 "tree_depth": self.tree_depth, "chance_nodes": self.chance_nodes,
                 "puct": self.puct, "prior_temp": self.prior_temp,
                 "opp_view": _OPPONENT_VIEW[self.opponent_view],
+                "opp_stats": self.opponent_stats,
+                "all_moves_after": self.all_moves_after,
                 "evaluation": self._evaluation, "learned_priors": self.priors == "learned"}
 
     # -- control -------------------------------------------------------------

@@ -175,6 +175,7 @@ def test_engine_options_for_the_learned_evaluation():
 @pytest.mark.parametrize("opts", [
     dict(evaluation="learned", priors="learned"),
     dict(evaluation="learned", priors="learned", opponent_view="priors"),
+    dict(evaluation="learned", priors="learned", opponent_stats="hand"),
     dict(evaluation="learned", priors="heuristic", playout="learned"),
     dict(algorithm="expectimax", evaluation="learned", depth=2),
 ])

@@ -1,11 +1,12 @@
 # cython: language_level=3
 """Single-observer ISMCTS (see _ismcts.pyx and docs/search.md, "ISMCTS")."""
-from libc.stdint cimport uint16_t, uint32_t
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from jaipur_ai._core cimport State, Move, Rng
 from jaipur_ai._params cimport Params
 from jaipur_ai._nodepool cimport NodePool
 from jaipur_ai._root cimport RootSearch
 from jaipur_ai._evaluation cimport Evaluation, Model
+from jaipur_ai._infostats cimport InfoStats
 
 cdef enum:
     OUTCOME = 2                # player of a chance-outcome node (cards drawn)
@@ -28,11 +29,21 @@ cdef class IsmctsSearcher(RootSearch):
     cdef int n_root_moves              # legal moves at the root
     cdef readonly object root          # the CoreView (or CoreState) searched
     cdef readonly Evaluation evaluation  # learned leaf evaluation, or None (hand-set)
+    cdef readonly InfoStats opp_stats  # the opponent's move statistics by its hand, or None
+                                       # (pooled over its possible hands, in the nodes)
+    cdef uint64_t opp_keys[MAX_TREE_DEPTH]  # this iteration's opp_stats keys to back up
+    cdef int n_opp_keys                # how many
 
     cdef long long _run(self, long long limit, double deadline) noexcept nogil
     cdef uint32_t _next_gen(self) noexcept nogil
     cdef int _outcome_child(self, int node, const State* s, int dl) noexcept nogil
     cdef int _puct_step(self, int node, State* s, int* path, int* depth) noexcept nogil
+    cdef int _add_other_moves(self, const State* s, Move* cand, double* pr, int* child,
+                              int n, uint32_t g, double* tot) noexcept nogil
+    cdef int _hand_select(self, int node, const State* s, const int* child,
+                          const double* pr, double tot, int n, double fpu) noexcept nogil
+    cdef void _note_hand(self, int c, const State* s) noexcept nogil
+    cdef void _back_up_by_hand(self, double r) noexcept nogil
     cdef int _descend(self, int c, State* s, const Move* m, int* path,
                       int* depth) noexcept nogil
     cdef void _iterate(self) noexcept nogil

@@ -7,15 +7,16 @@ over the informed policy's candidates below it), expands one node, plays out (cu
 after ``cutoff`` plies and scored by the leaf evaluation) and backs the reward up.
 Below a take, the tree branches on the cards drawn (public information).  The
 opponent's moves are pooled over its possible hands: the search never reads the
-real hidden state.
+real hidden state; with ``opp_stats="hand"`` its choices read statistics kept apart by
+the hand it holds in the sampled world (_infostats.pyx), and the nodes stay shared.
 """
 from libc.math cimport sqrt, log, exp
 from libc.stdint cimport int32_t, uint64_t
 
 import numpy as np
 
-from jaipur_ai._core cimport (MAX_MOVES, N_ACTIONS, RESULT_NONE, gen_moves, apply_move,
-                              action_of, rng_seed, rng_below, rng_unit)
+from jaipur_ai._core cimport (MAX_MOVES, N_ACTIONS, N_GOODS, RESULT_NONE, gen_moves,
+                              apply_move, action_of, rng_seed, rng_below, rng_unit)
 from jaipur_ai._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, PLAYOUT_LEARNED, REWARD_WIN,
                                 REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM)
 from jaipur_ai._nodepool cimport NO_NODE
@@ -27,9 +28,17 @@ from jaipur_ai._policy cimport (MAX_CAND, candidates, score_candidates, rescore_
 from jaipur_ai._decisive cimport ends_round, end_score, any_end_possible, outcome
 from jaipur_ai._decisive import decisive_kind, rank_children
 from jaipur_ai._evaluation cimport Evaluation, evaluate
+from jaipur_ai._infostats cimport InfoStats, NO_ENTRY
 
 NO_NODE_PY = NO_NODE
 OUTCOME_PY = OUTCOME
+
+cdef enum:
+    TREE_MOVES = MAX_CAND + MAX_MOVES   # room for the candidates and every other legal move
+
+# The prior mass that the legal moves outside the policy's candidates share at a node
+# with all_moves_after visits, as a fraction of the candidates' (docs/search.md).
+cdef double OTHER_MOVES_PRIOR = 0.1
 
 
 cdef inline double _reward(const Params* P, double win, double margin) noexcept nogil:
@@ -45,6 +54,16 @@ cdef inline double _reward(const Params* P, double win, double margin) noexcept 
     return (1.0 - P.margin_weight) * win + P.margin_weight * (0.5 + 0.5 * x)
 
 
+cdef inline uint64_t _hand_key(int node, const State* s, int p) noexcept nogil:
+    """The key of (tree node, player p's hand in world s) in the opponent's statistics:
+    the node, then 3 bits per good (a hand holds at most 7 cards)."""
+    cdef uint64_t k = <uint64_t>node
+    cdef int g
+    for g in range(N_GOODS):
+        k = (k << 3) | s.hand[p][g]
+    return k
+
+
 cdef class IsmctsSearcher(RootSearch):
     """SO-ISMCTS on one tree, continuable: ``run`` several times, then ``summary``."""
 
@@ -54,8 +73,9 @@ cdef class IsmctsSearcher(RootSearch):
                  int max_playout=400, int max_nodes=4000000, int initial_nodes=1024,
                  int decisive_samples=64, expand="ordered", int cutoff=0,
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
-                 double prior_temp=1.0, Evaluation evaluation=None,
-                 bint learned_priors=False, int opp_view=0, bint judge=True):
+                 double prior_temp=1.0, int all_moves_after=0, Evaluation evaluation=None,
+                 bint learned_priors=False, int opp_view=0, opp_stats="pooled",
+                 bint judge=True):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
@@ -104,9 +124,16 @@ cdef class IsmctsSearcher(RootSearch):
         if not (prior_temp > 0.0):
             raise ValueError("prior_temp must be > 0")
         self.P.prior_temp = prior_temp
+        if all_moves_after < 0:
+            raise ValueError("all_moves_after must be >= 0")
+        self.P.all_moves_after = all_moves_after
         if opp_view not in (0, 1, 2):
             raise ValueError("opp_view must be 0, 1 or 2")
         self.P.opp_view = opp_view
+        if opp_stats not in ("pooled", "hand"):
+            raise ValueError(f"opp_stats must be 'pooled' or 'hand', not {opp_stats!r}")
+        self.opp_stats = InfoStats(4096, max_nodes) if opp_stats == "hand" else None
+        self.n_opp_keys = 0
         self.P.observer = self.observer
         rng_seed(&self.rng, seed)
         # the view must have at least one consistent world
@@ -208,10 +235,10 @@ cdef class IsmctsSearcher(RootSearch):
     cdef int _puct_step(self, int node, State* s, int* path, int* depth) noexcept nogil:
         """One tree step below the root; returns the node reached, or -1 after an
         expansion (the iteration then plays out from s)."""
-        cdef Move cand[MAX_CAND]
+        cdef Move cand[TREE_MOVES]
         cdef double sc[MAX_CAND]
-        cdef double pr[MAX_CAND]
-        cdef int child[MAX_CAND]
+        cdef double pr[TREE_MOVES]
+        cdef int child[TREE_MOVES]
         cdef HoldTab T
         cdef State ow
         cdef const State* sv = s
@@ -219,6 +246,7 @@ cdef class IsmctsSearcher(RootSearch):
         cdef int32_t a
         cdef uint32_t g
         cdef double mx = -1e300, tot = 0.0, sq, u, bu = -1e300, fpu, v
+        cdef bint by_hand = self.opp_stats is not None and s.to_move != self.observer
         if self.P.opp_view >= 1 and s.to_move != self.observer:
             # the opponent's priors from a world re-dealt from its own information
             # (its candidates are the same: they read its hand, herd and the market)
@@ -242,6 +270,8 @@ cdef class IsmctsSearcher(RootSearch):
             self.stamp[a] = g
             self.slot[a] = i
             child[i] = NO_NODE
+        if self.P.all_moves_after > 0 and self.pool.visits[node] >= self.P.all_moves_after:
+            n = self._add_other_moves(s, cand, pr, child, n, g, &tot)
         c = self.pool.first_child[node]
         while c != NO_NODE:
             a = self.pool.action[c]
@@ -256,24 +286,94 @@ cdef class IsmctsSearcher(RootSearch):
             v = self.pool.value_sum[node] / self.pool.visits[node]
             fpu = v if pp == s.to_move else 1.0 - v
         sq = sqrt(<double>self.pool.visits[node] + 1.0)
-        for i in range(n):
-            c = child[i]
-            if c != NO_NODE and self.pool.visits[c] > 0:
-                u = (self.pool.value_sum[c] / self.pool.visits[c]
-                     + self.P.puct * pr[i] / tot * sq / (1.0 + self.pool.visits[c]))
-            else:
-                u = fpu + self.P.puct * pr[i] / tot * sq
-            if u > bu:
-                bu = u
-                best = i
+        if by_hand:
+            best = self._hand_select(node, s, child, pr, tot, n, fpu)
+        else:
+            for i in range(n):
+                c = child[i]
+                if c != NO_NODE and self.pool.visits[c] > 0:
+                    u = (self.pool.value_sum[c] / self.pool.visits[c]
+                         + self.P.puct * pr[i] / tot * sq / (1.0 + self.pool.visits[c]))
+                else:
+                    u = fpu + self.P.puct * pr[i] / tot * sq
+                if u > bu:
+                    bu = u
+                    best = i
         if best < 0:
             best = 0        # no score above the floor (NaN): never index out of range
         c = child[best]
         if c == NO_NODE:
             c = self.pool.new_node(node, action_of(&cand[best]), s.to_move)
+            if by_hand and c != NO_NODE:
+                self._note_hand(c, s)
             self._descend(c, s, &cand[best], path, depth)
             return -1
+        if by_hand:
+            self._note_hand(c, s)
         return self._descend(c, s, &cand[best], path, depth)
+
+    cdef void _note_hand(self, int c, const State* s) noexcept nogil:
+        """Remember (node c, the mover's hand in s) for this iteration's back-up."""
+        self.opp_keys[self.n_opp_keys] = _hand_key(c, s, s.to_move)
+        self.n_opp_keys += 1
+
+    cdef int _add_other_moves(self, const State* s, Move* cand, double* pr, int* child,
+                              int n, uint32_t g, double* tot) noexcept nogil:
+        """Append the legal moves of s that are not among the n candidates (stamped g),
+        sharing OTHER_MOVES_PRIOR times the candidates' prior mass equally; returns the
+        new count.  Widening by visits: the policy's few candidates are what a rarely
+        visited node needs, and what a much visited one must look past."""
+        cdef Move buf[MAX_MOVES]
+        cdef int m = gen_moves(s, buf), i, k = n
+        cdef int32_t a
+        cdef double share
+        for i in range(m):
+            a = action_of(&buf[i])
+            if self.stamp[a] != g:
+                self.stamp[a] = g
+                self.slot[a] = k
+                cand[k] = buf[i]
+                child[k] = NO_NODE
+                k += 1
+        if k > n:
+            share = OTHER_MOVES_PRIOR * tot[0] / (k - n)
+            for i in range(n, k):
+                pr[i] = share
+            tot[0] += OTHER_MOVES_PRIOR * tot[0]
+        return k
+
+    cdef int _hand_select(self, int node, const State* s, const int* child,
+                          const double* pr, double tot, int n, double fpu) noexcept nogil:
+        """PUCT at an opponent's node over the statistics of the iterations in which
+        it held the hand it holds in world s (opp_stats).  A move never chosen with
+        this hand starts from its pooled value (all hands), or fpu if never visited."""
+        cdef int i, c, best = -1
+        cdef int hn[TREE_MOVES]
+        cdef double hq[TREE_MOVES]
+        cdef long long e, total = 0
+        cdef double sq, u, bu = -1e300
+        for i in range(n):
+            hn[i] = 0
+            c = child[i]
+            if c == NO_NODE:
+                hq[i] = fpu
+                continue
+            e = self.opp_stats.find(_hand_key(c, s, s.to_move))
+            if e != NO_ENTRY and self.opp_stats.visits[e] > 0:
+                hn[i] = self.opp_stats.visits[e]
+                hq[i] = self.opp_stats.value_sum[e] / hn[i]
+                total += hn[i]
+            elif self.pool.visits[c] > 0:
+                hq[i] = self.pool.value_sum[c] / self.pool.visits[c]
+            else:
+                hq[i] = fpu
+        sq = sqrt(<double>total + 1.0)
+        for i in range(n):
+            u = hq[i] + self.P.puct * pr[i] / tot * sq / (1.0 + hn[i])
+            if u > bu:
+                bu = u
+                best = i
+        return best if best >= 0 else 0
 
     cdef int _descend(self, int c, State* s, const Move* m, int* path,
                       int* depth) noexcept nogil:
@@ -308,6 +408,7 @@ cdef class IsmctsSearcher(RootSearch):
         if sample_world(&self.view, &self.truth, self.cheat, &s, &self.rng) != 0:
             return
         self.determinizations += 1
+        self.n_opp_keys = 0
         path[0] = 0
         while s.result == RESULT_NONE and depth < MAX_TREE_DEPTH - 2:
             # (a decision adds up to two nodes to the path: the move and its outcome)
@@ -405,6 +506,14 @@ cdef class IsmctsSearcher(RootSearch):
                 self.pool.value_sum[c] += 1.0 - r0
                 self.pool.win_sum[c] += 1.0 - win
                 self.pool.margin_sum[c] -= mg
+        if self.n_opp_keys:
+            self._back_up_by_hand(r0 if self.observer == 1 else 1.0 - r0)
+
+    cdef void _back_up_by_hand(self, double r) noexcept nogil:
+        """Add reward r (the opponent's view) to this iteration's opp_stats entries."""
+        cdef int j
+        for j in range(self.n_opp_keys):
+            self.opp_stats.add(self.opp_keys[j], r)
 
     # -- results -----------------------------------------------------------
     cdef int _best_child(self, int node):

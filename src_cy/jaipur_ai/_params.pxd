@@ -27,6 +27,8 @@ ctypedef struct Params:
     double widen               # progressive widening: children <= 1 + widen*sqrt(visits) (0: off)
     double puct                # PUCT constant below the root (0: UCB over all moves)
     double prior_temp          # temperature (points) of the PUCT priors from move scores
+    int all_moves_after        # PUCT nodes with this many visits also consider every legal
+                               # move, not only the policy's candidates (0: never)
     int chance_nodes           # tree nodes branch on the cards drawn into the market
     int learned_priors         # PUCT priors from learned afterstate values (needs model)
     const Model* model         # learned evaluation weights, or NULL (hand-set evaluation)

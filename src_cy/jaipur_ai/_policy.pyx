@@ -281,3 +281,14 @@ def opponent_world_of(CoreState st, int observer, uint64_t seed):
     rng_seed(&r, seed)
     opponent_world(&st.s, observer, &out.s, &r)
     return out
+
+
+def candidate_actions(CoreState st):
+    """The action ids of the informed policy's candidates in st (those the tree's PUCT
+    steps choose among), in the policy's order: for tests and inspection."""
+    cdef Move cand[MAX_CAND]
+    cdef HoldTab T
+    cdef int i, n
+    hold_tab(&st.s, &T)
+    n = candidates(&st.s, &T, cand)
+    return [action_of(&cand[i]) for i in range(n)]

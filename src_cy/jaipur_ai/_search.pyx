@@ -19,14 +19,15 @@ from jaipur_ai._decisive cimport decisive_table, danger_rates
 
 from jaipur_ai._root import derive_seed
 from jaipur_ai._decisive import decisive_kind, rank_children
-from jaipur_ai._policy import check_policy, opponent_world_of
+from jaipur_ai._policy import check_policy, opponent_world_of, candidate_actions
 from jaipur_ai._heuristic import heuristic_weights, set_heuristic_weights
 from jaipur_ai._ismcts import IsmctsSearcher, NO_NODE_PY, OUTCOME_PY
 from jaipur_ai._expectimax import ExpectimaxSearcher
 
 __all__ = ["IsmctsSearcher", "ExpectimaxSearcher", "greedy_scores", "random_action",
            "rank_children", "NO_NODE_PY", "OUTCOME_PY", "derive_seed", "decisive_kind",
-           "check_policy", "opponent_world_of", "heuristic_weights", "set_heuristic_weights"]
+           "check_policy", "opponent_world_of", "candidate_actions", "heuristic_weights",
+           "set_heuristic_weights"]
 
 
 def greedy_scores(pos, uint64_t seed=0, int decisive_samples=64, seconds=None):

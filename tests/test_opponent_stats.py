@@ -1,0 +1,134 @@
+"""The opponent's statistics kept apart by its hand (opponent_stats="hand"): the table
+behind them, what the search writes there, and that it stays fair and deterministic."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jaipur_ai as jp
+from jaipur_ai import Move
+from jaipur_ai import _search as S
+from jaipur_ai._infostats import InfoStats
+
+from search_positions import mid_position
+
+HAND_BITS = 18          # 3 bits per good (_ismcts._hand_key)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**40), st.floats(0, 1)), max_size=300),
+       st.integers(1, 400))
+def test_the_table_adds_up_what_it_is_given(updates, max_size):
+    t = InfoStats(16, max_size)
+    want: dict = {}
+    for key, r in updates:
+        if key in want or len(want) < max_size:
+            n, v = want.get(key, (0, 0.0))
+            want[key] = (n + 1, v + r)
+        t.update(key, r)
+    got = t.entries()
+    assert set(got) == set(want) and t.size == len(want) <= max_size
+    for k, (n, v) in want.items():
+        assert got[k][0] == n and got[k][1] == pytest.approx(v)
+        assert t.lookup(k) == got[k]
+    # at most half full (linear probing stays short), and a power of two
+    assert t.capacity >= 2 * t.size and t.capacity & (t.capacity - 1) == 0
+    assert t.lookup(2**41) is None
+
+
+def _searcher(s, seed=5, **kw):
+    e = jp.Engine(opponent_stats="hand")
+    opts = e.searcher_options()
+    opts.update(kw)
+    return S.IsmctsSearcher(s.view(s.to_move)._core, seed=seed, **opts)
+
+
+@pytest.mark.parametrize("seed,plies", [(3, 6), (7, 15), (11, 25)])
+def test_each_opponent_move_node_counts_its_visits_by_hand(seed, plies):
+    """Every iteration that chose an opponent's move below the root adds one visit to
+    (that node, the hand it chose it with), so a node's visits split exactly into its
+    entries; the searcher's own nodes have none."""
+    s = mid_position(seed, plies)
+    se = _searcher(s)
+    se.run(iterations=3000)
+    pool = se.pool.arrays
+    by_node: dict = {}
+    for key, (n, v) in se.opp_stats.entries().items():
+        node = key >> HAND_BITS
+        assert 0 <= v <= n
+        by_node[node] = by_node.get(node, 0) + n
+    assert by_node, "the search made no opponent choice below the root"
+    opponent = 1 - s.to_move
+    for node, n in by_node.items():
+        assert pool["player"][node] == opponent
+        assert pool["parent"][node] != 0          # never the root's children
+        assert n == pool["visits"][node]
+    hands = {key & ((1 << HAND_BITS) - 1) for key in se.opp_stats.entries()}
+    assert len(hands) > 1           # the opponent's hand is hidden: several are tried
+
+
+def test_pooled_statistics_keep_no_table():
+    s = mid_position(3, 6)
+    e = jp.Engine()
+    assert e.opponent_stats == "pooled" and e.options()["opponent_stats"] == "pooled"
+    se = S.IsmctsSearcher(s.view(s.to_move)._core, seed=5, **e.searcher_options())
+    assert se.opp_stats is None
+
+
+def test_the_hand_statistics_change_the_search():
+    s = mid_position(3, 6)
+    a, b = (jp.Engine(opponent_stats=v).analyse(s, iterations=3000, seed=1)
+            for v in ("pooled", "hand"))
+    assert [(str(c.move), c.visits) for c in a] != [(str(c.move), c.visits) for c in b]
+    assert b.best in s.legal_moves()
+
+
+def test_a_bad_value_is_a_typed_error():
+    with pytest.raises(jp.InvalidOptionError, match="opponent_stats"):
+        jp.Engine(opponent_stats="peek")
+    with pytest.raises(ValueError, match="opp_stats"):
+        S.IsmctsSearcher(mid_position(3, 6).view(0)._core, opp_stats="peek")
+
+
+# ---------------------------------------------------------------------------
+# all_moves_after: much visited nodes look past the policy's candidates
+
+def _known_hand_position():
+    """A running position where the mover may sell and has seen every card of the
+    opponent's hand: after a sale (no card drawn) the opponent's node below it is the
+    same position in every sampled world."""
+    for seed in range(1, 80):
+        for plies in range(8, 40, 3):
+            s = mid_position(seed, plies)
+            o = s.players[1 - s.to_move]
+            if (not s.is_round_over and len(o.hand) >= 3 and sorted(o.known) == sorted(o.hand)
+                    and any(str(m).startswith("sell") for m in s.legal_moves())):
+                return s
+    pytest.skip("no such position among the seeds tried")
+
+
+@pytest.mark.parametrize("after", [0, 1, 200])
+def test_much_visited_nodes_consider_every_legal_move(after):
+    s = _known_hand_position()
+    opts = jp.Engine(all_moves_after=after).searcher_options()
+    se = S.IsmctsSearcher(s.view(s.to_move)._core, seed=5, **opts)
+    se.run(iterations=4000)
+    pool = se.pool.arrays
+    wider = 0
+    for c in range(len(pool["parent"])):
+        if pool["parent"][c] != 0 or not Move.from_action_id(int(pool["action"][c])).kind == "sell":
+            continue
+        t = s.apply(int(pool["action"][c]))
+        if t.is_round_over:
+            continue
+        kids = {int(pool["action"][k]) for k in range(len(pool["parent"]))
+                if pool["parent"][k] == c}
+        cands = set(S.candidate_actions(t._core))
+        assert kids <= set(t.legal_action_ids())
+        if after == 0 or pool["visits"][c] < after:
+            assert kids <= cands          # never widened: the policy's candidates only
+        else:
+            wider += len(kids - cands)
+    if after == 1:
+        assert wider > 0
