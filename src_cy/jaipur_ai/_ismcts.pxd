@@ -40,9 +40,9 @@ cdef class IsmctsSearcher(RootSearch):
     cdef int _puct_step(self, int node, State* s, int* path, int* depth) noexcept nogil
     cdef int _add_other_moves(self, const State* s, Move* cand, double* pr, int* child,
                               int n, uint32_t g, double* tot) noexcept nogil
-    cdef int _hand_select(self, int node, const State* s, const int* child,
+    cdef int _hand_select(self, uint64_t hand, const int* child,
                           const double* pr, double tot, int n, double fpu) noexcept nogil
-    cdef void _note_hand(self, int c, const State* s) noexcept nogil
+    cdef void _note_hand(self, int c, uint64_t hand) noexcept nogil
     cdef void _back_up_by_hand(self, double r) noexcept nogil
     cdef int _descend(self, int c, State* s, const Move* m, int* path,
                       int* depth) noexcept nogil

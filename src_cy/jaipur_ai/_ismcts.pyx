@@ -54,14 +54,18 @@ cdef inline double _reward(const Params* P, double win, double margin) noexcept 
     return (1.0 - P.margin_weight) * win + P.margin_weight * (0.5 + 0.5 * x)
 
 
-cdef inline uint64_t _hand_key(int node, const State* s, int p) noexcept nogil:
-    """The key of (tree node, player p's hand in world s) in the opponent's statistics:
-    the node, then 3 bits per good (a hand holds at most 7 cards)."""
-    cdef uint64_t k = <uint64_t>node
+cdef inline uint64_t _hand_code(const State* s, int p) noexcept nogil:
+    """Player p's hand in world s as 3 bits per good (a hand holds at most 7 cards)."""
+    cdef uint64_t k = 0
     cdef int g
     for g in range(N_GOODS):
         k = (k << 3) | s.hand[p][g]
     return k
+
+
+cdef inline uint64_t _hand_key(int node, uint64_t hand) noexcept nogil:
+    """The key of (tree node, a hand's code) in the opponent's statistics."""
+    return (<uint64_t>node << (3 * N_GOODS)) | hand
 
 
 cdef class IsmctsSearcher(RootSearch):
@@ -247,6 +251,7 @@ cdef class IsmctsSearcher(RootSearch):
         cdef uint32_t g
         cdef double mx = -1e300, tot = 0.0, sq, u, bu = -1e300, fpu, v
         cdef bint by_hand = self.opp_stats is not None and s.to_move != self.observer
+        cdef uint64_t hand = _hand_code(s, s.to_move) if by_hand else 0
         if self.P.opp_view >= 1 and s.to_move != self.observer:
             # the opponent's priors from a world re-dealt from its own information
             # (its candidates are the same: they read its hand, herd and the market)
@@ -287,7 +292,7 @@ cdef class IsmctsSearcher(RootSearch):
             fpu = v if pp == s.to_move else 1.0 - v
         sq = sqrt(<double>self.pool.visits[node] + 1.0)
         if by_hand:
-            best = self._hand_select(node, s, child, pr, tot, n, fpu)
+            best = self._hand_select(hand, child, pr, tot, n, fpu)
         else:
             for i in range(n):
                 c = child[i]
@@ -305,16 +310,16 @@ cdef class IsmctsSearcher(RootSearch):
         if c == NO_NODE:
             c = self.pool.new_node(node, action_of(&cand[best]), s.to_move)
             if by_hand and c != NO_NODE:
-                self._note_hand(c, s)
+                self._note_hand(c, hand)
             self._descend(c, s, &cand[best], path, depth)
             return -1
         if by_hand:
-            self._note_hand(c, s)
+            self._note_hand(c, hand)
         return self._descend(c, s, &cand[best], path, depth)
 
-    cdef void _note_hand(self, int c, const State* s) noexcept nogil:
-        """Remember (node c, the mover's hand in s) for this iteration's back-up."""
-        self.opp_keys[self.n_opp_keys] = _hand_key(c, s, s.to_move)
+    cdef void _note_hand(self, int c, uint64_t hand) noexcept nogil:
+        """Remember (node c, the mover's hand) for this iteration's back-up."""
+        self.opp_keys[self.n_opp_keys] = _hand_key(c, hand)
         self.n_opp_keys += 1
 
     cdef int _add_other_moves(self, const State* s, Move* cand, double* pr, int* child,
@@ -342,10 +347,10 @@ cdef class IsmctsSearcher(RootSearch):
             tot[0] += OTHER_MOVES_PRIOR * tot[0]
         return k
 
-    cdef int _hand_select(self, int node, const State* s, const int* child,
+    cdef int _hand_select(self, uint64_t hand, const int* child,
                           const double* pr, double tot, int n, double fpu) noexcept nogil:
         """PUCT at an opponent's node over the statistics of the iterations in which
-        it held the hand it holds in world s (opp_stats).  A move never chosen with
+        it held this hand (opp_stats).  A move never chosen with
         this hand starts from its pooled value (all hands), or fpu if never visited."""
         cdef int i, c, best = -1
         cdef int hn[TREE_MOVES]
@@ -358,7 +363,7 @@ cdef class IsmctsSearcher(RootSearch):
             if c == NO_NODE:
                 hq[i] = fpu
                 continue
-            e = self.opp_stats.find(_hand_key(c, s, s.to_move))
+            e = self.opp_stats.find(_hand_key(c, hand))
             if e != NO_ENTRY and self.opp_stats.visits[e] > 0:
                 hn[i] = self.opp_stats.visits[e]
                 hq[i] = self.opp_stats.value_sum[e] / hn[i]
