@@ -27,6 +27,14 @@ run feat2-01-vs-heuristic01   ismcts:time=0.1,$F2  ismcts:time=0.1,$H  200
 run feat2-1-vs-heuristic1     ismcts:time=1,$F2    ismcts:time=1,$H    50
 run feat2-1-vs-greedy         ismcts:time=1,$F2    greedy              100
 run feat2-1-vs-view1          ismcts:time=1        ismcts:time=1,$V    50
+# the candidate for the next default: this build's default with both options of
+# docs/strength.md, "Looking past the candidates, and the opponent's hand" (the issue's
+# rows; bash bench/strength.sh cand- runs only these, about three hours on 2 cores)
+C=opponent_stats=hand,all_moves_after=1000
+run cand-01-vs-heuristic01    ismcts:time=0.1,$C   ismcts:time=0.1,$H   200
+run cand-1-vs-heuristic1      ismcts:time=1,$C     ismcts:time=1,$H     50
+run cand-1-vs-cand025         ismcts:time=1,$C     ismcts:time=0.25,$C  100
+run cand-1-vs-greedy          ismcts:time=1,$C     greedy               100
 run view01-vs-learned01       ismcts:time=0.1,$V  ismcts:time=0.1,$P   200
 run view1-vs-learned1         ismcts:time=1,$V    ismcts:time=1,$P     50
 run view01-vs-heuristic01     ismcts:time=0.1,$V  ismcts:time=0.1,$H   200
