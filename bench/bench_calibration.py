@@ -9,19 +9,22 @@ reliability diagram (matplotlib, an optional extra: ``pip install "jaipur-ai[plo
     PYTHONPATH=. python3 bench/bench_calibration.py [--rounds 100] [--iterations 1000]
         [--workers 2] [--folder F] [--plot docs/img/calibration.png]
 
-The self-play goes to ``bench/results/calibration-<fingerprint of the shipped weights>``
-unless ``--folder`` says otherwise, so that a rerun after the weights change plays anew
-(the folder's settings name the engine spec, not the weights behind it).
+The self-play goes to ``bench/results/calibration-<fingerprint of the shipped weights>-
+<hash of the engine's resolved options and the shipped map>`` unless ``--folder`` says
+otherwise, so that a rerun after the weights, their map or the Engine's defaults change
+plays anew (the folder's settings name the engine spec, not what stands behind it).
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 
 import numpy as np
 
 from jaipur_ai.evaluation import DEFAULT_WEIGHTS, fingerprint
 from jaipur_ai.selfplay import selfplay
+from jaipur_ai.spec import EngineSpec
 from jaipur_ai.train import load_shards, reliability
 
 
@@ -61,7 +64,13 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     engine = a.engine or f"ismcts:iterations={a.iterations}"
     if a.folder is None:
-        a.folder = f"bench/results/calibration-{fingerprint(DEFAULT_WEIGHTS)}"
+        # the values recorded are mapped by the shipped map, so it names the folder too
+        with np.load(DEFAULT_WEIGHTS) as z:
+            calibration = [float(x) for x in z["calibration"]]
+        options = json.dumps([EngineSpec.parse(engine).make_engine().options(), calibration],
+                             sort_keys=True)
+        a.folder = (f"bench/results/calibration-{fingerprint(DEFAULT_WEIGHTS)}-"
+                    f"{hashlib.sha256(options.encode()).hexdigest()[:8]}")
     selfplay(a.folder, a.rounds, engine, seed=a.seed, shard_rounds=10, workers=a.workers)
     d = load_shards(a.folder)
     ok = np.isfinite(d["value"]) & (d["round"] < a.rounds)   # (the folder may hold more)
