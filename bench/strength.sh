@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The matches behind docs/strength.md.  Each line is one row of the table; results
-# (JSON) go to bench/results/.  The "feat2" rows are this build's default (the shipped
-# weights are features2.npz's, with the reported win probability recalibrated, which
-# changes no move).  The learned-evaluation rows take about 80 minutes on
+# (JSON) go to bench/results/.  The "cand" rows are this build's default, the "feat2"
+# rows the previous one (the shipped weights are features2.npz's, with the reported
+# win probability recalibrated, which changes no move).  Earlier defaults are spelled
+# out with the options they had.  The learned-evaluation rows take about 80 minutes on
 # 2 cores, the others about an hour.
 #   bash bench/strength.sh            # all
 #   bash bench/strength.sh greedy     # only the rows whose name contains "greedy"
@@ -18,23 +19,29 @@ run() {  # name A B deals [seed]
   python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed "$seed" --workers 2 -q --json > "$out/$name.json"
 }
 H=evaluation=heuristic,priors=heuristic    # the hand-set default, move for move
-V=weights=bench/weights/view.npz           # the opponent's view, third generation (features version 1): the previous default
-P=opponent_view=off,weights=bench/weights/previous.npz   # the learned default before it
-F2=weights=bench/weights/features2.npz     # features version 2 as measured before it shipped (same moves as this build's default)
+C=opponent_stats=hand,all_moves_after=1000  # this build's default, spelled out
+O=opponent_stats=pooled,all_moves_after=0   # ... and without them: the defaults before it
+F2=weights=bench/weights/features2.npz,$O  # features version 2: the previous default
+V=weights=bench/weights/view.npz,$O        # the opponent's view, third generation (features version 1)
+P=opponent_view=off,weights=bench/weights/previous.npz,$O   # the learned default before it
+# this build's default: features version 2 with the opponent's statistics kept by its
+# hand and every move considered past 1000 visits (docs/strength.md, "Looking past the
+# candidates, and the opponent's hand"); bash bench/strength.sh cand- runs only these,
+# about three and a half hours on 2 cores
+run cand-01-vs-feat2-01       ismcts:time=0.1,$C   ismcts:time=0.1,$F2  200
+run cand-1-vs-feat2-1         ismcts:time=1,$C     ismcts:time=1,$F2    100
+run cand-01-vs-heuristic01    ismcts:time=0.1,$C   ismcts:time=0.1,$H   200
+run cand-1-vs-heuristic1      ismcts:time=1,$C     ismcts:time=1,$H     50
+run cand-1-vs-cand025         ismcts:time=1,$C     ismcts:time=0.25,$C  100
+run cand-1-vs-greedy          ismcts:time=1,$C     greedy               100
+# the previous default's rows (features version 2)
 run feat2-01-vs-view01        ismcts:time=0.1,$F2  ismcts:time=0.1,$V  200
 run feat2-1-vs-025            ismcts:time=1,$F2    ismcts:time=0.25,$F2  100
 run feat2-01-vs-heuristic01   ismcts:time=0.1,$F2  ismcts:time=0.1,$H  200
 run feat2-1-vs-heuristic1     ismcts:time=1,$F2    ismcts:time=1,$H    50
 run feat2-1-vs-greedy         ismcts:time=1,$F2    greedy              100
-run feat2-1-vs-view1          ismcts:time=1        ismcts:time=1,$V    50
-# the candidate for the next default: this build's default with both options of
-# docs/strength.md, "Looking past the candidates, and the opponent's hand" (the issue's
-# rows; bash bench/strength.sh cand- runs only these, about three hours on 2 cores)
-C=opponent_stats=hand,all_moves_after=1000
-run cand-01-vs-heuristic01    ismcts:time=0.1,$C   ismcts:time=0.1,$H   200
-run cand-1-vs-heuristic1      ismcts:time=1,$C     ismcts:time=1,$H     50
-run cand-1-vs-cand025         ismcts:time=1,$C     ismcts:time=0.25,$C  100
-run cand-1-vs-greedy          ismcts:time=1,$C     greedy               100
+run feat2-1-vs-view1          ismcts:time=1,$F2    ismcts:time=1,$V    50
+# the rows of the default before it (the opponent's view, third generation)
 run view01-vs-learned01       ismcts:time=0.1,$V  ismcts:time=0.1,$P   200
 run view1-vs-learned1         ismcts:time=1,$V    ismcts:time=1,$P     50
 run view01-vs-heuristic01     ismcts:time=0.1,$V  ismcts:time=0.1,$H   200

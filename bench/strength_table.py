@@ -7,8 +7,8 @@ import glob
 import json
 import os
 
-ORDER = ["cand-01-vs-heuristic01", "cand-1-vs-heuristic1", "cand-1-vs-cand025",
-         "cand-1-vs-greedy", "feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
+ORDER = ["cand-01-vs-feat2-01", "cand-1-vs-feat2-1", "cand-01-vs-heuristic01",
+         "cand-1-vs-heuristic1", "cand-1-vs-cand025", "cand-1-vs-greedy", "feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
          "feat2-1-vs-heuristic1", "feat2-1-vs-greedy", "feat2-1-vs-view1",
          "view01-vs-learned01", "view1-vs-learned1", "view01-vs-heuristic01",
          "view1-vs-heuristic1", "view1-vs-view025", "view1-vs-greedy",
@@ -18,9 +18,9 @@ ORDER = ["cand-01-vs-heuristic01", "cand-1-vs-heuristic1", "cand-1-vs-cand025",
          "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
-SEARCH = {"feat2": "features version 2 (this build)",
-          "cand-": "candidate: features version 2, opponent_stats=hand, all_moves_after=1000",
-          "view": "opponent's view, third generation (previous)",
+SEARCH = {"cand-": "the opponent's hand and every move (this build)",
+          "feat2": "features version 2 (previous)",
+          "view": "opponent's view, third generation (before)",
           "learnedx": "learned leaf evaluation (expectimax)",
           "learned": "learned evaluation and priors (before)", "old-": "full UCB tree",
           "flat-": "flat, cutoff 10"}

@@ -115,16 +115,22 @@ def _engine_tree(**options) -> dict:
 def ismcts_configs(weights: Optional[str] = None) -> tuple:
     """The configurations timed: the Engine's default (learned evaluation and priors,
     PUCT below the root, chance nodes, playouts cut after ``cutoff`` plies, the
-    opponent's view), the same without the opponent's view, the default with the
-    hand-set evaluation, the flat search, and the textbook UCB tree with whole
-    playouts; ``weights``: a weights file the learned rows use instead of the shipped
-    one (to time the weights of another feature set)."""
+    opponent's view, its statistics by hand, every move past 1000 visits), the same
+    with pooled statistics and the candidates only (the previous default), the same
+    without the opponent's view either, the default with the hand-set evaluation, the
+    flat search, and the textbook UCB tree with whole playouts; ``weights``: a weights
+    file the learned rows use instead of the shipped one (to time the weights of
+    another feature set)."""
     learned = {} if weights is None else {"weights": weights}
+    pooled = {"opponent_stats": "pooled", "all_moves_after": 0, **learned}
     heuristic = _engine_tree(evaluation="heuristic", priors="heuristic")
     return (
-        ("default (learned evaluation and priors, opponent's view)", "informed",
+        ("default (learned evaluation and priors, opponent's view and hand)", "informed",
          _engine_tree(**learned)),
-        ("learned, opponent_view=off", "informed", _engine_tree(opponent_view="off", **learned)),
+        ("learned, opponent_stats=pooled, all_moves_after=0 (previous default)", "informed",
+         _engine_tree(**pooled)),
+        ("learned, pooled, opponent_view=off", "informed",
+         _engine_tree(opponent_view="off", **pooled)),
         ("hand-set evaluation and priors", "informed", heuristic),
         ("flat (depth 1), hand-set", "informed", {**heuristic, "tree_depth": 1}),
         ("UCB tree, whole playouts", "informed",

@@ -59,6 +59,11 @@ __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHM
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 CUTOFF_LEARNED = 6       # default playout cutoff with the learned evaluation
 CUTOFF_HEURISTIC = 10    # ... and with the hand-set one (the previous default)
+# with the learned evaluation the opponent's statistics are kept apart by its hand and
+# nodes visited this often look past the policy's candidates; the hand-set default
+# keeps neither, as it did before (docs/strength.md, "Looking past the candidates")
+OPPONENT_STATS_LEARNED, OPPONENT_STATS_HEURISTIC = "hand", "pooled"
+ALL_MOVES_AFTER_LEARNED, ALL_MOVES_AFTER_HEURISTIC = 1000, 0
 # opponent_view -> the searcher's opp_view (docs/search.md, "The opponent's view")
 _OPPONENT_VIEW = {"off": 0, "priors": 1, "all": 2}
 DEFAULT_TIME = 1.0
@@ -299,11 +304,13 @@ class Engine:
     world re-dealt as it sees it (the searcher's cards it never saw taken shuffled
     with the draw pile), ``"priors"`` only its priors, ``"off"`` (the default with
     the hand-set evaluation) neither.
-    ``opponent_stats``: ``"pooled"`` (default): the opponent's moves in the tree keep one
-    set of statistics over every hand it may hold; ``"hand"``: kept apart for each hand,
-    so the imagined opponent chooses knowing its own hand (docs/search.md).
+    ``opponent_stats``: ``"hand"`` (the default with the learned evaluation): the
+    opponent's moves in the tree keep their statistics apart for each hand it may hold,
+    so the imagined opponent chooses knowing its own hand; ``"pooled"`` (the default
+    with the hand-set evaluation): one set of statistics over every hand (docs/search.md).
     ``all_moves_after``: a node below the root visited this many times also considers
-    every legal move, not only the playout policy's candidates (0 = never, default).
+    every legal move, not only the playout policy's candidates (0 = never; default 1000
+    with the learned evaluation, 0 with the hand-set one).
     ``chance_nodes``: branch the tree on the cards drawn into the market, so that later
     decisions know the market they face (default True).
     ``widen``: progressive widening of UCB nodes: a node gets a new child only while its
@@ -337,7 +344,8 @@ class Engine:
                  widen: float = 0.0, tree_depth: int = 0,
                  chance_nodes: bool = True, puct: float = 1.5,
                  prior_temp: float = 1.0, opponent_view: Optional[str] = None,
-                 opponent_stats: str = "pooled", all_moves_after: int = 0,
+                 opponent_stats: Optional[str] = None,
+                 all_moves_after: Optional[int] = None,
                  evaluation: str = "learned",
                  weights: Optional[str] = None, priors: Optional[str] = None) -> None:
         # every option is checked against the one table (jaipur_ai.options)
@@ -385,8 +393,11 @@ class Engine:
         if view is None:            # so does the opponent's view
             view = "all" if evaluation == "learned" else "off"
         self.opponent_view = view
-        self.opponent_stats = o["opponent_stats"]
-        self.all_moves_after = o["all_moves_after"]
+        learned = evaluation == "learned"
+        self.opponent_stats = o["opponent_stats"] if o["opponent_stats"] is not None else (
+            OPPONENT_STATS_LEARNED if learned else OPPONENT_STATS_HEURISTIC)
+        self.all_moves_after = o["all_moves_after"] if o["all_moves_after"] is not None \
+            else (ALL_MOVES_AFTER_LEARNED if learned else ALL_MOVES_AFTER_HEURISTIC)
         self.weights = None if weights is None else str(weights)
         # the learned weights are loaded (and checked) once, here
         self._evaluation = None

@@ -102,11 +102,12 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
         rounds = cfg["last_rounds"] if is_last else cfg["rounds"]
         iterations = cfg["last_iterations"] if is_last else cfg["iterations"]
         # the self-play engine's settings are spelled out, so that the recipe does not
-        # drift when the Engine's defaults change (cutoff 10 and the opponent choosing in
-        # the sampled world made the shipped weights)
+        # drift when the Engine's defaults change (cutoff 10, the opponent choosing in the
+        # sampled world from pooled statistics, and only the policy's candidates below
+        # the root made the shipped weights)
         engine = (f"ismcts:iterations={iterations},evaluation=learned,"
                   f"weights={weights_path.resolve()},priors=learned,cutoff={cfg['cutoff']},"
-                  "opponent_view=off")
+                  "opponent_view=off,opponent_stats=pooled,all_moves_after=0")
         d = root / f"gen{g}"
         data_dirs.append(d)
         _say(f"generation {g}: {rounds:,} rounds of self-play by {engine}", quiet)

@@ -320,13 +320,15 @@ OPTIONS: tuple[Option, ...] = (
        "moves, from that world re-dealt as the opponent sees it (none: 'all' with "
        "evaluation=learned, 'off' with the hand-set one)",
        choices=("off", "priors", "all"), none=True, algorithms=_IS),
-    _o("opponent_stats", "choice", "pooled", "the statistics the opponent's choices in the "
+    _o("opponent_stats", "choice", None, "the statistics the opponent's choices in the "
        "ISMCTS tree read: 'pooled' over the hands it may hold, or 'hand' kept apart for "
-       "each hand (docs/search.md, \"The opponent's statistics\")",
-       choices=("pooled", "hand"), algorithms=_IS),
-    _o("all_moves_after", "int", 0, "visits after which an ISMCTS node below the root "
+       "each hand (docs/search.md, \"The opponent's statistics\"; none: 'hand' with "
+       "evaluation=learned, 'pooled' with the hand-set one)",
+       choices=("pooled", "hand"), none=True, algorithms=_IS),
+    _o("all_moves_after", "int", None, "visits after which an ISMCTS node below the root "
        "also considers every legal move, not only the playout policy's candidates "
-       "(0: never)", lo=0, hi=1_000_000_000, algorithms=_IS),
+       "(0: never; none: 1000 with evaluation=learned, 0 with the hand-set one)",
+       lo=0, hi=1_000_000_000, none=True, algorithms=_IS),
     _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points",
        lo=0.01, hi=1000, algorithms=_IS),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "

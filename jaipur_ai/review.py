@@ -17,11 +17,11 @@ same review.
 >>> del record.games[0]["seals"]
 >>> review = jp.review_game(record, iterations=300, seed=1)
 >>> review
-<GameReview of game 0: 6 plies, seed 1; A: mean loss 0.3, 0 inaccuracies, 0 mistakes, 0 blunders; B: mean loss 2.7, 1 inaccuracy, 0 mistakes, 0 blunders>
+<GameReview of game 0: 6 plies, seed 1; A: mean loss 0.7, 0 inaccuracies, 0 mistakes, 0 blunders; B: mean loss 1.3, 0 inaccuracies, 0 mistakes, 0 blunders>
 >>> review.plies[1]
-<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 32.0%, best 'camels' 30.9%, loss 0.0, no label>
->>> [p.label for p in review.plies]
-[None, None, None, None, None, 'inaccuracy']
+<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 29.3%, best 'camels' 29.4%, loss 0.1, no label>
+>>> [(round(p.loss, 1), p.label) for p in review.plies[-2:]]
+[(0.0, None), (3.8, None)]
 >>> jp.GameReview.from_dict(review.to_dict()) == review
 True
 """

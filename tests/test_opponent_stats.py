@@ -70,10 +70,25 @@ def test_each_opponent_move_node_counts_its_visits_by_hand(seed, plies):
 
 def test_pooled_statistics_keep_no_table():
     s = mid_position(3, 6)
-    e = jp.Engine()
+    e = jp.Engine(opponent_stats="pooled")
     assert e.opponent_stats == "pooled" and e.options()["opponent_stats"] == "pooled"
     se = S.IsmctsSearcher(s.view(s.to_move)._core, seed=5, **e.searcher_options())
     assert se.opp_stats is None
+
+
+def test_the_defaults_follow_the_evaluation():
+    # the learned default keeps the hand's statistics and looks past the candidates;
+    # the hand-set default is the search it always was
+    learned, hand_set = jp.Engine(), jp.Engine(evaluation="heuristic")
+    assert (learned.opponent_stats, learned.all_moves_after) == ("hand", 1000)
+    assert (hand_set.opponent_stats, hand_set.all_moves_after) == ("pooled", 0)
+    assert learned.searcher_options()["opp_stats"] == "hand"
+    assert hand_set.searcher_options()["all_moves_after"] == 0
+    # given explicitly, either evaluation takes them as given
+    e = jp.Engine(evaluation="heuristic", opponent_stats="hand", all_moves_after=5)
+    assert (e.opponent_stats, e.all_moves_after) == ("hand", 5)
+    e = jp.Engine(opponent_stats="pooled", all_moves_after=0)
+    assert (e.opponent_stats, e.all_moves_after) == ("pooled", 0)
 
 
 def test_the_hand_statistics_change_the_search():

@@ -115,7 +115,7 @@ def test_label_thresholds():
     (BLUNDER_POSITION, BLUNDER, "after"),     # too few root visits: searched after the move
     (None, "take L", "root"),                 # read from the root statistics
     (None, "swap PL for SC", "after"),
-    (None, "sell 1C", "best"),                # the best move at these settings
+    (None, "camels", "best"),                 # the best move at these settings
 ])
 def test_the_review_of_a_ply_depends_on_the_movers_view_only(position, move, method):
     state = (jp.GameState.from_text(position) if position
