@@ -59,7 +59,8 @@ def main(argv=None) -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--folder", default=None, help="self-play folder (default: "
-                    "bench/results/calibration-<fingerprint of the shipped weights>)")
+                    "bench/results/calibration-<fingerprint of the shipped weights>-<hash of the "
+                    "engine's options and the map>)")
     ap.add_argument("--plot", default=None, help="PNG to write (needs matplotlib)")
     a = ap.parse_args(argv)
     engine = a.engine or f"ismcts:iterations={a.iterations}"
