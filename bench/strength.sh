@@ -3,8 +3,8 @@
 # (JSON) go to bench/results/.  The "cand" rows are this build's default, the "feat2"
 # rows the previous one (the shipped weights are features2.npz's, with the reported
 # win probability recalibrated, which changes no move).  Earlier defaults are spelled
-# out with the options they had.  All rows take about seven hours on 2 cores: the
-# "cand" rows three and a half, the other learned-evaluation rows about 80 minutes,
+# out with the options they had.  All rows take about seven and a half hours on 2 cores: the
+# "cand" rows four, the other learned-evaluation rows about 80 minutes,
 # the rest about an hour.
 #   bash bench/strength.sh            # all
 #   bash bench/strength.sh greedy     # only the rows whose name contains "greedy"
@@ -29,13 +29,14 @@ P=opponent_view=off,weights=bench/weights/previous.npz,$O   # the learned defaul
 # hand and every move considered past 1000 visits (docs/strength.md, "Looking past the
 # candidates, and the opponent's hand"); against the previous default it plays the
 # shipped weights with both off (features2.npz's evaluation: the same moves).
-# bash bench/strength.sh cand- runs only these, about three and a half hours on 2 cores
+# bash bench/strength.sh cand- runs only these, about four hours on 2 cores
 run cand-01-vs-feat2-01       ismcts:time=0.1,$C   ismcts:time=0.1,$O   200
 run cand-1-vs-feat2-1         ismcts:time=1,$C     ismcts:time=1,$O     100
 run cand-01-vs-heuristic01    ismcts:time=0.1,$C   ismcts:time=0.1,$H   200
 run cand-1-vs-heuristic1      ismcts:time=1,$C     ismcts:time=1,$H     50
 run cand-1-vs-cand025         ismcts:time=1,$C     ismcts:time=0.25,$C  100
 run cand-1-vs-greedy          ismcts:time=1,$C     greedy               100
+run cand-1-vs-greedy-b        ismcts:time=1,$C     greedy               100  2027
 # the previous default's rows (features version 2)
 run feat2-01-vs-view01        ismcts:time=0.1,$F2  ismcts:time=0.1,$V  200
 run feat2-1-vs-025            ismcts:time=1,$F2    ismcts:time=0.25,$F2  100

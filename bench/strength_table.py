@@ -8,7 +8,7 @@ import json
 import os
 
 ORDER = ["cand-01-vs-feat2-01", "cand-1-vs-feat2-1", "cand-01-vs-heuristic01",
-         "cand-1-vs-heuristic1", "cand-1-vs-cand025", "cand-1-vs-greedy", "feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
+         "cand-1-vs-heuristic1", "cand-1-vs-cand025", "cand-1-vs-greedy", "cand-1-vs-greedy-b", "feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
          "feat2-1-vs-heuristic1", "feat2-1-vs-greedy", "feat2-1-vs-view1",
          "view01-vs-learned01", "view1-vs-learned1", "view01-vs-heuristic01",
          "view1-vs-heuristic1", "view1-vs-view025", "view1-vs-greedy",
