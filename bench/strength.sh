@@ -35,6 +35,7 @@ run cand-1-vs-feat2-1         ismcts:time=1,$C     ismcts:time=1,$O     100
 run cand-01-vs-heuristic01    ismcts:time=0.1,$C   ismcts:time=0.1,$H   200
 run cand-1-vs-heuristic1      ismcts:time=1,$C     ismcts:time=1,$H     50
 run cand-1-vs-cand025         ismcts:time=1,$C     ismcts:time=0.25,$C  100
+run cand-1-vs-cand025-b       ismcts:time=1,$C     ismcts:time=0.25,$C  100  2027
 run cand-1-vs-greedy          ismcts:time=1,$C     greedy               100
 run cand-1-vs-greedy-b        ismcts:time=1,$C     greedy               100  2027
 # the previous default's rows (features version 2)

@@ -8,14 +8,17 @@ import json
 import os
 
 ORDER = ["cand-01-vs-feat2-01", "cand-1-vs-feat2-1", "cand-01-vs-heuristic01",
-         "cand-1-vs-heuristic1", "cand-1-vs-cand025", "cand-1-vs-greedy", "cand-1-vs-greedy-b", "feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
+         "cand-1-vs-heuristic1", "cand-1-vs-cand025", "cand-1-vs-cand025-b",
+         "cand-1-vs-greedy", "cand-1-vs-greedy-b",
+         "feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
          "feat2-1-vs-heuristic1", "feat2-1-vs-greedy", "feat2-1-vs-view1",
          "view01-vs-learned01", "view1-vs-learned1", "view01-vs-heuristic01",
          "view1-vs-heuristic1", "view1-vs-view025", "view1-vs-greedy",
          "learned01-vs-heuristic01", "learned1-vs-heuristic1", "learned1-vs-learned025",
-         "learned1-vs-learned025-b", "learned01-vs-greedy", "learned1-vs-greedy", "learnedx-vs-heuristicx", "ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy", "ismcts1s-vs-random",
-         "ismcts-vs-expectimax", "ismcts-vs-expectimax-d6", "flat-ismcts1s-vs-ismcts01s",
-         "old-ismcts1s-vs-ismcts01s"]
+         "learned1-vs-learned025-b", "learned01-vs-greedy", "learned1-vs-greedy",
+         "learnedx-vs-heuristicx", "ismcts1s-vs-ismcts01s", "ismcts1s-vs-greedy",
+         "ismcts1s-vs-random", "ismcts-vs-expectimax", "ismcts-vs-expectimax-d6",
+         "flat-ismcts1s-vs-ismcts01s", "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
 SEARCH = {"cand-": "the opponent's hand and every move (this build)",
