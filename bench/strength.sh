@@ -3,9 +3,9 @@
 # (JSON) go to bench/results/.  The "cand" rows are this build's default, the "feat2"
 # rows the previous one (the shipped weights are features2.npz's, with the reported
 # win probability recalibrated, which changes no move).  Earlier defaults are spelled
-# out with the options they had.  All rows take about eight hours on 2 cores: the
-# "cand" rows four and three-quarters, the other learned-evaluation rows about 80 minutes,
-# the rest about an hour.
+# out with the options they had.  All rows take about fourteen hours on 2 cores (the
+# "elapsed" of the results files): the "cand" rows about five, the "feat2" and "view"
+# rows about three each, the "learned" rows two and a quarter, the rest about an hour.
 #   bash bench/strength.sh            # all
 #   bash bench/strength.sh greedy     # only the rows whose name contains "greedy"
 set -euo pipefail
@@ -29,7 +29,7 @@ P=opponent_view=off,weights=bench/weights/previous.npz,$O   # the learned defaul
 # hand and every move considered past 1000 visits (docs/strength.md, "Looking past the
 # candidates, and the opponent's hand"); against the previous default it plays the
 # shipped weights with both off (features2.npz's evaluation: the same moves).
-# bash bench/strength.sh cand- runs only these, about four and three-quarter hours on 2 cores
+# bash bench/strength.sh cand- runs only these, about five hours on 2 cores
 run cand-01-vs-feat2-01       ismcts:time=0.1,$C   ismcts:time=0.1,$O   200
 run cand-1-vs-feat2-1         ismcts:time=1,$C     ismcts:time=1,$O     100
 run cand-01-vs-heuristic01    ismcts:time=0.1,$C   ismcts:time=0.1,$H   200
