@@ -132,15 +132,20 @@ def test_play_game_move_seed_replaces_the_derived_seeds():
     assert any(moves != base.moves for moves in other)
 
 
+def _bench_module(relpath: str, name: str):
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "bench" / relpath
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def test_bench_strength_plays_through_the_match_runner(monkeypatch):
     """bench/bench_strength.py has no game loop of its own: its rounds are
     play_game's, with its deal (A is player 0) and its seeds."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "bench" / "bench_strength.py"
-    spec = importlib.util.spec_from_file_location("bench_strength", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench_module("bench_strength.py", "bench_strength")
     seen = []
     real = bench.play_game
 
@@ -156,6 +161,41 @@ def test_bench_strength_plays_through_the_match_runner(monkeypatch):
     assert (pts, margin, plies) == (rec.score, rec.margin, rec.plies)
     assert bench._spec({"time": 0.5, "playout": "random"}) == \
         EngineSpec("ismcts", time=0.5, options={"playout": "random"})
+
+
+def test_peek_hands_shows_the_opponents_hand_and_nothing_else(monkeypatch):
+    """bench/experiments/peek_hands.py: the peeking side's search gets its own view
+    with the opponent's whole hand as known cards; the draw pile and the bonus
+    tokens stay hidden, and the other side plays from its plain view."""
+    peek = _bench_module("experiments/peek_hands.py", "peek_hands")
+    state = GameState.new(11)
+    for _ in range(9):                     # a position some plies in
+        state = state.apply(state.legal_moves()[0])
+    me = state.to_move
+    v = peek.hand_revealed_view(state)
+    truth = state.to_dict()["players"][1 - me]["hand"]
+    assert sorted(v.opponent_known) == sorted(truth) and v.opponent_hand_size == len(truth)
+    plain, shown = state.view(me).to_dict(), v.to_dict()
+    shown["players"][1 - me]["known"] = plain["players"][1 - me]["known"]
+    assert shown == plain                  # nothing else differs
+    # the deck is still unseen: sampled worlds differ in its order
+    assert len({w.to_text() for w in (v.sample(k) for k in range(5))}) > 1
+
+    a = peek._peeking("ismcts:iterations=60")
+    assert a.cheats and str(a) == "hands+ismcts:iterations=60"
+    with pytest.raises(SystemExit):
+        peek._peeking("ismcts:iterations=60,perfect_information=true")
+    given = []
+    real = peek._HandPeekingEngine.best_move
+
+    def spy(self, position, **limits):
+        given.append(position)
+        return real(self, position, **limits)
+
+    monkeypatch.setattr(peek._HandPeekingEngine, "best_move", spy)
+    rec = play_game(a, "greedy", deal_seed=3, a_seat=0)
+    assert given and all(isinstance(s, GameState) for s in given)
+    assert rec.engine_moves[0] == len(given)
 
 
 def test_play_game_bad_args():
