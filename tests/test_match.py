@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import pytest
 
@@ -138,6 +139,7 @@ def _bench_module(relpath: str, name: str):
     path = Path(__file__).resolve().parents[1] / "bench" / relpath
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod      # so that its functions pickle into worker processes
     spec.loader.exec_module(mod)
     return mod
 
@@ -196,6 +198,33 @@ def test_peek_hands_shows_the_opponents_hand_and_nothing_else(monkeypatch):
     rec = play_game(a, "greedy", deal_seed=3, a_seat=0)
     assert given and all(isinstance(s, GameState) for s in given)
     assert rec.engine_moves[0] == len(given)
+
+
+def test_replay_lost_replays_each_lost_round_per_engine_and_seed(tmp_path, capsys):
+    """bench/experiments/replay_lost.py: the rounds A lost, from a results file or a
+    --json result, are played again from their deal, seat and starter."""
+    replay = _bench_module("experiments/replay_lost.py", "replay_lost")
+    out = tmp_path / "m.jsonl"
+    res = run_match("random", "greedy", games=3, seed=5, out=str(out))
+    (tmp_path / "m.json").write_text(json.dumps(res.to_dict()))
+    b, lost = replay.lost_rounds(str(out))
+    assert b == "greedy" and lost and all(r["score"] < 1 for r in lost)
+    b2, lost2 = replay.lost_rounds(str(tmp_path / "m.json"))
+    def games(records):
+        return sorted((r["deal"], r["a_seat"], r["deal_seed"], r["starter"], r["score"],
+                       r["moves"]) for r in records)
+    assert b2 == b and games(lost2) == games(lost)
+    assert replay.main([str(out), "--engine", "random", "--engine",
+                        "hands+ismcts:iterations=30", "--seeds", "1", "2",
+                        "--workers", "1"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert len(rows) == 4 * len(lost)
+    for r in rows:              # each replay is play_game from the lost round's deal
+        rec = next(x for x in lost if (x["deal_seed"], x["a_seat"]) ==
+                   (r["deal_seed"], r["a_seat"]))
+        again = play_game(replay.engine_spec(r["engine"]), "greedy", rec["deal_seed"],
+                          rec["a_seat"], starter=rec["starter"], seed=r["seed"])
+        assert (again.score, again.margin) == (r["score"], r["margin"])
 
 
 def test_play_game_bad_args():
