@@ -183,10 +183,10 @@ def test_peek_hands_shows_the_opponents_hand_and_nothing_else(monkeypatch):
     # the deck is still unseen: sampled worlds differ in its order
     assert len({w.to_text() for w in (v.sample(k) for k in range(5))}) > 1
 
-    a = peek._peeking("ismcts:iterations=60")
+    a = peek.peeking_spec("ismcts:iterations=60")
     assert a.cheats and str(a) == "hands+ismcts:iterations=60"
     with pytest.raises(SystemExit):
-        peek._peeking("ismcts:iterations=60,perfect_information=true")
+        peek.peeking_spec("ismcts:iterations=60,perfect_information=true")
     given = []
     real = peek._HandPeekingEngine.best_move
 

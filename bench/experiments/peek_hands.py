@@ -77,7 +77,8 @@ class HandPeekSpec(EngineSpec):
         return hash(str(self))
 
 
-def _peeking(spec: str) -> HandPeekSpec:
+def peeking_spec(spec: str) -> HandPeekSpec:
+    """The fair searching engine ``spec`` (match syntax), shown the opponent's hand."""
     s = EngineSpec.parse(spec)
     if s.cheats or not s.searches:
         raise SystemExit(f"{spec}: give a fair searching engine; this script adds the peek")
@@ -96,8 +97,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="results file (resumable, one game a line)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     args = ap.parse_args(argv)
-    a = _peeking(args.a) if args.peek in ("a", "both") else EngineSpec.parse(args.a)
-    b = _peeking(args.b) if args.peek in ("b", "both") else EngineSpec.parse(args.b)
+    a = peeking_spec(args.a) if args.peek in ("a", "both") else EngineSpec.parse(args.a)
+    b = peeking_spec(args.b) if args.peek in ("b", "both") else EngineSpec.parse(args.b)
     res = run_match(a, b, games=args.games, seed=args.seed, workers=args.workers,
                     out=args.out)
     print(json.dumps(res.to_dict(records=False)) if args.json else format_result(res))

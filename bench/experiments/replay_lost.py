@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from jaipur_ai.match import play_game  # noqa: E402
 from jaipur_ai.spec import EngineSpec  # noqa: E402
-from peek_hands import HandPeekSpec, _peeking  # noqa: E402
+from peek_hands import HandPeekSpec, peeking_spec  # noqa: E402
 
 
 def lost_rounds(path: str) -> tuple[str, list[dict]]:
@@ -41,7 +41,8 @@ def lost_rounds(path: str) -> tuple[str, list[dict]]:
 
 
 def engine_spec(text: str) -> Union[EngineSpec, HandPeekSpec]:
-    return _peeking(text[len("hands+"):]) if text.startswith("hands+") else \
+    """A match spec, or ``hands+<spec>`` for that engine shown the opponent's hand."""
+    return peeking_spec(text[len("hands+"):]) if text.startswith("hands+") else \
         EngineSpec.parse(text)
 
 
