@@ -22,21 +22,21 @@ from typing import Any, Union
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 
-from jaipur_ai.match import play_game  # noqa: E402
+from jaipur_ai.match import ResultsFile, play_game  # noqa: E402
 from jaipur_ai.spec import EngineSpec  # noqa: E402
 from peek_hands import HandPeekSpec, peeking_spec  # noqa: E402
 
 
 def lost_rounds(path: str) -> tuple[str, list[dict]]:
     """(B's spec, the records of the rounds A did not win) of a results file."""
+    settings = ResultsFile.read_settings(path)
     with open(path, encoding="utf-8") as f:
-        text = f.read()
-    if text.lstrip().startswith("{\"format\""):       # a results file: one game a line
-        lines = [json.loads(x) for x in text.splitlines() if x.strip()]
-        b, records = lines[0]["settings"]["b"], lines[1:]
-    else:                                              # a match's --json output
-        d = json.loads(text)
-        b, records = d["b"]["spec"], d["records"]
+        if settings is not None:                       # a results file: one game a line
+            b = settings["b"]
+            records = [json.loads(x) for x in f.read().splitlines()[1:] if x.strip()]
+        else:                                          # a match's --json output
+            d = json.load(f)
+            b, records = d["b"]["spec"], d["records"]
     return b, [r for r in records if r["score"] < 1]
 
 
