@@ -29,7 +29,7 @@ compile_args = (["-O1", "-g", "-UNDEBUG", "-fsanitize=bounds", "-fsanitize-undef
 # search split by responsibility, then the environments for learning (observation tensor, vectorised environment, OpenSpiel chance hooks)
 MODULES = ("_core", "_bridge", "_figures", "_decisive", "_heuristic", "_policy", "_features",
            "_evaluation", "_nodepool", "_infostats", "_root", "_ismcts", "_expectimax", "_search",
-           "_selfplay", "_observation", "_vecenv", "_spiel")
+           "_belief", "_selfplay", "_observation", "_vecenv", "_spiel")
 
 extensions = [
     Extension(

@@ -451,14 +451,15 @@ class Engine:
     # -- API -----------------------------------------------------------------
     def best_move(self, position, time: Optional[float] = None,
                   iterations: Optional[int] = None, seed: Optional[int] = None,
-                  stop_event: Optional[threading.Event] = None) -> Move:
+                  stop_event: Optional[threading.Event] = None,
+                  hand_prior: Optional[tuple[Any, Any]] = None) -> Move:
         """The recommended move for the player to move (see :meth:`analyse`).
 
         A move that ends the round and wins in every sampled world is played at once.
         When nothing could be searched (``iterations=0``, or stopped before the first
         iteration), the greedy engine's choice is returned."""
         a = self._analyse(position, time, iterations, 1, seed, stop_event, None, None,
-                          short_circuit=True)
+                          short_circuit=True, hand_prior=hand_prior)
         best = a.best
         if best is not None:
             return best
@@ -470,7 +471,8 @@ class Engine:
                 iterations: Optional[int] = None, top: Optional[int] = 5,
                 seed: Optional[int] = None, stop_event: Optional[threading.Event] = None,
                 on_progress: Optional[Callable[["Analysis"], Any]] = None,
-                report_every: Optional[float] = None) -> Analysis:
+                report_every: Optional[float] = None,
+                hand_prior: Optional[tuple[Any, Any]] = None) -> Analysis:
         """Search ``position`` and rank the mover's moves.
 
         ``time`` (seconds) and/or ``iterations`` limit the search (both: whichever comes
@@ -480,13 +482,20 @@ class Engine:
         search return what it has found.  ``on_progress(analysis)`` is called every
         ``report_every`` seconds (default 0.5 when a callback is given) with the
         analysis so far (ISMCTS), or after each completed depth (expectimax).
-        Values are from the mover's point of view."""
+        Values are from the mover's point of view.
+
+        ``hand_prior`` (ISMCTS only; experimental): ``(hands, weights)``, a belief over
+        the goods in the opponent's hand that the mover has not seen, which the
+        sampled worlds then follow instead of dealing them uniformly: ``hands`` k
+        rows of six counts (diamonds, gold, silver, cloth, spice, leather),
+        ``weights`` k non-negative numbers (bench/experiments/belief.py builds one
+        from the round's moves)."""
         return self._analyse(position, time, iterations, top, seed, stop_event,
-                             on_progress, report_every)
+                             on_progress, report_every, hand_prior=hand_prior)
 
     # -- internals -------------------------------------------------------------
     def _analyse(self, position, time, iterations, top, seed, stop_event, on_progress,
-                 report_every, short_circuit=False) -> Analysis:
+                 report_every, short_circuit=False, hand_prior=None) -> Analysis:
         time, iterations = check("time", time), check("iterations", iterations)
         top, seed = check("top", top), check("seed", seed)
         report_every = check("report_every", report_every)
@@ -501,6 +510,9 @@ class Engine:
             seed = _entropy_seed()
         if report_every is None and on_progress is not None:
             report_every = 0.5
+        if hand_prior is not None and self.algorithm != "ismcts":
+            raise InvalidPositionError("hand_prior", "only the ismcts search reads one, "
+                                                     f"not {self.algorithm}")
         t0 = _time.monotonic()
         if self.algorithm == "greedy":
             return self._greedy(core, seed, t0, top, time)
@@ -512,7 +524,7 @@ class Engine:
         try:
             if self.algorithm == "ismcts":
                 return self._ismcts(core, time, iterations, seed, call, on_progress,
-                                    report_every, short_circuit, t0, top)
+                                    report_every, short_circuit, t0, top, hand_prior)
             return self._expectimax(core, time, iterations, seed, call, on_progress,
                                     short_circuit, t0, top)
         finally:
@@ -564,12 +576,18 @@ class Engine:
 
     # ISMCTS ------------------------------------------------------------------
     def _ismcts(self, core, time, iterations, seed, call, on_progress, report_every,
-                short_circuit, t0, top) -> Analysis:
+                short_circuit, t0, top, hand_prior=None) -> Analysis:
         n = self.threads
         seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
         opts = self.searcher_options()
         opts["initial_nodes"] = _initial_nodes(self.max_nodes)
         searchers = [IsmctsSearcher(core, seed=s, judge=False, **opts) for s in seeds]
+        if hand_prior is not None:
+            for s in searchers:
+                try:
+                    s.set_hand_prior(*hand_prior)
+                except (TypeError, ValueError) as e:
+                    raise InvalidPositionError("hand_prior", str(e)) from None
         quota = None
         if iterations is not None:
             quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]

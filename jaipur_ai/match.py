@@ -143,11 +143,17 @@ def _choose(engine: Any, spec: EngineSpec, state: GameState, seed: int) -> tuple
 def _play_one_round(state: GameState, engines: dict, specs: dict,
                     seed_of: Callable[[int, int], int], acc: dict) -> GameState:
     """Play ``state`` to the end of its round; ``engines``/``specs`` by player;
-    ``seed_of(ply, player)`` seeds each search."""
+    ``seed_of(ply, player)`` seeds each search.  An engine with a ``see_move(view,
+    move)`` method is shown every move played, with its own view of the position the
+    move was played in (what a player at the table sees: bench/experiments/belief.py
+    models the opponent's hand from it)."""
     ply = 0
+    watchers = [q for q in (0, 1) if hasattr(engines[q], "see_move")]
     while not state.is_round_over:
         p = state.to_move
         move, secs = _choose(engines[p], specs[p], state, seed_of(ply, p))
+        for q in watchers:
+            engines[q].see_move(state.view(q), move)
         state = state.apply(move)
         acc["moves"].append(str(move))
         acc["seconds"][p] += secs

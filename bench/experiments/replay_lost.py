@@ -4,7 +4,8 @@ Were the rounds lost unwinnable deals, or the engine's bad luck with its own see
 round that side A of a results file (``jaipur-ai match --out``, or ``--json``'s
 ``records``) lost or drew is played again from the same deal, in the same seat, with
 the same starter and the same opponent (B's spec), once per engine and seed given.
-An engine written ``hands+<spec>`` is shown the opponent's hand (peek_hands.py).
+An engine written ``hands+<spec>`` is shown the opponent's hand (peek_hands.py);
+``belief+<spec>`` weighs it by the opponent's moves (belief.py).
 
     PYTHONPATH=. python3 bench/experiments/replay_lost.py \
         bench/results/cand-1-vs-greedy.json bench/results/cand-1-vs-greedy-b.json \
@@ -24,6 +25,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from jaipur_ai.match import ResultsFile, play_game  # noqa: E402
 from jaipur_ai.spec import EngineSpec  # noqa: E402
+from belief import BeliefSpec, believing_spec  # noqa: E402
 from peek_hands import HandPeekSpec, peeking_spec  # noqa: E402
 
 
@@ -40,8 +42,11 @@ def lost_rounds(path: str) -> tuple[str, list[dict]]:
     return b, [r for r in records if r["score"] < 1]
 
 
-def engine_spec(text: str) -> Union[EngineSpec, HandPeekSpec]:
-    """A match spec, or ``hands+<spec>`` for that engine shown the opponent's hand."""
+def engine_spec(text: str) -> Union[EngineSpec, HandPeekSpec, BeliefSpec]:
+    """A match spec, ``hands+<spec>`` for that engine shown the opponent's hand, or
+    ``belief+<spec>`` for it weighing the opponent's hand by its moves."""
+    if text.startswith("belief+"):
+        return believing_spec(text[len("belief+"):])
     return peeking_spec(text[len("hands+"):]) if text.startswith("hands+") else \
         EngineSpec.parse(text)
 

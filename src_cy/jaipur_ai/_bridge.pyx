@@ -4,13 +4,13 @@ and ``CoreView`` (one player's information set), and their conversion to and fro
 fields (plain dicts and lists).  Validation and the public notation live in the Python
 package (jaipur_ai.state, jaipur_ai.view); the rules themselves are in _core.pyx."""
 from libc.string cimport memset
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t, uint64_t, uint8_t
 from jaipur_ai._core cimport (State, Move, MoveCount, Rng, N_GOODS, N_TYPES, N_CARDS,
                               N_BONUS_KINDS, MAX_BONUS, MAX_MOVES, RESULT_NONE, RESULT_DRAW,
                               BONUS_STANDARD, token_value, rng_seed, new_match, deal_round,
                               gen_moves, count_moves, nth_move, action_of, move_of, is_legal,
                               apply_move, round_totals, round_winner, random_playout,
-                              make_view, sample_view)
+                              make_view, sample_view, sample_view_hand)
 
 
 cdef dict _raw_of(const State* s):
@@ -210,11 +210,27 @@ cdef class CoreView:
     def __reduce__(self):
         return (CoreView.from_raw, (self.raw(), self.v.observer, self.v.opp_hand_n))
 
-    def sample(self, uint64_t seed):
-        """A full CoreState drawn uniformly among the worlds consistent with the view."""
+    def sample(self, uint64_t seed, unknown_goods=None):
+        """A full CoreState drawn uniformly among the worlds consistent with the view
+        (with ``unknown_goods``, N_GOODS counts: among those where the opponent's
+        unknown hand slots hold exactly those goods)."""
         cdef CoreState c = CoreState.__new__(CoreState)
         cdef Rng r
+        cdef uint8_t u[N_GOODS]
+        cdef int g, rc
         rng_seed(&r, seed)
-        if sample_view(&self.v, &c.s, &r) != 0:
+        if unknown_goods is None:
+            rc = sample_view(&self.v, &c.s, &r)
+        else:
+            if len(unknown_goods) != N_GOODS:
+                raise ValueError(f"unknown_goods must hold {N_GOODS} counts")
+            for g in range(N_GOODS):
+                if not 0 <= unknown_goods[g] <= 255:
+                    raise ValueError("unknown_goods must be counts from 0 to 255")
+                u[g] = unknown_goods[g]
+            rc = sample_view_hand(&self.v, u, &c.s, &r)
+            if rc != 0:
+                raise ValueError("those unknown goods do not fit the view")
+        if rc != 0:
             raise ValueError("the view is inconsistent: no full state matches it")
         return c

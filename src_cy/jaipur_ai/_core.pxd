@@ -130,3 +130,6 @@ cdef int random_playout(State* s, Rng* r, int max_plies) noexcept nogil
 # --- information sets ---
 cdef void make_view(const State* s, int observer, View* v) noexcept nogil
 cdef int sample_view(const View* v, State* out, Rng* r) noexcept nogil  # 0 ok, -1 inconsistent
+# the same with the opponent's unknown hand slots holding exactly unknown_goods[N_GOODS]
+cdef int sample_view_hand(const View* v, const uint8_t* unknown_goods, State* out,
+                          Rng* r) noexcept nogil

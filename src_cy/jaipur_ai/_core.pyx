@@ -812,6 +812,15 @@ cdef int sample_view(const View* v, State* out, Rng* r) noexcept nogil:
     Unseen bonus values fill the opponent's bonus tokens and the stacks.
     Returns -1 (and leaves out undefined) when the view is inconsistent.
     """
+    return sample_view_hand(v, NULL, out, r)
+
+
+cdef int sample_view_hand(const View* v, const uint8_t* unknown_goods, State* out,
+                          Rng* r) noexcept nogil:
+    """sample_view, with the unknown slots of the opponent's hand holding exactly
+    ``unknown_goods`` (N_GOODS counts) when it is not NULL: the deck is then the
+    rest of the unseen cards in uniform order.  -1 when those goods do not fit the
+    view (not as many as the unknown slots, or more of a good than is unseen)."""
     cdef int obs = v.observer, opp = 1 - v.observer
     cdef int pool[N_TYPES]
     cdef uint8_t goods[N_CARDS]
@@ -837,13 +846,29 @@ cdef int sample_view(const View* v, State* out, Rng* r) noexcept nogil:
             n_goods += 1
     if n_goods < unknown or n_goods - unknown + pool[CAMEL] != v.s.deck_len:
         return -1
-    # A partial Fisher-Yates picks the hand cards uniformly ...
-    for i in range(unknown):
-        j = i + _below(r, n_goods - i)
-        g = goods[i]
-        goods[i] = goods[j]
-        goods[j] = g
-        out.hand[opp][goods[i]] += 1
+    if unknown_goods != NULL:
+        # the given hand: those goods leave the unseen list, which keeps its order
+        need = 0
+        for g in range(N_GOODS):
+            need += unknown_goods[g]
+            if unknown_goods[g] > pool[g]:
+                return -1
+            out.hand[opp][g] += unknown_goods[g]
+        if need != unknown:
+            return -1
+        n_goods = unknown              # the deck is read from goods[unknown:]
+        for g in range(N_GOODS):
+            for i in range(pool[g] - unknown_goods[g]):
+                goods[n_goods] = g
+                n_goods += 1
+    else:
+        # A partial Fisher-Yates picks the hand cards uniformly ...
+        for i in range(unknown):
+            j = i + _below(r, n_goods - i)
+            g = goods[i]
+            goods[i] = goods[j]
+            goods[j] = g
+            out.hand[opp][goods[i]] += 1
     # ... and the deck is the rest, camels included, in uniform order.
     j = 0
     for i in range(unknown, n_goods):

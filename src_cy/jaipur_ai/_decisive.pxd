@@ -3,6 +3,7 @@
 the root (see _decisive.pyx)."""
 from libc.stdint cimport uint64_t
 from jaipur_ai._core cimport State, View, Move
+from jaipur_ai._worlds cimport HandPrior
 
 # --- in one full state (a sampled world) ---
 cdef bint ends_round(const State* s, const Move* m) noexcept nogil      # public facts only
@@ -17,7 +18,8 @@ cdef bint gives_opp_win(const State* s, const Move* m) noexcept nogil   # after 
 # (both stop early, on fewer samples, at `deadline` (monotonic seconds, < 0: none) or
 # when *stop is set)
 cdef dict decisive_table(const View* v, const State* truth, bint cheat, int samples,
-                         uint64_t seed, double deadline=*, volatile int* stop=*)
+                         uint64_t seed, double deadline=*, volatile int* stop=*,
+                         const HandPrior* prior=*)
 cdef list danger_rates(const View* v, const State* truth, bint cheat, int samples,
                        uint64_t seed, Move* buf, int n, double deadline=*,
                        volatile int* stop=*)

@@ -15,7 +15,7 @@ from jaipur_ai._core cimport (Rng, N_GOODS, CAMEL, HAND_LIMIT, MAX_MOVES, MOVE_T
                               MOVE_CAMELS, MOVE_SELL, RESULT_NONE, RESULT_DRAW, gen_moves,
                               apply_move, action_of, round_totals, round_winner, rng_seed)
 from jaipur_ai._figures cimport Figures, figures, hand_count, n_empty
-from jaipur_ai._worlds cimport sample_world, mix
+from jaipur_ai._worlds cimport HandPrior, sample_world, mix
 
 cdef const Figures* F = figures()
 
@@ -129,9 +129,11 @@ cdef bint gives_opp_win(const State* s, const Move* m) noexcept nogil:
 # Over sampled worlds of the root
 # ---------------------------------------------------------------------------
 cdef dict decisive_table(const View* v, const State* truth, bint cheat, int samples,
-                         uint64_t seed, double deadline=-1.0, volatile int* stop=NULL):
+                         uint64_t seed, double deadline=-1.0, volatile int* stop=NULL,
+                         const HandPrior* prior=NULL):
     """For each root move that ends the round: [samples, wins, draws, losses, margin sum]
-    over `samples` determinizations (one, the truth, with perfect information)."""
+    over `samples` determinizations (one, the truth, with perfect information), drawn
+    with the opponent's hand prior when one is given."""
     cdef Move buf[MAX_MOVES]
     cdef int ends[MAX_MOVES]
     cdef int stats[MAX_MOVES][4]
@@ -155,7 +157,7 @@ cdef dict decisive_table(const View* v, const State* truth, bint cheat, int samp
         for j in range(samples):
             if out_of_time(j, deadline, stop):
                 break
-            if sample_world(v, truth, cheat, &d, &r) != 0:
+            if sample_world(v, truth, cheat, prior, &d, &r) != 0:
                 bad = 1
                 break
             for i in range(n):
@@ -206,7 +208,7 @@ cdef list danger_rates(const View* v, const State* truth, bint cheat, int sample
         for j in range(samples):
             if out_of_time(j, deadline, stop):
                 break
-            if sample_world(v, truth, cheat, &d, &r) != 0:
+            if sample_world(v, truth, cheat, NULL, &d, &r) != 0:
                 bad = 1
                 break
             for i in range(n):

@@ -276,7 +276,7 @@ cdef class ExpectimaxSearcher(RootSearch):
         rng_seed(&r, seed)
         for j in range(samples):
             w = <State*>&self.worlds[j * sizeof(State)]
-            if sample_world(&self.view, &self.truth, self.cheat, w, &r) != 0:
+            if sample_world(&self.view, &self.truth, self.cheat, NULL, w, &r) != 0:
                 bad = 1
                 break
         if bad:

@@ -142,7 +142,7 @@ cdef class IsmctsSearcher(RootSearch):
         rng_seed(&self.rng, seed)
         # the view must have at least one consistent world
         rng_seed(&r, seed)
-        if sample_world(&self.view, &self.truth, self.cheat, &probe, &r) != 0:
+        if sample_world(&self.view, &self.truth, self.cheat, NULL, &probe, &r) != 0:
             raise ValueError("the view is inconsistent: no full state matches it")
         self.n_root_moves = gen_moves(&self.view.s, buf)
         self.pool = NodePool(initial_nodes, max_nodes)
@@ -410,7 +410,7 @@ cdef class IsmctsSearcher(RootSearch):
         cdef uint32_t g
         cdef double u, bu, win, mg, r0
         cdef HoldTab T
-        if sample_world(&self.view, &self.truth, self.cheat, &s, &self.rng) != 0:
+        if sample_world(&self.view, &self.truth, self.cheat, &self.prior, &s, &self.rng) != 0:
             return
         self.determinizations += 1
         self.n_opp_keys = 0

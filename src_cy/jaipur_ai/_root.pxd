@@ -4,6 +4,7 @@ time, and the round-ending root moves judged in sampled worlds (see _root.pyx)."
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from jaipur_ai._core cimport State, View
+from jaipur_ai._worlds cimport HandPrior
 
 
 cdef inline double now() noexcept nogil:
@@ -26,6 +27,8 @@ cdef class RootSearch:
     cdef object _lock                  # held while a run is in progress
     cdef dict decisive                 # action id -> [samples, wins, draws, losses, margin sum]
     cdef int decisive_samples          # worlds sampled for the decisive table
+    cdef HandPrior prior               # the opponent's unknown goods, by weight (n 0: uniform)
+    cdef object _prior_arrays          # the numpy arrays prior points into (kept alive)
 
     cdef int _set_root(self, object pos, uint64_t seed) except -1
     cdef int _judge_decisive(self, int samples, bint judge=*) except -1

@@ -7,7 +7,10 @@ import threading
 
 from jaipur_ai._core cimport RESULT_NONE, make_view
 from jaipur_ai._bridge cimport CoreState, CoreView
-from jaipur_ai._worlds cimport mix
+from jaipur_ai._worlds cimport mix, sample_world
+from jaipur_ai._core cimport Rng, rng_seed, N_GOODS
+
+import numpy as np
 from jaipur_ai._decisive cimport decisive_table
 
 
@@ -64,6 +67,8 @@ cdef class RootSearch:
         root_position(pos, &self.view, &self.truth, &self.cheat)
         self.seed = seed
         self.stop_flag = 0
+        self.prior.n = 0
+        self._prior_arrays = None
         self._lock = threading.Lock()
         return 0
 
@@ -74,7 +79,7 @@ cdef class RootSearch:
         self.decisive = {}
         if judge:
             self.decisive = decisive_table(&self.view, &self.truth, self.cheat, samples,
-                                           self.seed)
+                                           self.seed, -1.0, NULL, &self.prior)
         return 0
 
     def judge_decisive(self, seconds=None, deadline=None):
@@ -85,7 +90,47 @@ cdef class RootSearch:
         cdef double dl = deadline_of(seconds, deadline)
         self.decisive = decisive_table(&self.view, &self.truth, self.cheat,
                                        self.decisive_samples, self.seed, dl,
-                                       &self.stop_flag)
+                                       &self.stop_flag, &self.prior)
+
+    def set_hand_prior(self, hands, weights):
+        """Deal the opponent's unknown goods by a prior instead of uniformly: ``hands``
+        (k rows of N_GOODS counts, the goods its unknown hand slots hold) with
+        ``weights`` (k non-negative numbers, not all 0).  Set it before searching
+        (and before ``judge_decisive``); ``hands=None`` goes back to uniform.  A
+        row that no world of the searched view allows is a ValueError."""
+        cdef const unsigned char[:, ::1] h
+        cdef const double[::1] c
+        cdef int i
+        cdef Rng r
+        cdef State probe
+        if hands is None:
+            self.prior.n = 0
+            self._prior_arrays = None
+            return
+        ha = np.ascontiguousarray(hands, dtype=np.uint8)
+        wa = np.asarray(weights, dtype=np.float64)
+        if ha.ndim != 2 or ha.shape[1] != N_GOODS or ha.shape[0] == 0:
+            raise ValueError(f"hands must be a non-empty (k, {N_GOODS}) array of counts")
+        if wa.shape != (ha.shape[0],):
+            raise ValueError("weights must hold one number per row of hands")
+        if not (np.all(np.isfinite(wa)) and np.all(wa >= 0.0) and wa.sum() > 0.0):
+            raise ValueError("weights must be finite, non-negative and not all 0")
+        ca = np.ascontiguousarray(np.cumsum(wa))
+        h = ha
+        c = ca
+        rng_seed(&r, self.seed)
+        self.prior.n = 1
+        self.prior.cum = &c[0]
+        for i in range(ha.shape[0]):
+            self.prior.hands = &h[i, 0]
+            if not self.cheat and sample_world(&self.view, &self.truth, False, &self.prior,
+                                               &probe, &r) != 0:
+                self.prior.n = 0
+                raise ValueError(f"hands row {i} does not fit the searched view")
+        self.prior.n = ha.shape[0]
+        self.prior.hands = &h[0, 0]
+        self.prior.cum = &c[0]
+        self._prior_arrays = (ha, ca)
 
     def stop(self):
         """Ask a running search to return (thread-safe; the flag stays set)."""

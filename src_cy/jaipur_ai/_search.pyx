@@ -52,7 +52,7 @@ def greedy_scores(pos, uint64_t seed=0, int decisive_samples=64, seconds=None):
         deadline = now() + max(0.0, float(seconds))
     root_position(pos, &v, &truth, &cheat)
     rng_seed(&r, seed)
-    if sample_world(&v, &truth, cheat, &probe, &r) != 0:
+    if sample_world(&v, &truth, cheat, NULL, &probe, &r) != 0:
         raise ValueError("the view is inconsistent: no full state matches it")
     table = decisive_table(&v, &truth, cheat, decisive_samples, seed, deadline)
     n = gen_moves(&v.s, buf)

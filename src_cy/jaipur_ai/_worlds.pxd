@@ -3,17 +3,40 @@
 no module of their own)."""
 from libc.string cimport memcpy
 from libc.stdint cimport uint64_t, uint8_t
-from jaipur_ai._core cimport State, View, Rng, sample_view, rng_below, N_GOODS, CAMEL, N_CARDS
+from jaipur_ai._core cimport (State, View, Rng, sample_view, sample_view_hand, rng_below,
+                              rng_unit, N_GOODS, CAMEL, N_CARDS)
 
 
-cdef inline int sample_world(const View* v, const State* truth, bint cheat, State* out,
-                             Rng* r) noexcept nogil:
+ctypedef struct HandPrior:
+    int n                      # hypotheses; 0: none (the unknown goods are dealt uniformly)
+    const uint8_t* hands       # n rows of N_GOODS counts: the opponent's unknown goods
+    const double* cum          # n cumulative weights, increasing; cum[n - 1] their total
+
+
+cdef inline int sample_world(const View* v, const State* truth, bint cheat,
+                             const HandPrior* prior, State* out, Rng* r) noexcept nogil:
     """A full state consistent with v (the truth itself when searching with perfect
-    information); 0, or -1 when no state matches v."""
+    information); with a prior, the opponent's unknown goods are one of its
+    hypotheses, drawn by weight, and the rest of the unseen cards are dealt uniformly.
+    0, or -1 when no state matches v."""
+    cdef int lo, hi, mid
+    cdef double x
     if cheat:
         memcpy(out, truth, sizeof(State))
         return 0
-    return sample_view(v, out, r)
+    if prior == NULL or prior.n == 0:
+        return sample_view(v, out, r)
+    # the first hypothesis whose cumulative weight exceeds a uniform draw
+    x = rng_unit(r) * prior.cum[prior.n - 1]
+    lo = 0
+    hi = prior.n - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if prior.cum[mid] > x:
+            hi = mid
+        else:
+            lo = mid + 1
+    return sample_view_hand(v, &prior.hands[lo * N_GOODS], out, r)
 
 
 cdef inline uint64_t mix(uint64_t z) noexcept nogil:

@@ -1,0 +1,99 @@
+"""How much does the belief of belief.py know of the opponent's hand?
+
+Plays rounds in which both players move by the same engine, and before every move asks
+the mover's belief for its weights over the opponent's unknown goods. It reports the
+mean log probability of the true goods under the belief and under the uniform deal
+(what today's search samples from), in nats: the gain is what the opponent's moves
+told the belief. Showing the hand would gain the whole of the uniform deal's figure.
+
+    PYTHONPATH=. python3 bench/experiments/belief_quality.py --deals 20 \
+        --opponent ismcts:iterations=2000 --model 16,0.3 --model 8,0.3,learned
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+
+from belief import HandBelief, unknown_hands  # noqa: E402
+from jaipur_ai import GameState  # noqa: E402
+from jaipur_ai.evaluation import default_evaluation  # noqa: E402
+from jaipur_ai.spec import EngineSpec  # noqa: E402
+
+
+def _truth(state: GameState, observer: int) -> np.ndarray:
+    raw = state._core.raw()
+    o = 1 - observer
+    return np.array(raw["hand"][o], dtype=np.int16) - np.array(raw["known"][o], dtype=np.int16)
+
+
+def _log_share(rows: np.ndarray, w: np.ndarray, truth: np.ndarray) -> float:
+    hit = np.all(rows == truth, axis=1)
+    return float(np.log(w[hit][0] / w.sum()))
+
+
+def measure(deals: int, opponent: str, temp: float, floor: float, learned: bool,
+            first_deal: int = 1000) -> dict:
+    """Mean log probability of the true unknown goods, uniform deal and belief."""
+    engine = EngineSpec.parse(opponent).make_engine()
+    limits = EngineSpec.parse(opponent).limits()
+    ev = default_evaluation() if learned else None
+    prior = post = 0.0
+    n = 0
+    secs = 0.0
+    for d in range(deals):
+        s = GameState.new(first_deal + d)
+        beliefs = [HandBelief(temp, floor, ev) for _ in range(2)]
+        ply = 0
+        while not s.is_round_over:
+            p = s.to_move
+            v = s.view(p)
+            rows0, logw0 = unknown_hands(v)
+            if len(rows0) > 1:
+                t0 = time.perf_counter()
+                rows, w = beliefs[p].posterior(v)
+                secs += time.perf_counter() - t0
+                truth = _truth(s, p)
+                prior += _log_share(rows0, np.exp(logw0 - logw0.max()), truth)
+                post += _log_share(rows, w, truth)
+                n += 1
+            m = engine.best_move(v, time=limits["time"], iterations=limits["iterations"],
+                                 seed=first_deal * 1000 + ply)
+            for q in (0, 1):
+                beliefs[q].see(s.view(q), m)
+            s = s.apply(m)
+            ply += 1
+    return {"decisions": n, "uniform": prior / n, "belief": post / n,
+            "gain": (post - prior) / n, "ms": 1000 * secs / n}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--opponent", default="ismcts:iterations=2000",
+                    help="the engine both players move by (match syntax)")
+    ap.add_argument("--model", action="append", default=None,
+                    help="temp,floor[,learned] (repeatable; default: belief.py's model)")
+    args = ap.parse_args(argv)
+    models = args.model or ["16,0.3"]
+    print(f"| model (temperature, floor, scores) | decisions | uniform deal | belief | gain "
+          f"| ms a posterior |\n| --- | ---: | ---: | ---: | ---: | ---: |")
+    for spec in models:
+        parts = spec.split(",")
+        temp, floor = float(parts[0]), float(parts[1])
+        learned = len(parts) > 2 and parts[2] == "learned"
+        r = measure(args.deals, args.opponent, temp, floor, learned)
+        print(f"| {temp:g}, {floor:g}, {'learned' if learned else 'hand-set'} "
+              f"| {r['decisions']} | {r['uniform']:.3f} | {r['belief']:.3f} "
+              f"| {r['gain']:+.3f} | {r['ms']:.1f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

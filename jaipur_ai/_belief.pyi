@@ -1,0 +1,11 @@
+"""Type stubs of src_cy/jaipur_ai/_belief.pyx (the likelihood of the opponent's moves)."""
+from typing import Any, Optional
+
+import numpy as np
+
+from ._bridge import CoreView
+from ._evaluation import Evaluation
+
+def hand_likelihoods(view: CoreView, action: int, unknown_goods: Any,
+                     evaluation: Optional[Evaluation] = ..., temp: float = ...,
+                     floor: float = ..., seed: int = ...) -> np.ndarray: ...

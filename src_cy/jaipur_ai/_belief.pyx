@@ -1,0 +1,93 @@
+# cython: language_level=3
+"""How likely a move is for each hand its mover may hold (the likelihood of a belief
+over the opponent's hand; jaipur_ai.belief is the Python side).
+
+The model of the mover is the search's own: the informed policy's candidates, scored
+as the tree's priors score them (learned afterstate values, or the hand-set move
+scores), softened by a temperature, with a floor that every legal move gets so that
+a move the model would never play does not rule a hand out.
+"""
+from libc.string cimport memcpy
+from libc.math cimport exp
+from libc.stdint cimport int32_t
+
+cimport numpy as cnp
+import numpy as np
+
+from libc.stdint cimport uint64_t
+from jaipur_ai._core cimport (State, Move, Rng, N_GOODS, MAX_MOVES, RESULT_NONE, action_of,
+                              move_of, gen_moves, is_legal, rng_seed, sample_view_hand)
+from jaipur_ai._bridge cimport CoreView
+from jaipur_ai._heuristic cimport HoldTab, hold_tab
+from jaipur_ai._policy cimport MAX_CAND, candidates, score_candidates, rescore_learned
+from jaipur_ai._evaluation cimport Evaluation
+
+cnp.import_array()
+
+
+cdef double _likelihood(const State* s, const Move* m, int32_t action, double temp,
+                        double floor, Evaluation ev) noexcept:
+    """P(m | s) under the model: (1 - floor) * softmax mass of m among the candidates
+    + floor / legal moves; 0 when m is illegal in s."""
+    cdef Move cand[MAX_CAND]
+    cdef Move buf[MAX_MOVES]
+    cdef double sc[MAX_CAND]
+    cdef HoldTab T
+    cdef int n, i, nlegal
+    cdef double mx = -1e300, tot = 0.0, hit = 0.0, e
+    if not is_legal(s, m):
+        return 0.0
+    nlegal = gen_moves(s, buf)
+    hold_tab(s, &T)
+    n = candidates(s, &T, cand)
+    if n > 0:
+        score_candidates(s, &T, cand, n, sc)
+        if ev is not None:
+            rescore_learned(s, cand, n, sc, &ev.m)
+        for i in range(n):
+            if sc[i] > mx:
+                mx = sc[i]
+        for i in range(n):
+            e = exp((sc[i] - mx) / temp)
+            tot += e
+            if action_of(&cand[i]) == action:
+                hit += e
+        hit /= tot
+    return (1.0 - floor) * hit + floor / nlegal
+
+
+def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
+                     Evaluation evaluation=None, double temp=4.0, double floor=0.05,
+                     uint64_t seed=0):
+    """For each row of ``unknown_goods`` (k rows of N_GOODS counts: the goods the
+    observer of ``view`` has not seen in its opponent's hand, who is to move), the
+    probability that the opponent plays ``action`` (a fixed action id), by the model
+    above, in a world of the view with those goods (the rest of the unseen cards
+    dealt by ``seed``, the same deal for every row).  ``evaluation`` None scores the
+    candidates by the hand-set move scores.  A row that the view does not allow, or
+    with which the move is illegal, gets 0."""
+    cdef const unsigned char[:, ::1] h
+    cdef State t
+    cdef Move m
+    cdef Rng r
+    cdef int i
+    if view.v.s.result != RESULT_NONE or view.v.s.to_move == view.v.observer:
+        raise ValueError("the view's opponent must be to move in a running round")
+    if not (temp > 0.0) or not (0.0 <= floor <= 1.0):
+        raise ValueError("temp must be > 0 and floor in [0, 1]")
+    if move_of(action, &m) != 0:
+        raise ValueError(f"{action} is not an action id")
+    ha = np.ascontiguousarray(unknown_goods, dtype=np.uint8)
+    if ha.ndim != 2 or ha.shape[1] != N_GOODS:
+        raise ValueError(f"unknown_goods must be a (k, {N_GOODS}) array of counts")
+    out = np.zeros(ha.shape[0], dtype=np.float64)
+    cdef double[::1] o = out
+    if ha.shape[0] == 0:
+        return out
+    h = ha
+    for i in range(ha.shape[0]):
+        rng_seed(&r, seed)
+        if sample_view_hand(&view.v, &h[i, 0], &t, &r) != 0:
+            continue
+        o[i] = _likelihood(&t, &m, action, temp, floor, evaluation)
+    return out

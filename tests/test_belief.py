@@ -1,0 +1,236 @@
+"""A belief over the opponent's hand: worlds dealt from a given hand, the search's
+hand prior, the likelihood of a move given a hand (src_cy/jaipur_ai/_belief.pyx), and
+the experiment that weighs hands by the opponent's moves (bench/experiments/belief.py)."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jaipur_ai import Engine, GameState
+from jaipur_ai import _search as S
+from jaipur_ai._belief import hand_likelihoods
+from jaipur_ai.errors import InvalidPositionError
+
+from search_positions import mid_position
+from strategies import running_states
+from test_match import _bench_module
+from test_search import stats
+
+FAST = settings(max_examples=25, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+GOODS = 6
+
+
+def unknown_goods(s: GameState, observer: int) -> list[int]:
+    """The goods of observer's opponent that observer has not seen (the truth)."""
+    raw = s._core.raw()
+    o = 1 - observer
+    return [raw["hand"][o][g] - raw["known"][o][g] for g in range(GOODS)]
+
+
+def unseen(s: GameState, observer: int) -> list[int]:
+    """Every good observer cannot place: the opponent's unknown ones and the deck's."""
+    return sorted([g for g, n in enumerate(unknown_goods(s, observer)) for _ in range(n)]
+                  + [c for c in s._core.raw()["deck"] if c < GOODS])
+
+
+@FAST
+@given(running_states(max_plies=150), st.integers(0, 1), st.integers(0, 2**32 - 1))
+def test_a_world_dealt_from_the_true_hand_has_that_hand(state, observer, seed):
+    v = state.view(observer)._core
+    u = unknown_goods(state, observer)
+    w = v.sample(seed, unknown_goods=u)
+    assert w.raw() == v.sample(seed, unknown_goods=u).raw()            # seeded
+    assert w.view(observer).raw() == v.raw()                          # a world of the view
+    wr, sr = w.raw(), state._core.raw()
+    assert wr["hand"] == sr["hand"]
+    assert sorted(c for c in wr["deck"] if c < GOODS) == sorted(c for c in sr["deck"]
+                                                                 if c < GOODS)
+    assert len(wr["deck"]) == len(sr["deck"])
+
+
+def test_a_hand_that_does_not_fit_the_view_is_refused():
+    s = mid_position(7, 10)
+    v = s.view(s.to_move)._core
+    u = unknown_goods(s, s.to_move)
+    more = list(u)
+    more[0] += 1                                      # one good too many
+    with pytest.raises(ValueError, match="do not fit"):
+        v.sample(1, unknown_goods=more)
+    with pytest.raises(ValueError, match="6 counts"):
+        v.sample(1, unknown_goods=u[:5])
+    total = sum(unseen(s, s.to_move).count(g) for g in [0])
+    too_many = [total + 1, 0, 0, 0, 0, 0]              # more diamonds than are unseen
+    with pytest.raises(ValueError):
+        v.sample(1, unknown_goods=too_many)
+
+
+def _searcher(s: GameState, prior=None, seed=5, iterations=400):
+    a = S.IsmctsSearcher(s.view(s.to_move)._core, seed=seed, judge=False)
+    if prior is not None:
+        a.set_hand_prior(*prior)
+    a.judge_decisive()
+    a.run(iterations=iterations)
+    return a
+
+
+def _two_worlds(s: GameState):
+    """Another full state that the mover sees as it sees s."""
+    v = s.view(s.to_move)
+    for k in range(200):
+        w = v.sample(k)
+        if unknown_goods(w, s.to_move) != unknown_goods(s, s.to_move):
+            return w
+    pytest.skip("the opponent's hand is fully determined here")
+
+
+def test_a_search_with_a_hand_prior_reads_only_the_view_and_the_prior():
+    s = mid_position(7, 12)
+    w = _two_worlds(s)
+    rows = np.array([unknown_goods(s, s.to_move), unknown_goods(w, s.to_move)])
+    prior = (rows, [0.7, 0.3])
+    assert stats(_searcher(s, prior).summary()) == stats(_searcher(w, prior).summary())
+    # and the prior is used: all the weight on one hand or the other searches differently
+    one = stats(_searcher(s, (rows[:1], [1.0])).summary())
+    other = stats(_searcher(s, (rows[1:], [1.0])).summary())
+    assert one != other
+
+
+def test_bad_hand_priors_are_refused():
+    s = mid_position(7, 12)
+    a = S.IsmctsSearcher(s.view(s.to_move)._core, seed=1, judge=False)
+    u = unknown_goods(s, s.to_move)
+    bad = list(u)
+    bad[0] += 1
+    with pytest.raises(ValueError, match="row 1 does not fit"):
+        a.set_hand_prior([u, bad], [1, 1])
+    with pytest.raises(ValueError, match="one number per row"):
+        a.set_hand_prior([u], [1, 1])
+    with pytest.raises(ValueError, match="not all 0"):
+        a.set_hand_prior([u], [0])
+    with pytest.raises(ValueError, match="non-empty"):
+        a.set_hand_prior(np.zeros((0, GOODS)), [])
+    a.set_hand_prior(None, None)                          # back to uniform
+    a.run(iterations=50)
+    e = Engine(seed=1)
+    with pytest.raises(InvalidPositionError, match="hand_prior"):
+        e.best_move(s.view(s.to_move), iterations=50, hand_prior=([bad], [1]))
+    with pytest.raises(InvalidPositionError, match="only the ismcts"):
+        Engine("expectimax").best_move(s.view(s.to_move), iterations=50,
+                                       hand_prior=([u], [1]))
+    assert e.best_move(s.view(s.to_move), iterations=200, hand_prior=([u], [1])) \
+        in s.legal_moves()
+
+
+def _opponent_to_move(seed: int, plies: int) -> GameState:
+    rng = random.Random(seed)
+    s = GameState.new(seed=seed, starter=0)
+    for _ in range(plies):
+        nxt = s.apply(rng.choice(s.legal_moves()))
+        if nxt.is_round_over:
+            break
+        s = nxt
+    return s
+
+
+@pytest.mark.parametrize("seed,plies", [(3, 0), (5, 7), (11, 14), (13, 21)])
+@pytest.mark.parametrize("learned", [False, True])
+def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, learned):
+    """For any hand, the likelihoods of all the mover's legal moves sum to 1, and an
+    illegal move (a sale of goods the hand does not hold) gets 0."""
+    s = _opponent_to_move(seed, plies)
+    observer = 1 - s.to_move
+    v = s.view(observer)._core
+    ev = Engine().searcher_options()["evaluation"] if learned else None
+    u = np.array([unknown_goods(s, observer)])
+    total = sum(hand_likelihoods(v, a, u, ev)[0] for a in s._core.legal_actions())
+    assert total == pytest.approx(1.0)
+    # in a world where the opponent holds nothing unknown, it cannot sell an unknown good
+    raw = s._core.raw()
+    held = [raw["hand"][s.to_move][g] for g in range(GOODS)]
+    sale = next((m for m in s.legal_moves() if m.kind == "sell"
+                 and raw["known"][s.to_move][m.good] < m.count), None)
+    if sale is not None and sum(held) > sum(raw["known"][s.to_move]):
+        empty = np.zeros((1, GOODS), dtype=np.uint8)
+        # a row that does not fit (too few goods for the unknown slots) gets 0
+        assert hand_likelihoods(v, sale.action_id, empty, ev)[0] == 0.0
+
+
+def test_the_move_model_refuses_bad_input():
+    s = _opponent_to_move(5, 7)
+    v = s.view(1 - s.to_move)._core
+    u = np.array([unknown_goods(s, 1 - s.to_move)])
+    with pytest.raises(ValueError, match="opponent must be to move"):
+        hand_likelihoods(s.view(s.to_move)._core, 0, u)
+    with pytest.raises(ValueError, match="temp"):
+        hand_likelihoods(v, 0, u, None, 0.0)
+    with pytest.raises(ValueError, match="not an action id"):
+        hand_likelihoods(v, -1, u)
+    with pytest.raises(ValueError, match="array of counts"):
+        hand_likelihoods(v, 0, [1, 2, 3])
+
+
+def _belief():
+    return _bench_module("experiments/belief.py", "belief")
+
+
+def test_the_belief_never_rules_out_the_true_hand_and_reads_only_views():
+    """Over rounds of random play, the opponent's true unknown goods keep a positive
+    weight, every hypothesis fits the view, and two beliefs fed the same views and
+    moves agree (nothing else reaches them)."""
+    bel = _belief()
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        s = GameState.new(seed=seed, starter=0)
+        b = [bel.HandBelief() for _ in range(2)]
+        twin = bel.HandBelief()
+        for ply in range(40):
+            if s.is_round_over:
+                break
+            p = s.to_move
+            rows, w = b[p].posterior(s.view(p))
+            truth = np.array(unknown_goods(s, p))
+            hit = np.all(rows == truth, axis=1)
+            assert hit.sum() == 1 and w[hit][0] > 0
+            assert np.all(w >= 0) and w.max() == pytest.approx(1.0)
+            a = S.IsmctsSearcher(s.view(p)._core, seed=1, judge=False)
+            a.set_hand_prior(rows, w)                     # every row fits the view
+            if p == 0:
+                r2, w2 = twin.posterior(s.view(0))
+                assert np.array_equal(rows, r2) and np.allclose(w, w2)
+            m = rng.choice(s.legal_moves())
+            for q in (0, 1):
+                b[q].see(s.view(q), m)
+            twin.see(s.view(0), m)
+            s = s.apply(m)
+
+
+def test_the_belief_learns_from_the_opponents_moves():
+    """Against an opponent that plays by move scores (greedy), the weights move away
+    from the uniform deal's, towards the true hand."""
+    bel = _belief()
+    greedy = Engine("greedy")
+    s = GameState.new(seed=4, starter=1)
+    b = bel.HandBelief()
+    gains = []
+    for ply in range(30):
+        if s.is_round_over:
+            break
+        if s.to_move == 0 and b.seen:
+            v = s.view(0)
+            rows, w = b.posterior(v)
+            rows0, logw0 = bel.unknown_hands(v)
+            if len(rows0) > 1:
+                w0 = np.exp(logw0 - logw0.max())
+                truth = np.all(rows == np.array(unknown_goods(s, 0)), axis=1)
+                truth0 = np.all(rows0 == np.array(unknown_goods(s, 0)), axis=1)
+                gains.append(np.log(w[truth][0] / w.sum()) - np.log(w0[truth0][0] / w0.sum()))
+        m = greedy.best_move(s.view(s.to_move), seed=ply)
+        b.see(s.view(0), m)
+        s = s.apply(m)
+    assert gains and any(g != 0 for g in gains)
+    assert np.mean(gains) > 0
