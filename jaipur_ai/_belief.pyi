@@ -8,4 +8,5 @@ from ._evaluation import Evaluation
 
 def hand_likelihoods(view: CoreView, action: int, unknown_goods: Any,
                      evaluation: Optional[Evaluation] = ..., temp: float = ...,
-                     floor: float = ..., seed: int = ...) -> np.ndarray: ...
+                     floor: float = ..., seed: int = ...,
+                     all_moves: bool = ...) -> np.ndarray: ...

@@ -138,16 +138,18 @@ def _opponent_to_move(seed: int, plies: int) -> GameState:
 
 
 @pytest.mark.parametrize("seed,plies", [(3, 0), (5, 7), (11, 14), (13, 21)])
-@pytest.mark.parametrize("learned", [False, True])
-def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, learned):
+@pytest.mark.parametrize("model", ["hand-set", "learned", "every move"])
+def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, model):
     """For any hand, the likelihoods of all the mover's legal moves sum to 1, and an
     illegal move (a sale of goods the hand does not hold) gets 0."""
     s = _opponent_to_move(seed, plies)
     observer = 1 - s.to_move
     v = s.view(observer)._core
-    ev = Engine().searcher_options()["evaluation"] if learned else None
+    ev = Engine().searcher_options()["evaluation"] if model != "hand-set" else None
+    every = model == "every move"
     u = np.array([unknown_goods(s, observer)])
-    total = sum(hand_likelihoods(v, a, u, ev)[0] for a in s._core.legal_actions())
+    total = sum(hand_likelihoods(v, a, u, ev, all_moves=every)[0]
+                for a in s._core.legal_actions())
     assert total == pytest.approx(1.0)
     # in a world where the opponent holds nothing unknown, it cannot sell an unknown good
     raw = s._core.raw()
@@ -157,7 +159,7 @@ def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, lear
     if sale is not None and sum(held) > sum(raw["known"][s.to_move]):
         empty = np.zeros((1, GOODS), dtype=np.uint8)
         # a row that does not fit (too few goods for the unknown slots) gets 0
-        assert hand_likelihoods(v, sale.action_id, empty, ev)[0] == 0.0
+        assert hand_likelihoods(v, sale.action_id, empty, ev, all_moves=every)[0] == 0.0
 
 
 def test_the_move_model_refuses_bad_input():
@@ -172,6 +174,8 @@ def test_the_move_model_refuses_bad_input():
         hand_likelihoods(v, -1, u)
     with pytest.raises(ValueError, match="array of counts"):
         hand_likelihoods(v, 0, [1, 2, 3])
+    with pytest.raises(ValueError, match="give an evaluation"):
+        hand_likelihoods(v, 0, u, None, all_moves=True)
 
 
 def _belief():

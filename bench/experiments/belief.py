@@ -10,10 +10,13 @@ from the unseen cards. This side weighs them instead by the opponent's moves so 
         × Π over the opponent's moves  P(move | its hand then)
 
 where its hand at each earlier move follows from U and the public moves since (cards
-taken, sold and given are all public), and P(move | hand) is the search's own model of
-a player: the informed policy's candidates with their move scores, softened by a
-temperature, with a floor for every legal move
-(``jaipur_ai._belief.hand_likelihoods``). The search then samples its worlds from that
+taken, sold and given are all public), and P(move | hand) is a model of a player built
+from the search's own judgement (``jaipur_ai._belief.hand_likelihoods``): a softmax at
+a temperature over the values of its moves, mixed with a floor for every legal move.
+Three models (``--model``): ``moves``, every legal move valued by the learned
+evaluation of the position it leads to (the default, the best measured by
+belief_quality.py); ``candidates``, the informed policy's candidates so valued;
+``scores``, the candidates by their hand-set move scores. The search then samples its worlds from that
 posterior (``Engine.best_move(..., hand_prior=...)``) and deals the rest of the unseen
 cards uniformly. It reads only what its player saw: its own views, before every move,
 and the moves (the match runner's ``see_move`` hook).
@@ -24,7 +27,7 @@ and the moves (the match runner's ``see_move`` hook).
 
 The games are played by :func:`jaipur_ai.match.run_match` (same deals and seeds as
 ``jaipur-ai match`` with the same seed); the results file names a believing side
-``belief+<spec>`` (``belief(t=..,f=..)+<spec>`` away from the default model).
+``belief(<model>,t=<temp>,f=<floor>)+<spec>``.
 """
 from __future__ import annotations
 
@@ -44,13 +47,16 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 from jaipur_ai import Move, View  # noqa: E402
 from jaipur_ai._belief import hand_likelihoods  # noqa: E402
 from jaipur_ai._cards import CARD_TOTALS, GOODS  # noqa: E402
+from jaipur_ai.evaluation import default_evaluation  # noqa: E402
 from jaipur_ai.match import format_result, run_match  # noqa: E402
 from jaipur_ai.spec import EngineSpec  # noqa: E402
 
-# The model of the opponent's choices (measured by --quality; docs/strength.md, "A belief
-# over the opponent's hand"): the informed policy's hand-set move scores, in points
-TEMP = 16.0     # softmax temperature, points
-FLOOR = 0.3     # the share of every move's probability spread over all legal moves
+# The model of the opponent's choices (measured by belief_quality.py; docs/strength.md,
+# "A belief over the opponent's hand")
+MODELS = ("moves", "candidates", "scores")
+MODEL = "moves"
+TEMP = 2.0      # softmax temperature, points (learned values: 8 points a unit of logit)
+FLOOR = 0.15    # the share of every move's probability spread over all legal moves
 
 
 def _multisets(n: int) -> np.ndarray:
@@ -118,11 +124,15 @@ class _Seen:
 class HandBelief:
     """The observer's belief over its opponent's unknown goods in the current round."""
 
-    def __init__(self, temp: float = TEMP, floor: float = FLOOR, evaluation: Any = None):
-        # evaluation: None scores the candidates by the hand-set move scores (the
-        # better model measured), an Evaluation by its learned afterstate values
-        self.evaluation = evaluation
-        self.temp, self.floor = temp, floor
+    def __init__(self, temp: float = TEMP, floor: float = FLOOR, model: str = MODEL,
+                 evaluation: Any = None):
+        if model not in MODELS:
+            raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+        # the learned values of the shipped weights (or those given), except "scores"
+        self.evaluation = None if model == "scores" else (
+            evaluation if evaluation is not None else default_evaluation())
+        self.temp, self.floor, self.model = temp, floor, model
+        self.all_moves = model == "moves"
         self.round: Optional[int] = None
         self.seen: list[_Seen] = []
 
@@ -151,7 +161,7 @@ class HandBelief:
             todo = [i for i in range(len(rows)) if ok[i] and keys[i] not in ev.cache]
             if todo:
                 got = hand_likelihoods(ev.view._core, ev.action, then[todo], self.evaluation,
-                                       self.temp, self.floor)
+                                       self.temp, self.floor, 0, self.all_moves)
                 for i, p in zip(todo, got):
                     ev.cache[keys[i]] = float(p)
             for i in range(len(rows)):
@@ -170,9 +180,9 @@ class HandBelief:
 class _BelievingEngine:
     """A fair engine whose sampled worlds follow its belief over the opponent's hand."""
 
-    def __init__(self, engine: Any, temp: float, floor: float):
+    def __init__(self, engine: Any, temp: float, floor: float, model: str):
         self._engine = engine
-        self.belief = HandBelief(temp=temp, floor=floor)
+        self.belief = HandBelief(temp, floor, model)
 
     def see_move(self, view: View, move: Move) -> None:
         self.belief.see(view, move)
@@ -188,23 +198,27 @@ class BeliefSpec(EngineSpec):
 
     temp: float = TEMP
     floor: float = FLOOR
+    model: str = MODEL
 
     def make_engine(self) -> Any:
         return _BelievingEngine(EngineSpec(self.algorithm, self.time, self.iterations,
-                                           self.options).make_engine(), self.temp, self.floor)
+                                           self.options).make_engine(),
+                                self.temp, self.floor, self.model)
 
     def __str__(self) -> str:
-        tag = ("belief" if (self.temp, self.floor) == (TEMP, FLOOR)
-               else f"belief(t={self.temp:g},f={self.floor:g})")
-        return tag + "+" + super().__str__()
+        return (f"belief({self.model},t={self.temp:g},f={self.floor:g})+"
+                + super().__str__())
 
 
-def believing_spec(spec: str, temp: float = TEMP, floor: float = FLOOR) -> BeliefSpec:
+def believing_spec(spec: str, temp: float = TEMP, floor: float = FLOOR,
+                   model: str = MODEL) -> BeliefSpec:
     """The fair ISMCTS engine ``spec`` (match syntax), with the belief."""
     s = EngineSpec.parse(spec)
     if s.cheats or s.algorithm != "ismcts":
         raise SystemExit(f"{spec}: give a fair ismcts engine; this script adds the belief")
-    return BeliefSpec(s.algorithm, s.time, s.iterations, s.options, temp, floor)
+    if model not in MODELS:
+        raise SystemExit(f"--model must be one of {', '.join(MODELS)}")
+    return BeliefSpec(s.algorithm, s.time, s.iterations, s.options, temp, floor, model)
 
 
 def main(argv=None) -> int:
@@ -213,6 +227,7 @@ def main(argv=None) -> int:
     ap.add_argument("b", help="engine spec of B")
     ap.add_argument("--belief", choices=("a", "b", "both"), required=True,
                     help="which side weighs the opponent's hand by its moves")
+    ap.add_argument("--model", choices=MODELS, default=MODEL, help="model of the opponent")
     ap.add_argument("--temp", type=float, default=TEMP, help="model temperature, points")
     ap.add_argument("--floor", type=float, default=FLOOR, help="model floor")
     ap.add_argument("--games", type=int, default=100, help="deals, each played twice")
@@ -223,7 +238,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     def side(spec: str, on: bool) -> EngineSpec:
-        return believing_spec(spec, args.temp, args.floor) if on else EngineSpec.parse(spec)
+        return (believing_spec(spec, args.temp, args.floor, args.model) if on
+                else EngineSpec.parse(spec))
     a = side(args.a, args.belief in ("a", "both"))
     b = side(args.b, args.belief in ("b", "both"))
     res = run_match(a, b, games=args.games, seed=args.seed, workers=args.workers,

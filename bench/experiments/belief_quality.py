@@ -7,7 +7,7 @@ mean log probability of the true goods under the belief and under the uniform de
 told the belief. Showing the hand would gain the whole of the uniform deal's figure.
 
     PYTHONPATH=. python3 bench/experiments/belief_quality.py --deals 20 \
-        --opponent ismcts:iterations=2000 --model 16,0.3 --model 8,0.3,learned
+        --opponent ismcts:iterations=2000 --model moves,2,0.15 --model scores,16,0.3
 """
 from __future__ import annotations
 
@@ -21,9 +21,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
-from belief import HandBelief, unknown_hands  # noqa: E402
+from belief import FLOOR, MODEL, MODELS, TEMP, HandBelief, unknown_hands  # noqa: E402
 from jaipur_ai import GameState  # noqa: E402
-from jaipur_ai.evaluation import default_evaluation  # noqa: E402
 from jaipur_ai.spec import EngineSpec  # noqa: E402
 
 
@@ -38,18 +37,17 @@ def _log_share(rows: np.ndarray, w: np.ndarray, truth: np.ndarray) -> float:
     return float(np.log(w[hit][0] / w.sum()))
 
 
-def measure(deals: int, opponent: str, temp: float, floor: float, learned: bool,
+def measure(deals: int, opponent: str, model: str, temp: float, floor: float,
             first_deal: int = 1000) -> dict:
     """Mean log probability of the true unknown goods, uniform deal and belief."""
     engine = EngineSpec.parse(opponent).make_engine()
     limits = EngineSpec.parse(opponent).limits()
-    ev = default_evaluation() if learned else None
     prior = post = 0.0
     n = 0
     secs = 0.0
     for d in range(deals):
         s = GameState.new(first_deal + d)
-        beliefs = [HandBelief(temp, floor, ev) for _ in range(2)]
+        beliefs = [HandBelief(temp, floor, model) for _ in range(2)]
         ply = 0
         while not s.is_round_over:
             p = s.to_move
@@ -79,19 +77,18 @@ def main(argv=None) -> int:
     ap.add_argument("--opponent", default="ismcts:iterations=2000",
                     help="the engine both players move by (match syntax)")
     ap.add_argument("--model", action="append", default=None,
-                    help="temp,floor[,learned] (repeatable; default: belief.py's model)")
+                    help="model,temp,floor, the model one of " + ", ".join(MODELS)
+                    + " (repeatable; default: belief.py's)")
     args = ap.parse_args(argv)
-    models = args.model or ["16,0.3"]
-    print(f"| model (temperature, floor, scores) | decisions | uniform deal | belief | gain "
+    models = args.model or [f"{MODEL},{TEMP:g},{FLOOR:g}"]
+    print(f"| model, temperature, floor | decisions | uniform deal | belief | gain "
           f"| ms a posterior |\n| --- | ---: | ---: | ---: | ---: | ---: |")
     for spec in models:
-        parts = spec.split(",")
-        temp, floor = float(parts[0]), float(parts[1])
-        learned = len(parts) > 2 and parts[2] == "learned"
-        r = measure(args.deals, args.opponent, temp, floor, learned)
-        print(f"| {temp:g}, {floor:g}, {'learned' if learned else 'hand-set'} "
-              f"| {r['decisions']} | {r['uniform']:.3f} | {r['belief']:.3f} "
-              f"| {r['gain']:+.3f} | {r['ms']:.1f} |", flush=True)
+        model, temp, floor = spec.split(",")
+        r = measure(args.deals, args.opponent, model, float(temp), float(floor))
+        print(f"| {model}, {float(temp):g}, {float(floor):g} | {r['decisions']} "
+              f"| {r['uniform']:.3f} | {r['belief']:.3f} | {r['gain']:+.3f} "
+              f"| {r['ms']:.1f} |", flush=True)
     return 0
 
 

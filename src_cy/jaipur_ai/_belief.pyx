@@ -2,13 +2,14 @@
 """How likely a move is for each hand its mover may hold (the likelihood of a belief
 over the opponent's hand; jaipur_ai.belief is the Python side).
 
-The model of the mover is the search's own: the informed policy's candidates, scored
-as the tree's priors score them (learned afterstate values, or the hand-set move
-scores), softened by a temperature, with a floor that every legal move gets so that
-a move the model would never play does not rule a hand out.
+The model of the mover is a softmax, at a temperature, over either every legal move
+scored by the learned value of the position it leads to (``all_moves``), or the
+informed policy's candidates scored as the tree's priors score them (learned
+afterstate values, or the hand-set move scores); mixed with a floor that every legal
+move gets, so that a move the model would never play does not rule a hand out.
 """
 from libc.string cimport memcpy
-from libc.math cimport exp
+from libc.math cimport exp, log
 from libc.stdint cimport int32_t
 
 cimport numpy as cnp
@@ -16,13 +17,46 @@ import numpy as np
 
 from libc.stdint cimport uint64_t
 from jaipur_ai._core cimport (State, Move, Rng, N_GOODS, MAX_MOVES, RESULT_NONE, action_of,
-                              move_of, gen_moves, is_legal, rng_seed, sample_view_hand)
+                              move_of, gen_moves, is_legal, rng_seed, sample_view_hand,
+                              apply_move)
 from jaipur_ai._bridge cimport CoreView
 from jaipur_ai._heuristic cimport HoldTab, hold_tab
-from jaipur_ai._policy cimport MAX_CAND, candidates, score_candidates, rescore_learned
-from jaipur_ai._evaluation cimport Evaluation
+from jaipur_ai._policy cimport (MAX_CAND, LEARNED_POINTS, candidates, score_candidates,
+                                rescore_learned)
+from jaipur_ai._evaluation cimport Evaluation, evaluate
 
 cnp.import_array()
+
+
+cdef double _likelihood_all(const State* s, const Move* m, int32_t action, double temp,
+                            double floor, Evaluation ev) noexcept:
+    """P(m | s) with every legal move scored by the learned value of the position it
+    leads to (LEARNED_POINTS per unit of win logit; a finished round exactly)."""
+    cdef Move buf[MAX_MOVES]
+    cdef double sc[MAX_MOVES]
+    cdef State t
+    cdef int n, i, hit = -1
+    cdef double mx = -1e300, tot = 0.0, w, mg
+    if not is_legal(s, m):
+        return 0.0
+    n = gen_moves(s, buf)
+    for i in range(n):
+        memcpy(&t, s, sizeof(State))
+        apply_move(&t, &buf[i])
+        w = evaluate(&t, s.to_move, &mg, &ev.m)
+        if w < 1e-4:
+            w = 1e-4
+        elif w > 1.0 - 1e-4:
+            w = 1.0 - 1e-4
+        sc[i] = LEARNED_POINTS * log(w / (1.0 - w))
+        if sc[i] > mx:
+            mx = sc[i]
+        if action_of(&buf[i]) == action:
+            hit = i
+    for i in range(n):
+        sc[i] = exp((sc[i] - mx) / temp)
+        tot += sc[i]
+    return (1.0 - floor) * sc[hit] / tot + floor / n
 
 
 cdef double _likelihood(const State* s, const Move* m, int32_t action, double temp,
@@ -58,14 +92,15 @@ cdef double _likelihood(const State* s, const Move* m, int32_t action, double te
 
 def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
                      Evaluation evaluation=None, double temp=4.0, double floor=0.05,
-                     uint64_t seed=0):
+                     uint64_t seed=0, bint all_moves=False):
     """For each row of ``unknown_goods`` (k rows of N_GOODS counts: the goods the
     observer of ``view`` has not seen in its opponent's hand, who is to move), the
     probability that the opponent plays ``action`` (a fixed action id), by the model
     above, in a world of the view with those goods (the rest of the unseen cards
-    dealt by ``seed``, the same deal for every row).  ``evaluation`` None scores the
-    candidates by the hand-set move scores.  A row that the view does not allow, or
-    with which the move is illegal, gets 0."""
+    dealt by ``seed``, the same deal for every row).  ``all_moves``: every legal move
+    scored by ``evaluation``'s learned values; otherwise the policy's candidates,
+    ``evaluation`` None scoring them by the hand-set move scores.  A row that the view
+    does not allow, or with which the move is illegal, gets 0."""
     cdef const unsigned char[:, ::1] h
     cdef State t
     cdef Move m
@@ -77,6 +112,8 @@ def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
         raise ValueError("temp must be > 0 and floor in [0, 1]")
     if move_of(action, &m) != 0:
         raise ValueError(f"{action} is not an action id")
+    if all_moves and evaluation is None:
+        raise ValueError("all_moves scores by learned values: give an evaluation")
     ha = np.ascontiguousarray(unknown_goods, dtype=np.uint8)
     if ha.ndim != 2 or ha.shape[1] != N_GOODS:
         raise ValueError(f"unknown_goods must be a (k, {N_GOODS}) array of counts")
@@ -89,5 +126,8 @@ def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
         rng_seed(&r, seed)
         if sample_view_hand(&view.v, &h[i, 0], &t, &r) != 0:
             continue
-        o[i] = _likelihood(&t, &m, action, temp, floor, evaluation)
+        if all_moves:
+            o[i] = _likelihood_all(&t, &m, action, temp, floor, evaluation)
+        else:
+            o[i] = _likelihood(&t, &m, action, temp, floor, evaluation)
     return out
