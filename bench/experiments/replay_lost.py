@@ -5,7 +5,8 @@ round that side A of a results file (``jaipur-ai match --out``, or ``--json``'s
 ``records``) lost or drew is played again from the same deal, in the same seat, with
 the same starter and the same opponent (B's spec), once per engine and seed given.
 An engine written ``hands+<spec>`` is shown the opponent's hand (peek_hands.py);
-``belief+<spec>`` weighs it by the opponent's moves (belief.py).
+``belief+<spec>`` weighs it by the opponent's moves (belief.py; its default model, or
+``belief(<model>,t=<temp>,f=<floor>)+<spec>``).
 
     PYTHONPATH=. python3 bench/experiments/replay_lost.py \
         bench/results/cand-1-vs-greedy.json bench/results/cand-1-vs-greedy-b.json \
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import multiprocessing as mp
 import os
 import sys
@@ -47,6 +49,9 @@ def engine_spec(text: str) -> Union[EngineSpec, HandPeekSpec, BeliefSpec]:
     ``belief+<spec>`` for it weighing the opponent's hand by its moves."""
     if text.startswith("belief+"):
         return believing_spec(text[len("belief+"):])
+    m = re.fullmatch(r"belief\((\w+),t=([0-9.]+),f=([0-9.]+)\)\+(.+)", text)
+    if m:                                     # belief.py's own spelling of a model
+        return believing_spec(m.group(4), float(m.group(2)), float(m.group(3)), m.group(1))
     return peeking_spec(text[len("hands+"):]) if text.startswith("hands+") else \
         EngineSpec.parse(text)
 

@@ -5,12 +5,11 @@ from libc.stdint cimport uint64_t
 
 import threading
 
-from jaipur_ai._core cimport RESULT_NONE, make_view
+import numpy as np
+
+from jaipur_ai._core cimport RESULT_NONE, N_GOODS, Rng, make_view, rng_seed
 from jaipur_ai._bridge cimport CoreState, CoreView
 from jaipur_ai._worlds cimport mix, sample_world
-from jaipur_ai._core cimport Rng, rng_seed, N_GOODS
-
-import numpy as np
 from jaipur_ai._decisive cimport decisive_table
 
 
