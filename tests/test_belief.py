@@ -126,23 +126,12 @@ def test_bad_hand_priors_are_refused():
         in s.legal_moves()
 
 
-def _opponent_to_move(seed: int, plies: int) -> GameState:
-    rng = random.Random(seed)
-    s = GameState.new(seed=seed, starter=0)
-    for _ in range(plies):
-        nxt = s.apply(rng.choice(s.legal_moves()))
-        if nxt.is_round_over:
-            break
-        s = nxt
-    return s
-
-
 @pytest.mark.parametrize("seed,plies", [(3, 0), (5, 7), (11, 14), (13, 21)])
 @pytest.mark.parametrize("model", ["hand-set", "learned", "every move"])
 def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, model):
     """For any hand, the likelihoods of all the mover's legal moves sum to 1, and an
     illegal move (a sale of goods the hand does not hold) gets 0."""
-    s = _opponent_to_move(seed, plies)
+    s = mid_position(seed, plies)
     observer = 1 - s.to_move
     v = s.view(observer)._core
     ev = Engine().searcher_options()["evaluation"] if model != "hand-set" else None
@@ -163,7 +152,7 @@ def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, mode
 
 
 def test_the_move_model_refuses_bad_input():
-    s = _opponent_to_move(5, 7)
+    s = mid_position(5, 7)
     v = s.view(1 - s.to_move)._core
     u = np.array([unknown_goods(s, 1 - s.to_move)])
     with pytest.raises(ValueError, match="opponent must be to move"):

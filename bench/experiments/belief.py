@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
-import json
 import math
 import os
 import sys
@@ -42,14 +41,15 @@ from typing import Any, Optional
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from jaipur_ai import Move, View  # noqa: E402
 from jaipur_ai._belief import hand_likelihoods  # noqa: E402
 from jaipur_ai._cards import CARD_TOTALS, GOODS  # noqa: E402
 from jaipur_ai.evaluation import default_evaluation  # noqa: E402
-from jaipur_ai.match import format_result, run_match  # noqa: E402
 from jaipur_ai.spec import EngineSpec  # noqa: E402
+from peek_hands import add_match_arguments, play_and_print  # noqa: E402
 
 # The model of the opponent's choices (measured by belief_quality.py; docs/strength.md,
 # "A belief over the opponent's hand")
@@ -230,11 +230,7 @@ def main(argv=None) -> int:
     ap.add_argument("--model", choices=MODELS, default=MODEL, help="model of the opponent")
     ap.add_argument("--temp", type=float, default=TEMP, help="model temperature, points")
     ap.add_argument("--floor", type=float, default=FLOOR, help="model floor")
-    ap.add_argument("--games", type=int, default=100, help="deals, each played twice")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--out", help="results file (resumable, one game a line)")
-    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_match_arguments(ap)
     args = ap.parse_args(argv)
 
     def side(spec: str, on: bool) -> EngineSpec:
@@ -242,10 +238,7 @@ def main(argv=None) -> int:
                 else EngineSpec.parse(spec))
     a = side(args.a, args.belief in ("a", "both"))
     b = side(args.b, args.belief in ("b", "both"))
-    res = run_match(a, b, games=args.games, seed=args.seed, workers=args.workers,
-                    out=args.out)
-    print(json.dumps(res.to_dict(records=False)) if args.json else format_result(res))
-    return 0
+    return play_and_print(a, b, args)
 
 
 if __name__ == "__main__":

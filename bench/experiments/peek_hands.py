@@ -82,25 +82,34 @@ def peeking_spec(spec: str) -> HandPeekSpec:
     return HandPeekSpec(s.algorithm, s.time, s.iterations, s.options)
 
 
+def add_match_arguments(ap: argparse.ArgumentParser) -> None:
+    """The match settings every script here takes, as ``jaipur-ai match`` spells them."""
+    ap.add_argument("--games", type=int, default=100, help="deals, each played twice")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", help="results file (resumable, one game a line)")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def play_and_print(a: EngineSpec, b: EngineSpec, args: argparse.Namespace) -> int:
+    """Play the match of ``add_match_arguments``'s settings and print its result."""
+    res = run_match(a, b, games=args.games, seed=args.seed, workers=args.workers,
+                    out=args.out)
+    print(json.dumps(res.to_dict(records=False)) if args.json else format_result(res))
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("a", help="engine spec of A (jaipur-ai match syntax)")
     ap.add_argument("b", help="engine spec of B")
     ap.add_argument("--peek", choices=("a", "b", "both"), required=True,
                     help="which side sees the opponent's hand")
-    ap.add_argument("--games", type=int, default=100, help="deals, each played twice")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--out", help="results file (resumable, one game a line)")
-    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_match_arguments(ap)
     args = ap.parse_args(argv)
     a = peeking_spec(args.a) if args.peek in ("a", "both") else EngineSpec.parse(args.a)
     b = peeking_spec(args.b) if args.peek in ("b", "both") else EngineSpec.parse(args.b)
-    res = run_match(a, b, games=args.games, seed=args.seed, workers=args.workers,
-                    out=args.out)
-    print(json.dumps(res.to_dict(records=False)) if args.json else format_result(res))
-    return 0
-
+    return play_and_print(a, b, args)
 
 if __name__ == "__main__":
     sys.exit(main())
