@@ -1,6 +1,6 @@
 # cython: language_level=3
 """How likely a move is for each hand its mover may hold (the likelihood of a belief
-over the opponent's hand; jaipur_ai.belief is the Python side).
+over the opponent's hand; bench/experiments/belief.py is the Python side).
 
 The model of the mover is a softmax, at a temperature, over either every legal move
 scored by the learned value of the position it leads to (``all_moves``), or the
@@ -10,12 +10,11 @@ move gets, so that a move the model would never play does not rule a hand out.
 """
 from libc.string cimport memcpy
 from libc.math cimport exp, log
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, uint64_t
 
 cimport numpy as cnp
 import numpy as np
 
-from libc.stdint cimport uint64_t
 from jaipur_ai._core cimport (State, Move, Rng, N_GOODS, MAX_MOVES, RESULT_NONE, action_of,
                               move_of, gen_moves, is_legal, rng_seed, sample_view_hand,
                               apply_move)
@@ -28,6 +27,23 @@ from jaipur_ai._evaluation cimport Evaluation, evaluate
 cnp.import_array()
 
 
+cdef inline double _mixed(double* sc, int n, int hit, double temp, double floor,
+                          int nlegal) noexcept:
+    """(1 - floor) * the softmax share at ``temp`` of score hit among the n scores in
+    sc (none when hit is -1) + floor / nlegal; sc is overwritten."""
+    cdef double mx = -1e300, tot = 0.0
+    cdef int i
+    if n == 0:
+        return floor / nlegal
+    for i in range(n):
+        if sc[i] > mx:
+            mx = sc[i]
+    for i in range(n):
+        sc[i] = exp((sc[i] - mx) / temp)
+        tot += sc[i]
+    return (1.0 - floor) * (sc[hit] / tot if hit >= 0 else 0.0) + floor / nlegal
+
+
 cdef double _likelihood_all(const State* s, const Move* m, int32_t action, double temp,
                             double floor, Evaluation ev) noexcept:
     """P(m | s) with every legal move scored by the learned value of the position it
@@ -36,7 +52,7 @@ cdef double _likelihood_all(const State* s, const Move* m, int32_t action, doubl
     cdef double sc[MAX_MOVES]
     cdef State t
     cdef int n, i, hit = -1
-    cdef double mx = -1e300, tot = 0.0, w, mg
+    cdef double w, mg
     if not is_legal(s, m):
         return 0.0
     n = gen_moves(s, buf)
@@ -49,14 +65,9 @@ cdef double _likelihood_all(const State* s, const Move* m, int32_t action, doubl
         elif w > 1.0 - 1e-4:
             w = 1.0 - 1e-4
         sc[i] = LEARNED_POINTS * log(w / (1.0 - w))
-        if sc[i] > mx:
-            mx = sc[i]
         if action_of(&buf[i]) == action:
             hit = i
-    for i in range(n):
-        sc[i] = exp((sc[i] - mx) / temp)
-        tot += sc[i]
-    return (1.0 - floor) * sc[hit] / tot + floor / n
+    return _mixed(sc, n, hit, temp, floor, n)
 
 
 cdef double _likelihood(const State* s, const Move* m, int32_t action, double temp,
@@ -67,27 +78,19 @@ cdef double _likelihood(const State* s, const Move* m, int32_t action, double te
     cdef Move buf[MAX_MOVES]
     cdef double sc[MAX_CAND]
     cdef HoldTab T
-    cdef int n, i, nlegal
-    cdef double mx = -1e300, tot = 0.0, hit = 0.0, e
+    cdef int n, i, hit = -1
     if not is_legal(s, m):
         return 0.0
-    nlegal = gen_moves(s, buf)
     hold_tab(s, &T)
     n = candidates(s, &T, cand)
     if n > 0:
         score_candidates(s, &T, cand, n, sc)
         if ev is not None:
             rescore_learned(s, cand, n, sc, &ev.m)
-        for i in range(n):
-            if sc[i] > mx:
-                mx = sc[i]
-        for i in range(n):
-            e = exp((sc[i] - mx) / temp)
-            tot += e
-            if action_of(&cand[i]) == action:
-                hit += e
-        hit /= tot
-    return (1.0 - floor) * hit + floor / nlegal
+    for i in range(n):                  # candidates are distinct moves
+        if action_of(&cand[i]) == action:
+            hit = i
+    return _mixed(sc, n, hit, temp, floor, gen_moves(s, buf))
 
 
 def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
