@@ -28,7 +28,6 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Generator, Iterator, Optional, Union
-from urllib.parse import urlsplit
 
 from . import __version__
 from .errors import JaipurError
@@ -203,7 +202,9 @@ class WebApp:
     def handle(self, method: str, target: str, body: bytes = b"") -> Response:
         """Answer one request (``target`` is the request's path and query)."""
         try:
-            path = urlsplit(target).path
+            # the request target's path (origin form): not urlsplit, which reads a
+            # target starting "//" as a host and raises on "//[" (an IPv6 literal)
+            path = target.split("#", 1)[0].split("?", 1)[0]
             if path != "/api" and not path.startswith("/api/"):
                 return self._static(method, path)
             parts = [p for p in path[len("/api"):].split("/") if p]
