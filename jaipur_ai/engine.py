@@ -48,10 +48,12 @@ from typing import Any, Callable, Iterator, Optional, Union, overload
 from ._bridge import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
+from .belief import HandBelief
 from .errors import InvalidPositionError
 from .evaluation import cached_evaluation, calibrated, default_evaluation
 from .move import Move
 from .options import MAX_DEPTH, check, check_engine_options
+from .view import View
 
 __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHMS",
            "DEFAULT_TIME"]
@@ -313,6 +315,10 @@ class Engine:
     with the learned evaluation, 0 with the hand-set one).
     ``chance_nodes``: branch the tree on the cards drawn into the market, so that later
     decisions know the market they face (default True).
+    ``belief``: ``"off"`` (default) deals the opponent's unseen goods uniformly in every
+    sampled world; ``"moves"`` (or ``"candidates"``, ``"scores"``: the model of the
+    opponent, :mod:`jaipur_ai.belief`) weighs them by the moves the engine was shown
+    with :meth:`see_move` this round, as a player at the table would.
     ``widen``: progressive widening of UCB nodes: a node gets a new child only while its
     legal children number fewer than ``1 + widen * sqrt(visits)`` (0 = off, default).
     docs/search.md explains these settings and the matches behind the defaults.
@@ -345,7 +351,7 @@ class Engine:
                  chance_nodes: bool = True, puct: float = 1.5,
                  prior_temp: float = 1.0, opponent_view: Optional[str] = None,
                  opponent_stats: Optional[str] = None,
-                 all_moves_after: Optional[int] = None,
+                 all_moves_after: Optional[int] = None, belief: str = "off",
                  evaluation: str = "learned",
                  weights: Optional[str] = None, priors: Optional[str] = None) -> None:
         # every option is checked against the one table (jaipur_ai.options)
@@ -398,6 +404,8 @@ class Engine:
             OPPONENT_STATS_LEARNED if learned else OPPONENT_STATS_HEURISTIC)
         self.all_moves_after = o["all_moves_after"] if o["all_moves_after"] is not None \
             else (ALL_MOVES_AFTER_LEARNED if learned else ALL_MOVES_AFTER_HEURISTIC)
+        self.belief = o["belief"]
+        self._beliefs: dict = {}        # observer -> HandBelief (belief != "off")
         self.weights = None if weights is None else str(weights)
         # the learned weights are loaded (and checked) once, here
         self._evaluation = None
@@ -416,7 +424,7 @@ class Engine:
         keys = {"ismcts": ("playout", "exploration", "reward", "margin_weight", "expand",
                            "cutoff", "widen", "tree_depth", "puct", "prior_temp",
                            "chance_nodes", "max_nodes", "evaluation", "weights", "priors",
-                           "opponent_view", "opponent_stats", "all_moves_after"),
+                           "opponent_view", "opponent_stats", "all_moves_after", "belief"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples", "evaluation",
                                "weights"),
                 "greedy": (), "random": ()}[self.algorithm]
@@ -447,6 +455,56 @@ class Engine:
             calls = list(self._calls)
         for call in calls:
             call.stop()
+
+    # -- what the engine is shown --------------------------------------------
+    def see_move(self, view: View, move: Move) -> None:
+        """Show the engine ``move``, played in the position its player saw as ``view``
+        (that player's view, before the move; every move of the round, both players').
+
+        With ``belief`` on, the searches for that player then weigh the opponent's
+        unseen goods by the opponent's moves this round (:mod:`jaipur_ai.belief`); a
+        view of a new round starts afresh, :meth:`forget` at once.  With ``belief="off"``
+        (or another algorithm than ISMCTS) it does nothing.  The match runner and ``jaipur-ai play`` show every move.
+
+        >>> import jaipur_ai as jp
+        >>> engine = jp.Engine(belief="moves")
+        >>> state = jp.GameState.new(seed=3, starter=1)
+        >>> move = state.legal_moves()[0]
+        >>> engine.see_move(state.view(0), move)
+        >>> after = state.apply(move)
+        >>> engine.best_move(after, iterations=500, seed=1) in after.legal_moves()
+        True
+        """
+        if not isinstance(view, View):
+            raise InvalidPositionError("view", "see_move needs the watching player's View, "
+                                               f"got {type(view).__name__}")
+        if not isinstance(move, Move):
+            raise InvalidPositionError("move", f"expected a Move, got {type(move).__name__}")
+        if self.belief == "off" or self.algorithm != "ismcts":
+            return
+        with self._lock:
+            b = self._beliefs.get(view.observer)
+            if b is None:
+                b = self._beliefs[view.observer] = HandBelief(self.belief,
+                                                              evaluation=self._evaluation)
+            b.see(view, move)
+
+    def forget(self) -> None:
+        """Forget the moves shown (:meth:`see_move`): a new game starts."""
+        with self._lock:
+            self._beliefs.clear()
+
+    def _belief_prior(self, position) -> Optional[tuple[Any, Any]]:
+        """The hand prior of the searching player's belief when it saw moves of this
+        round (None: the unseen goods are dealt uniformly, as without a belief)."""
+        if self.belief == "off" or self.perfect_information:
+            return None
+        view = position if isinstance(position, View) else position.view(position.to_move)
+        with self._lock:
+            b = self._beliefs.get(view.observer)
+            if b is None or b.round != view.round or not b.seen:
+                return None
+            return b.prior(view)
 
     # -- API -----------------------------------------------------------------
     def best_move(self, position, time: Optional[float] = None,
@@ -488,8 +546,9 @@ class Engine:
         the goods in the opponent's hand that the mover has not seen, which the
         sampled worlds then follow instead of dealing them uniformly: ``hands`` k
         rows of six counts (diamonds, gold, silver, cloth, spice, leather),
-        ``weights`` k non-negative numbers (bench/experiments/belief.py builds one
-        from the round's moves)."""
+        ``weights`` k non-negative numbers (:meth:`jaipur_ai.belief.HandBelief.prior`
+        builds one from the round's moves; ``Engine(belief="moves")`` does it itself
+        for an engine shown the moves, :meth:`see_move`)."""
         return self._analyse(position, time, iterations, top, seed, stop_event,
                              on_progress, report_every, hand_prior=hand_prior)
 
@@ -514,6 +573,8 @@ class Engine:
             raise InvalidPositionError("hand_prior", "only the ismcts search reads one, "
                                                      f"not {self.algorithm}")
         t0 = _time.monotonic()
+        if hand_prior is None and self.algorithm == "ismcts":
+            hand_prior = self._belief_prior(position)     # inside the time limit
         if self.algorithm == "greedy":
             return self._greedy(core, seed, t0, top, time)
         if self.algorithm == "random":

@@ -285,7 +285,7 @@ class Game:
                              f"(type 'help' or 'moves')")
                     continue
             try:
-                self.state = self.state.apply(move)
+                self._play(move)
             except IllegalMoveError as e:
                 self.say(f"illegal move: {move}: {_after_quote(e.reason)} (type 'moves' for "
                          f"the legal ones)")
@@ -295,6 +295,13 @@ class Game:
             self.last = []
             self.say(f"you play: {move}")
             return
+
+    def _play(self, move: Move) -> None:
+        """Play ``move`` (IllegalMoveError: nothing changes) and show it to the engine,
+        with the engine's view of the position it was played in."""
+        before = self.state
+        self.state = before.apply(move)
+        self.engine.see_move(before.view(self.bot), move)
 
     def engine_turn(self) -> None:
         budget = _budget(self.spec)
@@ -315,7 +322,7 @@ class Game:
                 sys.stdout.write("\r\x1b[K")   # erase the notice
                 sys.stdout.flush()
         secs = time.perf_counter() - t0
-        self.state = self.state.apply(move)
+        self._play(move)
         self.ply += 1
         self.last.append(f"engine played {move}")
         self.say(f"engine plays: {move}   ({secs:.2f} s)")

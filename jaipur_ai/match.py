@@ -144,9 +144,9 @@ def _play_one_round(state: GameState, engines: dict, specs: dict,
                     seed_of: Callable[[int, int], int], acc: dict) -> GameState:
     """Play ``state`` to the end of its round; ``engines``/``specs`` by player;
     ``seed_of(ply, player)`` seeds each search.  An engine with a ``see_move(view,
-    move)`` method is shown every move played, with its own view of the position the
-    move was played in (what a player at the table sees: bench/experiments/belief.py
-    models the opponent's hand from it)."""
+    move)`` method (:meth:`jaipur_ai.Engine.see_move`) is shown every move played,
+    with its own view of the position the move was played in: what a player at the
+    table sees, from which ``Engine(belief=...)`` weighs the opponent's hand."""
     ply = 0
     watchers = [q for q in (0, 1) if hasattr(engines[q], "see_move")]
     while not state.is_round_over:

@@ -82,7 +82,9 @@ class WebGame:
 
     # ------------------------------------------------------------ playing
     def _apply(self, move: Move, by: int, seconds: Optional[float] = None) -> None:
-        self.state = self.state.apply(move)
+        before = self.state
+        self.state = before.apply(move)
+        self.engine.see_move(before.view(self.bot), move)     # what the engine saw
         self.recorder.see(self.state)
         self.ply += 1
         entry: dict[str, Any] = {"ply": self.ply, "by": _who(self, by), "move": str(move)}

@@ -1,6 +1,7 @@
 """A belief over the opponent's hand: worlds dealt from a given hand, the search's
-hand prior, the likelihood of a move given a hand (src_cy/jaipur_ai/_belief.pyx), and
-the experiment that weighs hands by the opponent's moves (bench/experiments/belief.py)."""
+hand prior, the likelihood of a move given a hand (src_cy/jaipur_ai/_belief.pyx), the
+belief that weighs hands by the opponent's moves (jaipur_ai/belief.py) and the engine
+that keeps one (``Engine(belief=...)``, ``see_move``)."""
 from __future__ import annotations
 
 import random
@@ -12,12 +13,13 @@ from hypothesis import strategies as st
 
 from jaipur_ai import Engine, GameState
 from jaipur_ai import _search as S
+from jaipur_ai import belief as bel
 from jaipur_ai._belief import hand_likelihoods
-from jaipur_ai.errors import InvalidPositionError
+from jaipur_ai.errors import InvalidPositionError, JaipurError
+from jaipur_ai.match import run_match
 
 from search_positions import mid_position
 from strategies import running_states
-from test_match import _bench_module
 from test_search import stats
 
 FAST = settings(max_examples=25, deadline=None,
@@ -167,15 +169,10 @@ def test_the_move_model_refuses_bad_input():
         hand_likelihoods(v, 0, u, None, all_moves=True)
 
 
-def _belief():
-    return _bench_module("experiments/belief.py", "belief")
-
-
 def test_the_belief_never_rules_out_the_true_hand_and_reads_only_views():
     """Over rounds of random play, the opponent's true unknown goods keep a positive
     weight, every hypothesis fits the view, and two beliefs fed the same views and
     moves agree (nothing else reaches them)."""
-    bel = _belief()
     for seed in (1, 2):
         rng = random.Random(seed)
         s = GameState.new(seed=seed, starter=0)
@@ -185,7 +182,7 @@ def test_the_belief_never_rules_out_the_true_hand_and_reads_only_views():
             if s.is_round_over:
                 break
             p = s.to_move
-            rows, w = b[p].posterior(s.view(p))
+            rows, w = b[p].prior(s.view(p))
             truth = np.array(unknown_goods(s, p))
             hit = np.all(rows == truth, axis=1)
             assert hit.sum() == 1 and w[hit][0] > 0
@@ -193,7 +190,7 @@ def test_the_belief_never_rules_out_the_true_hand_and_reads_only_views():
             a = S.IsmctsSearcher(s.view(p)._core, seed=1, judge=False)
             a.set_hand_prior(rows, w)                     # every row fits the view
             if p == 0:
-                r2, w2 = twin.posterior(s.view(0))
+                r2, w2 = twin.prior(s.view(0))
                 assert np.array_equal(rows, r2) and np.allclose(w, w2)
             m = rng.choice(s.legal_moves())
             for q in (0, 1):
@@ -205,7 +202,6 @@ def test_the_belief_never_rules_out_the_true_hand_and_reads_only_views():
 def test_the_belief_learns_from_the_opponents_moves():
     """Against an opponent that plays by move scores (greedy), the weights move away
     from the uniform deal's, towards the true hand."""
-    bel = _belief()
     greedy = Engine("greedy")
     s = GameState.new(seed=4, starter=1)
     b = bel.HandBelief()
@@ -215,7 +211,7 @@ def test_the_belief_learns_from_the_opponents_moves():
             break
         if s.to_move == 0 and b.seen:
             v = s.view(0)
-            rows, w = b.posterior(v)
+            rows, w = b.prior(v)
             rows0, logw0 = bel.unknown_hands(v)
             if len(rows0) > 1:
                 w0 = np.exp(logw0 - logw0.max())
@@ -227,3 +223,116 @@ def test_the_belief_learns_from_the_opponents_moves():
         s = s.apply(m)
     assert gains and any(g != 0 for g in gains)
     assert np.mean(gains) > 0
+
+
+# ------------------------------------------------------------ the engine's belief
+def _round_with_moves(seed: int, plies: int):
+    """A round played by random moves for ``plies`` plies: the states and moves."""
+    rng = random.Random(seed)
+    s = GameState.new(seed=seed, starter=1)
+    seen = []
+    for _ in range(plies):
+        if s.is_round_over:
+            break
+        m = rng.choice(s.legal_moves())
+        seen.append((s, m))
+        s = s.apply(m)
+    return s, seen
+
+
+def _result(a) -> list:
+    """What an analysis found (not its timing)."""
+    return [(str(c.move), c.visits, c.win_probability, c.expected_margin)
+            for c in a.candidates] + [a.iterations]
+
+
+def _shown(engine: Engine, seen, observer: int) -> Engine:
+    for s, m in seen:
+        engine.see_move(s.view(observer), m)
+    return engine
+
+
+def test_an_engine_with_a_belief_searches_the_worlds_of_its_prior():
+    """Shown no moves it searches as without a belief; shown the round's moves, as a
+    search given the belief's prior; whatever the opponent really holds."""
+    s, seen = _round_with_moves(5, 3)         # player 1 started: two moves of its own
+    assert not s.is_round_over and s.to_move == 0
+    v = s.view(0)
+    plain = _result(Engine(seed=3).analyse(v, iterations=600))
+    assert _result(Engine(seed=3, belief="moves").analyse(v, iterations=600)) == plain
+    eng = _shown(Engine(seed=3, belief="moves"), seen, 0)
+    b = bel.HandBelief()
+    for t, m in seen:
+        b.see(t.view(0), m)
+    rows, w = b.prior(v)
+    assert len(rows) > 1 and w.min() < 1                  # the moves weighed the hands
+    expect = _result(Engine(seed=3).analyse(v, iterations=600, hand_prior=(rows, w)))
+    assert _result(eng.analyse(v, iterations=600)) == expect
+    w2 = _two_worlds(s)                                   # another truth, the same view
+    assert _result(eng.analyse(w2, iterations=600)) == expect
+    assert _result(eng.analyse(s, iterations=600)) == expect
+    eng.forget()                                          # a new game: nothing seen
+    assert _result(eng.analyse(v, iterations=600)) == plain
+
+
+def test_the_engines_belief_starts_afresh_each_round_and_ignores_its_own_moves():
+    s, seen = _round_with_moves(8, 6)
+    eng = _shown(Engine(belief="moves"), seen, 0)
+    b = eng._beliefs[0]
+    assert b.round == 1 and len(b.seen) == sum(t.to_move == 1 for t, _ in seen)
+    nxt = GameState.new(seed=9, starter=0)
+    nxt2 = GameState.from_dict({**nxt.to_dict(), "round": 2})
+    eng.see_move(nxt2.view(0), nxt2.legal_moves()[0])     # its own move, round 2
+    assert eng._beliefs[0].round == 2 and eng._beliefs[0].seen == []
+    off = _shown(Engine(), seen, 0)                       # belief off: nothing kept
+    assert off._beliefs == {}
+
+
+def test_bad_input_to_the_engines_belief_is_a_typed_error():
+    s = GameState.new(seed=2, starter=0)
+    m = s.legal_moves()[0]
+    e = Engine(belief="moves")
+    with pytest.raises(InvalidPositionError, match="view"):
+        e.see_move(s, m)                                  # a full state, not a view
+    with pytest.raises(InvalidPositionError, match="move"):
+        e.see_move(s.view(0), str(m))
+    with pytest.raises(JaipurError, match="belief"):
+        Engine(belief="psychic")
+    assert e._beliefs == {}                               # nothing half-applied
+    x = Engine("expectimax", belief="moves")              # an ISMCTS option: unused
+    x.see_move(s.view(1), m)
+    assert x._beliefs == {}
+
+
+def test_a_match_shows_the_moves_to_a_believing_engine_deterministically():
+    a = "ismcts:iterations=300,belief=moves"
+    r1 = run_match(a, "greedy", games=1, seed=4)
+    r2 = run_match(a, "greedy", games=1, seed=4)
+    assert [x["moves"] for x in r1.to_dict()["records"]] == \
+        [x["moves"] for x in r2.to_dict()["records"]]
+
+
+def test_a_game_against_the_engine_shows_it_every_move():
+    """``jaipur-ai play`` and the browser game show the engine each move with its own
+    view, so a believing engine weighs the human's hand by the human's moves."""
+    from jaipur_ai.game import Game
+    from jaipur_ai.spec import EngineSpec
+    from jaipur_ai.webgame import WebGame
+    spec = EngineSpec.parse("ismcts:iterations=200,belief=moves")
+    for make in (lambda: Game(spec, EngineSpec.parse("greedy"), seed=4, you=0),
+                 lambda: WebGame(spec, EngineSpec.parse("greedy"), seed=4, you=0)):
+        g = make()
+        for _ in range(3):
+            if g.state.is_round_over:
+                break
+            if g.state.to_move == g.you:
+                m = g.state.legal_moves()[0]
+                if isinstance(g, WebGame):
+                    g.play(str(m))
+                else:
+                    g._play(m)
+            elif isinstance(g, Game):
+                g.engine_turn()
+        b = g.engine._beliefs[g.bot]
+        assert b.round == 1 and len(b.seen) >= 1      # the human's moves, none of its own
+        assert all(ev.view.observer == g.bot for ev in b.seen)

@@ -1,4 +1,4 @@
-"""How much does the belief of belief.py know of the opponent's hand?
+"""How much does the belief (jaipur_ai.belief) know of the opponent's hand?
 
 Plays rounds in which both players move by the same engine, and before every move asks
 the mover's belief for its weights over the opponent's unknown goods. It reports the
@@ -21,7 +21,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
-from belief import FLOOR, MODEL, MODELS, TEMP, HandBelief, unknown_hands  # noqa: E402
+from jaipur_ai.belief import FLOOR, MODEL, MODELS, HandBelief, unknown_hands  # noqa: E402
+from jaipur_ai.belief import TEMPERATURE as TEMP  # noqa: E402
 from jaipur_ai import GameState  # noqa: E402
 from jaipur_ai.spec import EngineSpec  # noqa: E402
 
@@ -47,7 +48,7 @@ def measure(deals: int, opponent: str, model: str, temp: float, floor: float,
     secs = 0.0
     for d in range(deals):
         s = GameState.new(first_deal + d)
-        beliefs = [HandBelief(temp, floor, model) for _ in range(2)]
+        beliefs = [HandBelief(model, temp, floor) for _ in range(2)]
         ply = 0
         while not s.is_round_over:
             p = s.to_move
@@ -55,7 +56,7 @@ def measure(deals: int, opponent: str, model: str, temp: float, floor: float,
             rows0, logw0 = unknown_hands(v)
             if len(rows0) > 1:
                 t0 = time.perf_counter()
-                rows, w = beliefs[p].posterior(v)
+                rows, w = beliefs[p].prior(v)
                 secs += time.perf_counter() - t0
                 truth = _truth(s, p)
                 prior += _log_share(rows0, np.exp(logw0 - logw0.max()), truth)
@@ -78,7 +79,7 @@ def main(argv=None) -> int:
                     help="the engine both players move by (match syntax)")
     ap.add_argument("--model", action="append", default=None,
                     help="model,temp,floor, the model one of " + ", ".join(MODELS)
-                    + " (repeatable; default: belief.py's)")
+                    + " (repeatable; default: the library's)")
     args = ap.parse_args(argv)
     models = args.model or [f"{MODEL},{TEMP:g},{FLOOR:g}"]
     print(f"| model, temperature, floor | decisions | uniform deal | belief | gain "

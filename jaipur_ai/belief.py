@@ -1,0 +1,191 @@
+"""A belief over the opponent's hand, weighed by the moves it has played this round.
+
+Every card that enters a hand after the deal is taken from the market in view of both
+players, so what a player does not know of its opponent's hand is the goods of the
+opponent's opening hand that it still holds. A :class:`~jaipur_ai.View` does not keep
+the round's moves, so a search given only the view deals those goods uniformly from
+the unseen cards. A :class:`HandBelief` that is shown the moves weighs them instead:
+
+    P(unknown goods U | the round so far)
+        ∝ P(U | what the view shows)               (the uniform deal: hypergeometric)
+        × Π over the opponent's moves  P(move | its hand then)
+
+where its hand at each earlier move follows from U and the public moves since (cards
+taken, sold and given are all public), and P(move | hand) is a model of a player built
+from the search's own judgement (compiled: ``jaipur_ai._belief.hand_likelihoods``): a
+softmax at a temperature over the values of its moves, mixed with a floor that every
+legal move gets, so that no move the model finds unlikely rules a hand out. Models:
+``"moves"``, every legal move valued by the learned evaluation of the position it
+leads to (the default: it knows the most of the true hand, docs/strength.md);
+``"candidates"``, the informed policy's candidates so valued; ``"scores"``, the
+candidates by their hand-set move scores.
+
+It reads only what its player saw: the player's own views and the moves played.
+:class:`~jaipur_ai.Engine` keeps one when made with ``belief="moves"`` (or another
+model) and is shown the moves with :meth:`~jaipur_ai.Engine.see_move`.
+
+>>> import jaipur_ai as jp
+>>> from jaipur_ai.belief import HandBelief
+>>> state = jp.GameState.new(seed=3, starter=1)
+>>> belief = HandBelief()
+>>> move = jp.Engine("greedy").best_move(state, seed=1)     # player 1 moves
+>>> belief.see(state.view(0), move)                          # player 0 watches
+>>> state = state.apply(move)
+>>> hands, weights = belief.prior(state.view(0))
+>>> hands.shape[1], len(hands) == len(weights), bool(weights.max() == 1.0)
+(6, True, True)
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+
+from ._belief import hand_likelihoods
+from ._cards import CARD_TOTALS, GOODS
+from .evaluation import default_evaluation
+from .move import Move
+
+if TYPE_CHECKING:
+    from .view import View
+
+__all__ = ["HandBelief", "MODELS", "MODEL", "TEMPERATURE", "FLOOR", "unknown_hands",
+           "hand_change"]
+
+# The model of the opponent's choices (measured by bench/experiments/belief_quality.py;
+# docs/strength.md, "A belief over the opponent's hand")
+MODELS = ("moves", "candidates", "scores")
+MODEL = "moves"
+TEMPERATURE = 2.0   # softmax temperature, points (learned values: 8 points a unit of logit)
+FLOOR = 0.15        # the share of every move's probability spread over all legal moves
+
+
+def _multisets(n: int) -> np.ndarray:
+    """Every way to hold n goods, as rows of GOODS counts."""
+    rows = []
+    for combo in itertools.combinations_with_replacement(range(GOODS), n):
+        row = [0] * GOODS
+        for g in combo:
+            row[g] += 1
+        rows.append(row)
+    return np.array(rows, dtype=np.int16).reshape(-1, GOODS)
+
+
+_MULTISETS = {n: _multisets(n) for n in range(8)}     # a hand holds at most 7 cards
+_LOG_COMB = np.array([[math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                       if k <= n else -np.inf for k in range(8)] for n in range(16)])
+
+
+def _sides(view: View) -> tuple[np.ndarray, np.ndarray]:
+    """(unseen goods by kind, the opponent's known goods) of ``view``."""
+    raw = view._core.raw()
+    me, opp = view.observer, view.opponent
+    known = np.array(raw["hand"][opp], dtype=np.int16)       # a view holds only the known ones
+    unseen = (np.array(CARD_TOTALS[:GOODS], dtype=np.int16)
+              - np.array(raw["market"][:GOODS], dtype=np.int16)
+              - np.array(raw["hand"][me], dtype=np.int16) - known
+              - np.array(raw["discard"], dtype=np.int16))
+    return unseen, known
+
+
+def unknown_hands(view: View) -> tuple[np.ndarray, np.ndarray]:
+    """The goods the opponent's unknown cards may be in ``view`` (rows of six counts:
+    diamonds, gold, silver, cloth, spice, leather), and the log of each one's weight
+    under the uniform deal (multivariate hypergeometric)."""
+    unseen, known = _sides(view)
+    rows = _MULTISETS[view.opponent_hand_size - int(known.sum())]
+    rows = rows[np.all(rows <= unseen, axis=1)]
+    logp = _LOG_COMB[unseen[None, :], rows].sum(axis=1)
+    return rows, logp
+
+
+def hand_change(move: Move) -> np.ndarray:
+    """What ``move`` does to its player's goods (public: every card that moves is seen)."""
+    d = np.zeros(GOODS, dtype=np.int16)
+    if move.kind == "take":
+        d[move.good] += 1
+    elif move.kind == "sell":
+        d[move.good] -= move.count
+    elif move.kind == "swap":
+        d += np.array(move.take[:GOODS], dtype=np.int16)
+        d -= np.array(move.give[:GOODS], dtype=np.int16)
+    return d
+
+
+@dataclass
+class _Seen:
+    """One move of the opponent, as the observer saw it played."""
+    view: View                  # the observer's view just before it
+    action: int                 # the move's action id
+    change: np.ndarray          # what it did to the opponent's goods
+    known: np.ndarray           # the opponent's goods the observer knew of then
+    cache: dict                 # unknown goods then (tuple) -> likelihood
+
+
+class HandBelief:
+    """One player's belief over its opponent's unknown goods in the current round.
+
+    Show it every move of the round with :meth:`see` (the view is the watching
+    player's, before the move); :meth:`prior` is then the belief for a view of the
+    same round, in the form :meth:`jaipur_ai.Engine.analyse` reads as ``hand_prior``.
+    A view of another round starts the belief afresh.
+    """
+
+    def __init__(self, model: str = MODEL, temperature: float = TEMPERATURE,
+                 floor: float = FLOOR, evaluation: Any = None) -> None:
+        if model not in MODELS:
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
+        if not temperature > 0 or not 0 < floor <= 1:
+            raise ValueError("temperature must be > 0 and floor in (0, 1]")
+        # the learned values of the shipped weights (or those given), except "scores"
+        self.evaluation = None if model == "scores" else (
+            evaluation if evaluation is not None else default_evaluation())
+        self.model, self.temperature, self.floor = model, float(temperature), float(floor)
+        self.round: Optional[int] = None
+        self.seen: list[_Seen] = []
+
+    def __repr__(self) -> str:
+        return (f"HandBelief({self.model!r}, temperature={self.temperature:g}, "
+                f"floor={self.floor:g}, round={self.round}, opponent_moves={len(self.seen)})")
+
+    def see(self, view: View, move: Move) -> None:
+        """Record ``move``, played in the position the watching player saw as ``view``."""
+        if view.round != self.round:
+            self.round, self.seen = view.round, []
+        if view.to_move == view.observer:
+            return                          # its own moves say nothing of the other hand
+        _unseen, known = _sides(view)
+        self.seen.append(_Seen(view, move.action_id, hand_change(move), known, {}))
+
+    def prior(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """(rows of the opponent's possible unknown goods, their weights, the largest
+        1) for the watching player's ``view`` now."""
+        rows, logw = unknown_hands(view)
+        if view.round != self.round or not self.seen or len(rows) <= 1:
+            return rows, np.exp(logw - logw.max())
+        _unseen, known_now = _sides(view)
+        after = np.zeros(GOODS, dtype=np.int16)      # the opponent's goods changes since
+        for ev in reversed(self.seen):
+            after += ev.change
+            then = rows + (known_now - after - ev.known)   # its unknown goods then
+            ok = np.all(then >= 0, axis=1)
+            keys = [tuple(r) for r in then]
+            todo = [i for i in range(len(rows)) if ok[i] and keys[i] not in ev.cache]
+            if todo:
+                got = hand_likelihoods(ev.view._core, ev.action, then[todo], self.evaluation,
+                                       self.temperature, self.floor, 0,
+                                       self.model == "moves")
+                for i, p in zip(todo, got):
+                    ev.cache[keys[i]] = float(p)
+            lik = np.array([ev.cache[keys[i]] if ok[i] else 0.0 for i in range(len(rows))])
+            with np.errstate(divide="ignore"):
+                logw = logw + np.log(lik)
+        keep = np.isfinite(logw)
+        if not keep.any():                 # no hand explains the moves: stay uniform
+            rows, logw = unknown_hands(view)
+            return rows, np.exp(logw - logw.max())
+        rows, logw = rows[keep], logw[keep]
+        return rows, np.exp(logw - logw.max())
