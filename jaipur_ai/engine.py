@@ -44,9 +44,9 @@ import time as _time
 from typing import Any, Callable, Optional
 
 from ._bridge import CoreState, CoreView
-from .analysis import Analysis, Candidate
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
+from .analysis import Analysis, Candidate
 from .belief import HandBelief
 from .errors import InvalidPositionError
 from .evaluation import cached_evaluation, calibrated, default_evaluation
