@@ -40,20 +40,19 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import numpy as np
 
 from ._belief import hand_likelihoods
 from ._cards import CARD_TOTALS, GOODS
+from .errors import InvalidOptionError, InvalidPositionError
 from .evaluation import default_evaluation
 from .move import Move
-
-if TYPE_CHECKING:
-    from .view import View
+from .view import View
 
 __all__ = ["HandBelief", "MODELS", "MODEL", "TEMPERATURE", "FLOOR", "unknown_hands",
-           "hand_change"]
+           "hand_change", "check_seen"]
 
 # The model of the opponent's choices (measured by bench/experiments/belief_quality.py;
 # docs/strength.md, "A belief over the opponent's hand")
@@ -115,6 +114,20 @@ def hand_change(move: Move) -> np.ndarray:
     return d
 
 
+def _check_view(view: Any) -> None:
+    if not isinstance(view, View):
+        raise InvalidPositionError("view", "a belief reads a player's View, got "
+                                           f"{type(view).__name__}")
+
+
+def check_seen(view: Any, move: Any) -> None:
+    """A typed error unless ``view`` is a View and ``move`` a Move (what a player is
+    shown: its own view of the position, and the move played there)."""
+    _check_view(view)
+    if not isinstance(move, Move):
+        raise InvalidPositionError("move", f"expected a Move, got {type(move).__name__}")
+
+
 @dataclass
 class _Seen:
     """One move of the opponent, as the observer saw it played."""
@@ -137,9 +150,11 @@ class HandBelief:
     def __init__(self, model: str = MODEL, temperature: float = TEMPERATURE,
                  floor: float = FLOOR, evaluation: Any = None) -> None:
         if model not in MODELS:
-            raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
-        if not temperature > 0 or not 0 < floor <= 1:
-            raise ValueError("temperature must be > 0 and floor in (0, 1]")
+            raise InvalidOptionError("model", f"one of {', '.join(MODELS)}, got {model!r}")
+        if not isinstance(temperature, (int, float)) or not temperature > 0:
+            raise InvalidOptionError("temperature", f"a number > 0, got {temperature!r}")
+        if not isinstance(floor, (int, float)) or not 0 < floor <= 1:
+            raise InvalidOptionError("floor", f"a number in (0, 1], got {floor!r}")
         # the learned values of the shipped weights (or those given), except "scores"
         self.evaluation = None if model == "scores" else (
             evaluation if evaluation is not None else default_evaluation())
@@ -153,6 +168,7 @@ class HandBelief:
 
     def see(self, view: View, move: Move) -> None:
         """Record ``move``, played in the position the watching player saw as ``view``."""
+        check_seen(view, move)
         if view.round != self.round:
             self.round, self.seen = view.round, []
         if view.to_move == view.observer:
@@ -163,6 +179,7 @@ class HandBelief:
     def prior(self, view: View) -> tuple[np.ndarray, np.ndarray]:
         """(rows of the opponent's possible unknown goods, their weights, the largest
         1) for the watching player's ``view`` now."""
+        _check_view(view)
         rows, logw = unknown_hands(view)
         if view.round != self.round or not self.seen or len(rows) <= 1:
             return rows, np.exp(logw - logw.max())

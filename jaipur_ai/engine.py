@@ -47,7 +47,7 @@ from ._bridge import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
 from .analysis import Analysis, Candidate
-from .belief import HandBelief
+from .belief import HandBelief, check_seen
 from .errors import InvalidPositionError
 from .evaluation import cached_evaluation, calibrated, default_evaluation
 from .move import Move
@@ -352,11 +352,7 @@ class Engine:
         >>> engine.best_move(after, iterations=500, seed=1) in after.legal_moves()
         True
         """
-        if not isinstance(view, View):
-            raise InvalidPositionError("view", "see_move needs the watching player's View, "
-                                               f"got {type(view).__name__}")
-        if not isinstance(move, Move):
-            raise InvalidPositionError("move", f"expected a Move, got {type(move).__name__}")
+        check_seen(view, move)
         if self.belief == "off" or self.algorithm != "ismcts":
             return
         with self._lock:

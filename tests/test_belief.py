@@ -336,3 +336,18 @@ def test_a_game_against_the_engine_shows_it_every_move():
         b = g.engine._beliefs[g.bot]
         assert b.round == 1 and len(b.seen) >= 1      # the human's moves, none of its own
         assert all(ev.view.observer == g.bot for ev in b.seen)
+
+
+def test_bad_input_to_a_hand_belief_is_a_typed_error():
+    s = GameState.new(seed=2, starter=1)
+    b = bel.HandBelief()
+    for call, field in ((lambda: b.see(s, s.legal_moves()[0]), "view"),
+                        (lambda: b.see(s.view(0), "camels"), "move"),
+                        (lambda: b.prior(s), "view"),
+                        (lambda: bel.HandBelief("psychic"), "model"),
+                        (lambda: bel.HandBelief(temperature=0), "temperature"),
+                        (lambda: bel.HandBelief(floor=1.5), "floor")):
+        with pytest.raises(JaipurError) as e:
+            call()
+        assert e.value.field == field
+    assert b.round is None and b.seen == []
