@@ -17,7 +17,11 @@ Measured (one core):
 * ``best_move(view, iterations=1)`` (milliseconds: the fixed cost of any search);
 * a step through the Python API (``GameState.apply`` of a random legal ``Move`` from
   ``legal_moves()``), steps per second;
-* ``VectorEnv(256)`` steps per second against its random opponent.
+* ``VectorEnv(256)`` steps per second against its random opponent;
+* the default engine's ISMCTS iterations per second, 20,000 iterations from each of
+  12 positions (bench_search.py's: 4 seeds, early, middle and late), seed 1.
+
+``--rows search,best_move`` measures only those rows (``--rows`` lists the names).
 """
 import argparse
 import json
@@ -71,6 +75,17 @@ elif what == "api_step":
             r += 1; s = jp.GameState.new(seed=1 + r, starter=r % 2)
         s = s.apply(rng.choice(s.legal_moves())); steps += 1
     out = steps / (time.perf_counter() - t)
+elif what == "search":
+    g, e, its, secs = jp.Engine("greedy"), jp.Engine(), 0, 0.0
+    for seed in range(4):
+        s = jp.GameState.new(seed, starter=seed % 2); line = [s]
+        while not s.is_round_over:
+            s = s.apply(g.best_move(s, seed=seed)); line.append(s)
+        for frac in (0.1, 0.5, 0.75):
+            p = line[int(frac * (len(line) - 1))]
+            a = e.analyse(p.view(p.to_move), iterations=20000, seed=1)
+            its += a.iterations; secs += a.elapsed
+    out = its / secs
 elif what == "vecenv":
     env = jp.VectorEnv(256, seed=1); env.reset()
     for _ in range(20): env.step(env.sample_actions())
@@ -86,7 +101,8 @@ ROWS = (("core", "rules core, random rounds (all moves generated)", "plies/s"),
         ("legal_action_ids", "GameState.legal_action_ids(), same position", "us"),
         ("best_move", "best_move(view, iterations=1)", "ms"),
         ("api_step", "a step through the Python API (legal_moves + apply)", "steps/s"),
-        ("vecenv", "VectorEnv(256), random opponent", "steps/s"))
+        ("vecenv", "VectorEnv(256), random opponent", "steps/s"),
+        ("search", "the default ISMCTS, 12 positions", "iterations/s"))
 
 
 def probe(tree: str, what: str):
@@ -103,7 +119,13 @@ def main() -> None:
     ap.add_argument("after")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--rows", default=",".join(k for k, _, _ in ROWS),
+                    help="the rows to measure, comma-separated (default: all)")
     a = ap.parse_args()
+    a.rows = [r for r in a.rows.split(",") if r]
+    unknown = [r for r in a.rows if r not in {k for k, _, _ in ROWS}]
+    if unknown:
+        ap.error(f"unknown rows {unknown}; rows: {', '.join(k for k, _, _ in ROWS)}")
     with tempfile.TemporaryDirectory(prefix="jaipur-limit-") as directory:
         runs = measure(a, bench_core.compile_limit(directory))
     report(a, runs)
@@ -111,10 +133,12 @@ def main() -> None:
 
 def measure(a: argparse.Namespace, exe: str) -> dict:
     """Every row for both builds and the plain-C limit, ``a.repeat`` times, alternating."""
-    runs: dict = {k: {"before": [], "after": []} for k, _, _ in ROWS}
+    runs: dict = {k: {"before": [], "after": []} for k, _, _ in ROWS if k in a.rows}
     runs["limit"] = {"enumerate": [], "count": []}
     for _ in range(a.repeat):
         for k, _, _ in ROWS:
+            if k not in a.rows:
+                continue
             for side, tree in (("before", a.before), ("after", a.after)):
                 runs[k][side].append(probe(tree, k))
             if k == "core":
@@ -127,19 +151,23 @@ def measure(a: argparse.Namespace, exe: str) -> dict:
 
 
 def report(a: argparse.Namespace, runs: dict) -> None:
-    med = {k: {s: (statistics.median(v) if None not in v else None) for s, v in d.items()}
+    med = {k: {s: (statistics.median(v) if v and None not in v else None) for s, v in d.items()}
            for k, d in runs.items()}
     if a.json:
         print(json.dumps({"median": med, "runs": runs}, indent=2))
         return
     print(f"{'':<54}{'before':>12}{'after':>12}{'after/before':>14}")
     for k, label, unit in ROWS:
+        if k not in med:
+            continue
         b, f = med[k]["before"], med[k]["after"]
         fmt = (lambda x: "-" if x is None else f"{x:,.0f}") if unit.endswith("/s") else \
               (lambda x: "-" if x is None else f"{x:,.2f}")
         ratio = "-" if b is None or f is None else f"{f / b:.2f}x"
         print(f"{label + ' (' + unit + ')':<54}{fmt(b):>12}{fmt(f):>12}{ratio:>14}")
     for mode, k in (("enumerate", "core"), ("count", "core_counted")):
+        if k not in med:
+            continue
         lim = med["limit"][mode]
         parts = [f"{s} {med[k][s] / lim:.2f}x" for s in ("before", "after") if med[k][s]]
         print(f"plain-C limit ({mode}): {lim:,.0f} plies/s; core/limit: {', '.join(parts)}")
