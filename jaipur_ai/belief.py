@@ -144,7 +144,9 @@ class HandBelief:
     Show it every move of the round with :meth:`see` (the view is the watching
     player's, before the move); :meth:`prior` is then the belief for a view of the
     same round, in the form :meth:`jaipur_ai.Engine.analyse` reads as ``hand_prior``.
-    A view of another round starts the belief afresh.
+    A view of another round, or one with more cards in the draw pile than the last view
+    seen (the pile only shrinks within a round: another game), starts the belief afresh
+    in :meth:`see` and gets the uniform deal from :meth:`prior`.
     """
 
     def __init__(self, model: str = MODEL, temperature: float = TEMPERATURE,
@@ -160,17 +162,23 @@ class HandBelief:
             evaluation if evaluation is not None else default_evaluation())
         self.model, self.temperature, self.floor = model, float(temperature), float(floor)
         self.round: Optional[int] = None
+        self.deck_size = 0                  # the draw pile in the last view seen
         self.seen: list[_Seen] = []
 
     def __repr__(self) -> str:
         return (f"HandBelief({self.model!r}, temperature={self.temperature:g}, "
                 f"floor={self.floor:g}, round={self.round}, opponent_moves={len(self.seen)})")
 
+    def follows(self, view: View) -> bool:
+        """Whether ``view`` can come after the moves seen, in the same round."""
+        return view.round == self.round and view.deck_size <= self.deck_size
+
     def see(self, view: View, move: Move) -> None:
         """Record ``move``, played in the position the watching player saw as ``view``."""
         check_seen(view, move)
-        if view.round != self.round:
+        if not self.follows(view):
             self.round, self.seen = view.round, []
+        self.deck_size = view.deck_size
         if view.to_move == view.observer:
             return                          # its own moves say nothing of the other hand
         _unseen, known = _sides(view)
@@ -181,7 +189,7 @@ class HandBelief:
         1) for the watching player's ``view`` now."""
         _check_view(view)
         rows, logw = unknown_hands(view)
-        if view.round != self.round or not self.seen or len(rows) <= 1:
+        if not self.follows(view) or not self.seen or len(rows) <= 1:
             return rows, np.exp(logw - logw.max())
         _unseen, known_now = _sides(view)
         after = np.zeros(GOODS, dtype=np.int16)      # the opponent's goods changes since

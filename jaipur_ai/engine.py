@@ -375,7 +375,7 @@ class Engine:
         view = position if isinstance(position, View) else position.view(position.to_move)
         with self._lock:
             b = self._beliefs.get(view.observer)
-            if b is None or b.round != view.round or not b.seen:
+            if b is None or not b.seen or not b.follows(view):
                 return None
             return b.prior(view)
 

@@ -284,6 +284,11 @@ def test_the_engines_belief_starts_afresh_each_round_and_ignores_its_own_moves()
     nxt2 = GameState.from_dict({**nxt.to_dict(), "round": 2})
     eng.see_move(nxt2.view(0), nxt2.legal_moves()[0])     # its own move, round 2
     assert eng._beliefs[0].round == 2 and eng._beliefs[0].seen == []
+    eng2 = _shown(Engine(belief="moves"), seen, 0)
+    other = GameState.new(seed=11, starter=0)              # another game's round 1
+    assert eng2._beliefs[0].seen and eng2._belief_prior(other.view(0)) is None
+    eng2.see_move(other.view(0), other.legal_moves()[0])   # (its fuller pile): afresh
+    assert eng2._beliefs[0].seen == [] and eng2._beliefs[0].deck_size == 40
     off = _shown(Engine(), seen, 0)                       # belief off: nothing kept
     assert off._beliefs == {}
 
