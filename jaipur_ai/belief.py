@@ -153,9 +153,11 @@ class HandBelief:
                  floor: float = FLOOR, evaluation: Any = None) -> None:
         if model not in MODELS:
             raise InvalidOptionError("model", f"one of {', '.join(MODELS)}, got {model!r}")
-        if not isinstance(temperature, (int, float)) or not temperature > 0:
+        if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) \
+                or not temperature > 0:
             raise InvalidOptionError("temperature", f"a number > 0, got {temperature!r}")
-        if not isinstance(floor, (int, float)) or not 0 < floor <= 1:
+        if isinstance(floor, bool) or not isinstance(floor, (int, float)) \
+                or not 0 < floor <= 1:
             raise InvalidOptionError("floor", f"a number in (0, 1], got {floor!r}")
         # the learned values of the shipped weights (or those given), except "scores"
         self.evaluation = None if model == "scores" else (
