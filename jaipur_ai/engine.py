@@ -340,8 +340,9 @@ class Engine:
 
         With ``belief`` on, the searches for that player then weigh the opponent's
         unseen goods by the opponent's moves this round (:mod:`jaipur_ai.belief`); a
-        view of a new round or game starts afresh, :meth:`forget` at once.  With ``belief="off"``
-        (or another algorithm than ISMCTS) it does nothing.  The match runner and ``jaipur-ai play`` show every move.
+        view of a new round or game starts afresh, :meth:`forget` at once.  With
+        ``belief="off"`` (or another algorithm than ISMCTS) it does nothing.  The match
+        runner, ``jaipur-ai play`` and the browser game show every move.
 
         >>> import jaipur_ai as jp
         >>> engine = jp.Engine(belief="moves")

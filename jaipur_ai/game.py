@@ -20,7 +20,8 @@ from .move import Move
 from .state import GameState
 
 __all__ = ["Game", "PLAY_HELP", "seat_of", "engine_seed", "hint_seed", "round_seed",
-           "end_reason", "new_seed", "engine_move", "hint_analysis", "camel_points"]
+           "end_reason", "new_seed", "engine_move", "play_shown", "hint_analysis",
+           "camel_points"]
 
 
 class _Quit(Exception):
@@ -84,6 +85,14 @@ def engine_move(engine: Any, spec: EngineSpec, state: GameState, player: int, se
     lim = spec.limits()
     return engine.best_move(state.view(player), time=lim["time"],
                             iterations=lim["iterations"], seed=engine_seed(seed, ply))
+
+
+def play_shown(engine: Any, state: GameState, move: Move, bot: int) -> GameState:
+    """``state`` after ``move`` (IllegalMoveError: nothing changes), the move shown to
+    the engine playing ``bot`` with its view of the position it was played in."""
+    after = state.apply(move)
+    engine.see_move(state.view(bot), move)
+    return after
 
 
 def hint_analysis(hinter: Any, spec: EngineSpec, state: GameState, player: int, seed: int,
@@ -297,11 +306,7 @@ class Game:
             return
 
     def _play(self, move: Move) -> None:
-        """Play ``move`` (IllegalMoveError: nothing changes) and show it to the engine,
-        with the engine's view of the position it was played in."""
-        before = self.state
-        self.state = before.apply(move)
-        self.engine.see_move(before.view(self.bot), move)
+        self.state = play_shown(self.engine, self.state, move, self.bot)
 
     def engine_turn(self) -> None:
         budget = _budget(self.spec)

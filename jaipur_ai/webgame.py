@@ -25,7 +25,7 @@ from collections import OrderedDict
 from typing import Any, Optional, Union
 
 from .game import (camel_points, end_reason, engine_move, hint_analysis, new_seed,
-                   round_seed, seat_of)
+                   play_shown, round_seed, seat_of)
 from .spec import EngineSpec
 from .move import Move
 from .record import GameRecord, RoundRecorder
@@ -82,9 +82,7 @@ class WebGame:
 
     # ------------------------------------------------------------ playing
     def _apply(self, move: Move, by: int, seconds: Optional[float] = None) -> None:
-        before = self.state
-        self.state = before.apply(move)
-        self.engine.see_move(before.view(self.bot), move)     # what the engine saw
+        self.state = play_shown(self.engine, self.state, move, self.bot)
         self.recorder.see(self.state)
         self.ply += 1
         entry: dict[str, Any] = {"ply": self.ply, "by": _who(self, by), "move": str(move)}

@@ -23,7 +23,6 @@ the games are alike in law, not move for move).
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import os
 import sys
@@ -35,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 from jaipur_ai import Move, View  # noqa: E402
 from jaipur_ai.belief import FLOOR, MODEL, MODELS, TEMPERATURE, HandBelief  # noqa: E402
 from jaipur_ai.spec import EngineSpec  # noqa: E402
-from peek_hands import add_match_arguments, play_and_print  # noqa: E402
+from peek_hands import match_parser, play_and_print  # noqa: E402
 
 TEMP = TEMPERATURE   # this script's name for it
 
@@ -85,15 +84,10 @@ def believing_spec(spec: str, temp: float = TEMP, floor: float = FLOOR,
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("a", help="engine spec of A (jaipur-ai match syntax)")
-    ap.add_argument("b", help="engine spec of B")
-    ap.add_argument("--belief", choices=("a", "b", "both"), required=True,
-                    help="which side weighs the opponent's hand by its moves")
+    ap = match_parser(__doc__, "belief", "weighs the opponent's hand by its moves")
     ap.add_argument("--model", choices=MODELS, default=MODEL, help="model of the opponent")
     ap.add_argument("--temp", type=float, default=TEMP, help="model temperature, points")
     ap.add_argument("--floor", type=float, default=FLOOR, help="model floor")
-    add_match_arguments(ap)
     args = ap.parse_args(argv)
 
     def side(spec: str, on: bool) -> EngineSpec:

@@ -82,17 +82,25 @@ def peeking_spec(spec: str) -> HandPeekSpec:
     return HandPeekSpec(s.algorithm, s.time, s.iterations, s.options)
 
 
-def add_match_arguments(ap: argparse.ArgumentParser) -> None:
-    """The match settings every script here takes, as ``jaipur-ai match`` spells them."""
+def match_parser(doc: str, option: str, what: str) -> argparse.ArgumentParser:
+    """The command line of a match between specs A and B where ``--<option>`` a, b or
+    both names the sides that ``what``, with the match settings every script here
+    takes, as ``jaipur-ai match`` spells them."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("a", help="engine spec of A (jaipur-ai match syntax)")
+    ap.add_argument("b", help="engine spec of B")
+    ap.add_argument(f"--{option}", choices=("a", "b", "both"), required=True,
+                    help=f"which side {what}")
     ap.add_argument("--games", type=int, default=100, help="deals, each played twice")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", help="results file (resumable, one game a line)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    return ap
 
 
 def play_and_print(a: EngineSpec, b: EngineSpec, args: argparse.Namespace) -> int:
-    """Play the match of ``add_match_arguments``'s settings and print its result."""
+    """Play the match of ``match_parser``'s settings and print its result."""
     res = run_match(a, b, games=args.games, seed=args.seed, workers=args.workers,
                     out=args.out)
     print(json.dumps(res.to_dict(records=False)) if args.json else format_result(res))
@@ -100,13 +108,7 @@ def play_and_print(a: EngineSpec, b: EngineSpec, args: argparse.Namespace) -> in
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("a", help="engine spec of A (jaipur-ai match syntax)")
-    ap.add_argument("b", help="engine spec of B")
-    ap.add_argument("--peek", choices=("a", "b", "both"), required=True,
-                    help="which side sees the opponent's hand")
-    add_match_arguments(ap)
-    args = ap.parse_args(argv)
+    args = match_parser(__doc__, "peek", "sees the opponent's hand").parse_args(argv)
     a = peeking_spec(args.a) if args.peek in ("a", "both") else EngineSpec.parse(args.a)
     b = peeking_spec(args.b) if args.peek in ("b", "both") else EngineSpec.parse(args.b)
     return play_and_print(a, b, args)

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """How likely a move is for each hand its mover may hold (the likelihood of a belief
-over the opponent's hand; bench/experiments/belief.py is the Python side).
+over the opponent's hand; jaipur_ai/belief.py is the Python side).
 
 The model of the mover is a softmax, at a temperature, over either every legal move
 scored by the learned value of the position it leads to (``all_moves``), or the
