@@ -6,7 +6,11 @@ import numpy as np
 from ._bridge import CoreView
 from ._evaluation import Evaluation
 
+SCORER_CANDIDATES: int
+SCORER_LEARNED: int
+SCORER_GREEDY: int
+
 def hand_likelihoods(view: CoreView, action: int, unknown_goods: Any,
                      evaluation: Optional[Evaluation] = ..., temp: float = ...,
                      floor: float = ..., seed: int = ...,
-                     all_moves: bool = ...) -> np.ndarray: ...
+                     scorer: int = ...) -> np.ndarray: ...

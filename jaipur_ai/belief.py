@@ -44,22 +44,31 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ._belief import hand_likelihoods
+from ._belief import SCORER_CANDIDATES, SCORER_GREEDY, SCORER_LEARNED, hand_likelihoods
 from ._cards import CARD_TOTALS, GOODS
 from .errors import InvalidOptionError, InvalidPositionError
 from .evaluation import default_evaluation
 from .move import Move
 from .view import View
 
-__all__ = ["HandBelief", "MODELS", "MODEL", "TEMPERATURE", "FLOOR", "unknown_hands",
-           "hand_change", "check_seen"]
+__all__ = ["HandBelief", "MODELS", "MODEL", "TEMPERATURE", "FLOOR", "GREEDY_TEMPERATURE",
+           "GREEDY_FLOOR", "MIXED", "unknown_hands", "hand_change", "check_seen"]
 
 # The model of the opponent's choices (measured by bench/experiments/belief_quality.py;
 # docs/strength.md, "A belief over the opponent's hand")
-MODELS = ("moves", "candidates", "scores")
+MODELS = ("moves", "candidates", "scores", "greedy", "mixed")
 MODEL = "moves"
 TEMPERATURE = 2.0   # softmax temperature, points (learned values: 8 points a unit of logit)
 FLOOR = 0.15        # the share of every move's probability spread over all legal moves
+# The greedy model: the greedy engine plays its best move score, so a cold softmax; its
+# floor covers the moves it makes for reasons score_move does not see (ending the round)
+GREEDY_TEMPERATURE = 1.0
+GREEDY_FLOOR = 0.05
+# "mixed": the opponent is either a player like the search ("moves") or a greedy one,
+# even odds before its first move; the moves decide between them hand by hand
+MIXED = (("moves", TEMPERATURE, FLOOR, 0.5), ("greedy", GREEDY_TEMPERATURE, GREEDY_FLOOR, 0.5))
+_SCORERS = {"moves": SCORER_LEARNED, "candidates": SCORER_CANDIDATES,
+            "scores": SCORER_CANDIDATES, "greedy": SCORER_GREEDY}
 
 
 def _multisets(n: int) -> np.ndarray:
@@ -135,7 +144,7 @@ class _Seen:
     action: int                 # the move's action id
     change: np.ndarray          # what it did to the opponent's goods
     known: np.ndarray           # the opponent's goods the observer knew of then
-    cache: dict                 # unknown goods then (tuple) -> likelihood
+    cache: dict                 # (model, unknown goods then as a tuple) -> likelihood
 
 
 class HandBelief:
@@ -149,20 +158,33 @@ class HandBelief:
     in :meth:`see` and gets the uniform deal from :meth:`prior`.
     """
 
-    def __init__(self, model: str = MODEL, temperature: float = TEMPERATURE,
-                 floor: float = FLOOR, evaluation: Any = None) -> None:
+    def __init__(self, model: str = MODEL, temperature: Optional[float] = None,
+                 floor: Optional[float] = None, evaluation: Any = None) -> None:
         if model not in MODELS:
             raise InvalidOptionError("model", f"one of {', '.join(MODELS)}, got {model!r}")
-        if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) \
-                or not temperature > 0:
-            raise InvalidOptionError("temperature", f"a number > 0, got {temperature!r}")
-        if isinstance(floor, bool) or not isinstance(floor, (int, float)) \
-                or not 0 < floor <= 1:
-            raise InvalidOptionError("floor", f"a number in (0, 1], got {floor!r}")
-        # the learned values of the shipped weights (or those given), except "scores"
-        self.evaluation = None if model == "scores" else (
+        for name, x, ok in (("temperature", temperature, lambda t: t > 0),
+                            ("floor", floor, lambda f: 0 < f <= 1)):
+            if x is None:
+                continue
+            if model == "mixed":
+                raise InvalidOptionError(name, "the mixed model uses each model's own")
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not ok(x):
+                want = "a number > 0" if name == "temperature" else "a number in (0, 1]"
+                raise InvalidOptionError(name, f"{want}, got {x!r}")
+        if model == "mixed":
+            parts = MIXED
+        else:
+            t0, f0 = (GREEDY_TEMPERATURE, GREEDY_FLOOR) if model == "greedy" \
+                else (TEMPERATURE, FLOOR)
+            parts = ((model, t0 if temperature is None else float(temperature),
+                      f0 if floor is None else float(floor), 1.0),)
+        # (model, temperature, floor, log prior odds) of each kind of opponent
+        self.parts = tuple((m, float(t), float(f), math.log(w)) for m, t, f, w in parts)
+        # the learned values of the shipped weights (or those given), where a part reads them
+        self.evaluation = None if all(m in ("scores", "greedy") for m, *_ in parts) else (
             evaluation if evaluation is not None else default_evaluation())
-        self.model, self.temperature, self.floor = model, float(temperature), float(floor)
+        self.model = model
+        self.temperature, self.floor = self.parts[0][1], self.parts[0][2]
         self.round: Optional[int] = None
         self.deck_size = 0                  # the draw pile in the last view seen
         self.seen: list[_Seen] = []
@@ -194,25 +216,43 @@ class HandBelief:
         if not self.follows(view) or not self.seen or len(rows) <= 1:
             return rows, np.exp(logw - logw.max())
         _unseen, known_now = _sides(view)
-        after = np.zeros(GOODS, dtype=np.int16)      # the opponent's goods changes since
-        for ev in reversed(self.seen):
-            after += ev.change
-            then = rows + (known_now - after - ev.known)   # its unknown goods then
-            ok = np.all(then >= 0, axis=1)
-            keys = [tuple(r) for r in then]
-            todo = [i for i in range(len(rows)) if ok[i] and keys[i] not in ev.cache]
-            if todo:
-                got = hand_likelihoods(ev.view._core, ev.action, then[todo], self.evaluation,
-                                       self.temperature, self.floor, 0,
-                                       self.model == "moves")
-                for i, p in zip(todo, got):
-                    ev.cache[keys[i]] = float(p)
-            lik = np.array([ev.cache[keys[i]] if ok[i] else 0.0 for i in range(len(rows))])
-            with np.errstate(divide="ignore"):
-                logw = logw + np.log(lik)
+        loglik = np.array([self._log_likelihoods(rows, known_now, *part[:3])
+                           for part in self.parts])      # (parts, rows)
+        if len(self.parts) > 1:
+            # a mixture of kinds of opponent: P(moves | U) = sum_k prior_k P_k(moves | U)
+            lp = np.array([part[3] for part in self.parts])[:, None] + loglik
+            top = lp.max(axis=0)
+            with np.errstate(invalid="ignore"):
+                mixed = top + np.log(np.exp(lp - np.where(np.isfinite(top), top, 0)).sum(0))
+            logw = logw + np.where(np.isfinite(top), mixed, -np.inf)
+        else:
+            logw = logw + loglik[0]
         keep = np.isfinite(logw)
         if not keep.any():                 # no hand explains the moves: stay uniform
             rows, logw = unknown_hands(view)
             return rows, np.exp(logw - logw.max())
         rows, logw = rows[keep], logw[keep]
         return rows, np.exp(logw - logw.max())
+
+    def _log_likelihoods(self, rows: np.ndarray, known_now: np.ndarray, model: str,
+                         temperature: float, floor: float) -> np.ndarray:
+        """log P(the opponent's moves seen | its unknown goods now are each row), under
+        one model (-inf where a row cannot explain them)."""
+        logl = np.zeros(len(rows))
+        after = np.zeros(GOODS, dtype=np.int16)      # the opponent's goods changes since
+        for ev in reversed(self.seen):
+            after += ev.change
+            then = rows + (known_now - after - ev.known)   # its unknown goods then
+            ok = np.all(then >= 0, axis=1)
+            keys = [(model, tuple(r)) for r in then]
+            todo = [i for i in range(len(rows)) if ok[i] and keys[i] not in ev.cache]
+            if todo:
+                got = hand_likelihoods(ev.view._core, ev.action, then[todo],
+                                       None if model == "scores" else self.evaluation,
+                                       temperature, floor, 0, _SCORERS[model])
+                for i, p in zip(todo, got):
+                    ev.cache[keys[i]] = float(p)
+            lik = np.array([ev.cache[keys[i]] if ok[i] else 0.0 for i in range(len(rows))])
+            with np.errstate(divide="ignore"):
+                logl += np.log(lik)
+        return logl

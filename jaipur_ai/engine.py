@@ -193,8 +193,9 @@ class Engine:
     ``chance_nodes``: branch the tree on the cards drawn into the market, so that later
     decisions know the market they face (default True).
     ``belief``: ``"off"`` (default) deals the opponent's unseen goods uniformly in every
-    sampled world; ``"moves"`` (or ``"candidates"``, ``"scores"``: the model of the
-    opponent, :mod:`jaipur_ai.belief`) weighs them by the moves the engine was shown
+    sampled world; ``"moves"`` (or ``"candidates"``, ``"scores"``, ``"greedy"``,
+    ``"mixed"``: the model of the opponent, :mod:`jaipur_ai.belief`) weighs them by the
+    moves the engine was shown
     with :meth:`see_move` this round, as a player at the table would.
     ``widen``: progressive widening of UCB nodes: a node gets a new child only while its
     legal children number fewer than ``1 + widen * sqrt(visits)`` (0 = off, default).

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from jaipur_ai import Engine, GameState
 from jaipur_ai import _search as S
 from jaipur_ai import belief as bel
-from jaipur_ai._belief import hand_likelihoods
+from jaipur_ai._belief import (SCORER_CANDIDATES, SCORER_GREEDY, SCORER_LEARNED,
+                               hand_likelihoods)
 from jaipur_ai.errors import InvalidPositionError, JaipurError
 from jaipur_ai.match import run_match
 
@@ -129,7 +130,7 @@ def test_bad_hand_priors_are_refused():
 
 
 @pytest.mark.parametrize("seed,plies", [(3, 0), (5, 7), (11, 14), (13, 21)])
-@pytest.mark.parametrize("model", ["hand-set", "learned", "every move"])
+@pytest.mark.parametrize("model", ["hand-set", "learned", "every move", "greedy"])
 def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, model):
     """For any hand, the likelihoods of all the mover's legal moves sum to 1, and an
     illegal move (a sale of goods the hand does not hold) gets 0."""
@@ -137,9 +138,10 @@ def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, mode
     observer = 1 - s.to_move
     v = s.view(observer)._core
     ev = Engine().searcher_options()["evaluation"] if model != "hand-set" else None
-    every = model == "every move"
+    scorer = {"every move": SCORER_LEARNED, "greedy": SCORER_GREEDY}.get(model,
+                                                                       SCORER_CANDIDATES)
     u = np.array([unknown_goods(s, observer)])
-    total = sum(hand_likelihoods(v, a, u, ev, all_moves=every)[0]
+    total = sum(hand_likelihoods(v, a, u, ev, scorer=scorer)[0]
                 for a in s._core.legal_actions())
     assert total == pytest.approx(1.0)
     # in a world where the opponent holds nothing unknown, it cannot sell an unknown good
@@ -150,7 +152,7 @@ def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, mode
     if sale is not None and sum(held) > sum(raw["known"][s.to_move]):
         empty = np.zeros((1, GOODS), dtype=np.uint8)
         # a row that does not fit (too few goods for the unknown slots) gets 0
-        assert hand_likelihoods(v, sale.action_id, empty, ev, all_moves=every)[0] == 0.0
+        assert hand_likelihoods(v, sale.action_id, empty, ev, scorer=scorer)[0] == 0.0
 
 
 def test_the_move_model_refuses_bad_input():
@@ -166,18 +168,21 @@ def test_the_move_model_refuses_bad_input():
     with pytest.raises(ValueError, match="array of counts"):
         hand_likelihoods(v, 0, [1, 2, 3])
     with pytest.raises(ValueError, match="give an evaluation"):
-        hand_likelihoods(v, 0, u, None, all_moves=True)
+        hand_likelihoods(v, 0, u, None, scorer=SCORER_LEARNED)
+    with pytest.raises(ValueError, match="scorer"):
+        hand_likelihoods(v, 0, u, None, scorer=7)
 
 
-def test_the_belief_never_rules_out_the_true_hand_and_reads_only_views():
+@pytest.mark.parametrize("model", ["moves", "greedy", "mixed"])
+def test_the_belief_never_rules_out_the_true_hand_and_reads_only_views(model):
     """Over rounds of random play, the opponent's true unknown goods keep a positive
     weight, every hypothesis fits the view, and two beliefs fed the same views and
     moves agree (nothing else reaches them)."""
     for seed in (1, 2):
         rng = random.Random(seed)
         s = GameState.new(seed=seed, starter=0)
-        b = [bel.HandBelief() for _ in range(2)]
-        twin = bel.HandBelief()
+        b = [bel.HandBelief(model) for _ in range(2)]
+        twin = bel.HandBelief(model)
         for ply in range(40):
             if s.is_round_over:
                 break
@@ -223,6 +228,39 @@ def test_the_belief_learns_from_the_opponents_moves():
         s = s.apply(m)
     assert gains and any(g != 0 for g in gains)
     assert np.mean(gains) > 0
+
+
+def test_the_mixed_belief_averages_its_two_models_hand_by_hand():
+    """'mixed' weighs each hand by the uniform deal times the mean, over its two kinds
+    of opponent, of how likely each makes the moves seen (not the mean of the two
+    beliefs' normalised weights)."""
+    greedy = Engine("greedy")
+    s = GameState.new(seed=6, starter=1)
+    mixed = bel.HandBelief("mixed")
+    for ply in range(9):
+        m = greedy.best_move(s.view(s.to_move), seed=ply)
+        mixed.see(s.view(0), m)
+        s = s.apply(m)
+    assert s.to_move == 0 and len(mixed.seen) == 5
+    v = s.view(0)
+    rows, w = mixed.prior(v)
+    rows0, logw0 = bel.unknown_hands(v)
+    _unseen, known = bel._sides(v)
+    lik = sum(np.exp(logw0 + mixed._log_likelihoods(rows0, known, m, t, f)) * 0.5
+              for m, t, f, _lw in mixed.parts)
+    assert [p[0] for p in mixed.parts] == ["moves", "greedy"]
+    keep = lik > 0
+    assert np.array_equal(rows, rows0[keep])
+    assert np.allclose(w, lik[keep] / lik.max())
+    # greedy's moves are far likelier under the greedy model, which the mixture follows
+    ll = {p[0]: mixed._log_likelihoods(rows0, known, *p[:3]) for p in mixed.parts}
+    truth = np.all(rows0 == np.array(unknown_goods(s, 0)), axis=1)
+    assert ll["greedy"][truth][0] > ll["moves"][truth][0]
+
+
+def test_the_engine_option_offers_every_model_of_the_belief():
+    from jaipur_ai.options import option
+    assert option("belief").choices == ("off",) + bel.MODELS
 
 
 # ------------------------------------------------------------ the engine's belief
@@ -351,7 +389,9 @@ def test_bad_input_to_a_hand_belief_is_a_typed_error():
                         (lambda: b.prior(s), "view"),
                         (lambda: bel.HandBelief("psychic"), "model"),
                         (lambda: bel.HandBelief(temperature=0), "temperature"),
-                        (lambda: bel.HandBelief(floor=1.5), "floor")):
+                        (lambda: bel.HandBelief(floor=1.5), "floor"),
+                        (lambda: bel.HandBelief("mixed", temperature=1), "temperature"),
+                        (lambda: bel.HandBelief("greedy", floor=True), "floor")):
         with pytest.raises(JaipurError) as e:
             call()
         assert e.value.field == field

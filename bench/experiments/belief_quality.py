@@ -11,6 +11,7 @@ told the belief. Showing the hand would gain the whole of the uniform deal's fig
 """
 from __future__ import annotations
 
+from typing import Optional
 import argparse
 import os
 import sys
@@ -21,8 +22,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
-from jaipur_ai.belief import FLOOR, MODEL, MODELS, HandBelief, unknown_hands  # noqa: E402
-from jaipur_ai.belief import TEMPERATURE as TEMP  # noqa: E402
+from jaipur_ai.belief import MODEL, MODELS, HandBelief, unknown_hands  # noqa: E402
 from jaipur_ai import GameState  # noqa: E402
 from jaipur_ai.spec import EngineSpec  # noqa: E402
 
@@ -38,8 +38,8 @@ def _log_share(rows: np.ndarray, w: np.ndarray, truth: np.ndarray) -> float:
     return float(np.log(w[hit][0] / w.sum()))
 
 
-def measure(deals: int, opponent: str, model: str, temp: float, floor: float,
-            first_deal: int = 1000) -> dict:
+def measure(deals: int, opponent: str, model: str, temp: Optional[float] = None,
+            floor: Optional[float] = None, first_deal: int = 1000) -> dict:
     """Mean log probability of the true unknown goods, uniform deal and belief."""
     engine = EngineSpec.parse(opponent).make_engine()
     limits = EngineSpec.parse(opponent).limits()
@@ -49,6 +49,7 @@ def measure(deals: int, opponent: str, model: str, temp: float, floor: float,
     for d in range(deals):
         s = GameState.new(first_deal + d)
         beliefs = [HandBelief(model, temp, floor) for _ in range(2)]
+        settings = beliefs[0].parts
         ply = 0
         while not s.is_round_over:
             p = s.to_move
@@ -68,7 +69,9 @@ def measure(deals: int, opponent: str, model: str, temp: float, floor: float,
                 beliefs[q].see(s.view(q), m)
             s = s.apply(m)
             ply += 1
-    return {"decisions": n, "uniform": prior / n, "belief": post / n,
+    return {"temp": "/".join(f"{t:g}" for _m, t, _f, _w in settings),
+            "floor": "/".join(f"{f:g}" for _m, _t, f, _w in settings),
+            "decisions": n, "uniform": prior / n, "belief": post / n,
             "gain": (post - prior) / n, "ms": 1000 * secs / n}
 
 
@@ -78,16 +81,17 @@ def main(argv=None) -> int:
     ap.add_argument("--opponent", default="ismcts:iterations=2000",
                     help="the engine both players move by (match syntax)")
     ap.add_argument("--model", action="append", default=None,
-                    help="model,temp,floor, the model one of " + ", ".join(MODELS)
-                    + " (repeatable; default: the library's)")
+                    help="model[,temp,floor], the model one of " + ", ".join(MODELS)
+                    + " (repeatable; without temp and floor the model's own; default: "
+                    "the library's)")
     args = ap.parse_args(argv)
-    models = args.model or [f"{MODEL},{TEMP:g},{FLOOR:g}"]
+    models = args.model or [MODEL]
     print(f"| model, temperature, floor | decisions | uniform deal | belief | gain "
           f"| ms a posterior |\n| --- | ---: | ---: | ---: | ---: | ---: |")
     for spec in models:
-        model, temp, floor = spec.split(",")
-        r = measure(args.deals, args.opponent, model, float(temp), float(floor))
-        print(f"| {model}, {float(temp):g}, {float(floor):g} | {r['decisions']} "
+        model, *tf = spec.split(",")
+        r = measure(args.deals, args.opponent, model, *map(float, tf))
+        print(f"| {model}, {r['temp']}, {r['floor']} | {r['decisions']} "
               f"| {r['uniform']:.3f} | {r['belief']:.3f} | {r['gain']:+.3f} "
               f"| {r['ms']:.1f} |", flush=True)
     return 0

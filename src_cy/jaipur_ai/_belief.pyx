@@ -3,10 +3,12 @@
 over the opponent's hand; jaipur_ai/belief.py is the Python side).
 
 The model of the mover is a softmax, at a temperature, over either every legal move
-scored by the learned value of the position it leads to (``all_moves``), or the
-informed policy's candidates scored as the tree's priors score them (learned
-afterstate values, or the hand-set move scores); mixed with a floor that every legal
-move gets, so that a move the model would never play does not rule a hand out.
+scored by the learned value of the position it leads to (``SCORER_LEARNED``), every
+legal move scored by the hand-set move score, the greedy engine's judgement
+(``SCORER_GREEDY``), or the informed policy's candidates scored as the tree's priors
+score them (``SCORER_CANDIDATES``: learned afterstate values, or the hand-set move
+scores); mixed with a floor that every legal move gets, so that a move the model would
+never play does not rule a hand out.
 """
 from libc.string cimport memcpy
 from libc.math cimport exp, log
@@ -19,12 +21,17 @@ from jaipur_ai._core cimport (State, Move, Rng, N_GOODS, MAX_MOVES, RESULT_NONE,
                               move_of, gen_moves, is_legal, rng_seed, sample_view_hand,
                               apply_move)
 from jaipur_ai._bridge cimport CoreView
-from jaipur_ai._heuristic cimport HoldTab, hold_tab
+from jaipur_ai._heuristic cimport HoldTab, hold_tab, score_move
 from jaipur_ai._policy cimport (MAX_CAND, LEARNED_POINTS, candidates, score_candidates,
                                 rescore_learned)
 from jaipur_ai._evaluation cimport Evaluation, evaluate
 
 cnp.import_array()
+
+# how a model scores the mover's moves (hand_likelihoods' ``scorer``)
+SCORER_CANDIDATES = 0   # the informed policy's candidates, as the tree's priors score them
+SCORER_LEARNED = 1      # every legal move, by the learned value of where it leads
+SCORER_GREEDY = 2       # every legal move, by the hand-set move score (the greedy engine)
 
 
 cdef inline double _mixed(double* sc, int n, int hit, double temp, double floor,
@@ -70,6 +77,23 @@ cdef double _likelihood_all(const State* s, const Move* m, int32_t action, doubl
     return _mixed(sc, n, hit, temp, floor, n)
 
 
+cdef double _likelihood_greedy(const State* s, const Move* m, int32_t action,
+                               double temp, double floor) noexcept:
+    """P(m | s) with every legal move scored by score_move, the greedy engine's score
+    (which also weighs moves that end the round by sampling: the floor covers those)."""
+    cdef Move buf[MAX_MOVES]
+    cdef double sc[MAX_MOVES]
+    cdef int n, i, hit = -1
+    if not is_legal(s, m):
+        return 0.0
+    n = gen_moves(s, buf)
+    for i in range(n):
+        sc[i] = score_move(s, &buf[i])
+        if action_of(&buf[i]) == action:
+            hit = i
+    return _mixed(sc, n, hit, temp, floor, n)
+
+
 cdef double _likelihood(const State* s, const Move* m, int32_t action, double temp,
                         double floor, Evaluation ev) noexcept:
     """P(m | s) under the model: (1 - floor) * softmax mass of m among the candidates
@@ -95,13 +119,14 @@ cdef double _likelihood(const State* s, const Move* m, int32_t action, double te
 
 def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
                      Evaluation evaluation=None, double temp=4.0, double floor=0.05,
-                     uint64_t seed=0, bint all_moves=False):
+                     uint64_t seed=0, int scorer=SCORER_CANDIDATES):
     """For each row of ``unknown_goods`` (k rows of N_GOODS counts: the goods the
     observer of ``view`` has not seen in its opponent's hand, who is to move), the
     probability that the opponent plays ``action`` (a fixed action id), by the model
     above, in a world of the view with those goods (the rest of the unseen cards
-    dealt by ``seed``, the same deal for every row).  ``all_moves``: every legal move
-    scored by ``evaluation``'s learned values; otherwise the policy's candidates,
+    dealt by ``seed``, the same deal for every row).  ``scorer``: SCORER_LEARNED, every
+    legal move scored by ``evaluation``'s learned values; SCORER_GREEDY, every legal
+    move by its hand-set move score; SCORER_CANDIDATES, the policy's candidates,
     ``evaluation`` None scoring them by the hand-set move scores.  A row that the view
     does not allow, or with which the move is illegal, gets 0."""
     cdef const unsigned char[:, ::1] h
@@ -115,8 +140,10 @@ def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
         raise ValueError("temp must be > 0 and floor in [0, 1]")
     if move_of(action, &m) != 0:
         raise ValueError(f"{action} is not an action id")
-    if all_moves and evaluation is None:
-        raise ValueError("all_moves scores by learned values: give an evaluation")
+    if scorer not in (SCORER_CANDIDATES, SCORER_LEARNED, SCORER_GREEDY):
+        raise ValueError(f"scorer must be 0, 1 or 2, got {scorer}")
+    if scorer == SCORER_LEARNED and evaluation is None:
+        raise ValueError("SCORER_LEARNED scores by learned values: give an evaluation")
     ha = np.ascontiguousarray(unknown_goods, dtype=np.uint8)
     if ha.ndim != 2 or ha.shape[1] != N_GOODS:
         raise ValueError(f"unknown_goods must be a (k, {N_GOODS}) array of counts")
@@ -129,8 +156,10 @@ def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
         rng_seed(&r, seed)
         if sample_view_hand(&view.v, &h[i, 0], &t, &r) != 0:
             continue
-        if all_moves:
+        if scorer == SCORER_LEARNED:
             o[i] = _likelihood_all(&t, &m, action, temp, floor, evaluation)
+        elif scorer == SCORER_GREEDY:
+            o[i] = _likelihood_greedy(&t, &m, action, temp, floor)
         else:
             o[i] = _likelihood(&t, &m, action, temp, floor, evaluation)
     return out
