@@ -216,17 +216,11 @@ class HandBelief:
         if not self.follows(view) or not self.seen or len(rows) <= 1:
             return rows, np.exp(logw - logw.max())
         _unseen, known_now = _sides(view)
-        loglik = np.array([self._log_likelihoods(rows, known_now, *part[:3])
-                           for part in self.parts])      # (parts, rows)
-        if len(self.parts) > 1:
-            # a mixture of kinds of opponent: P(moves | U) = sum_k prior_k P_k(moves | U)
-            lp = np.array([part[3] for part in self.parts])[:, None] + loglik
-            top = lp.max(axis=0)
-            with np.errstate(invalid="ignore"):
-                mixed = top + np.log(np.exp(lp - np.where(np.isfinite(top), top, 0)).sum(0))
-            logw = logw + np.where(np.isfinite(top), mixed, -np.inf)
-        else:
-            logw = logw + loglik[0]
+        # each kind of opponent k: log prior_k + log P_k(moves seen | U); a mixture of
+        # kinds sums them, P(moves | U) = sum_k prior_k P_k(moves | U)
+        lp = np.array([part[3] + self._log_likelihoods(rows, known_now, *part[:3])
+                       for part in self.parts])
+        logw = logw + np.logaddexp.reduce(lp, axis=0)
         keep = np.isfinite(logw)
         if not keep.any():                 # no hand explains the moves: stay uniform
             rows, logw = unknown_hands(view)
