@@ -184,14 +184,15 @@ class HandBelief:
         self.evaluation = None if all(m in ("scores", "greedy") for m, *_ in parts) else (
             evaluation if evaluation is not None else default_evaluation())
         self.model = model
-        self.temperature, self.floor = self.parts[0][1], self.parts[0][2]
         self.round: Optional[int] = None
         self.deck_size = 0                  # the draw pile in the last view seen
         self.seen: list[_Seen] = []
 
     def __repr__(self) -> str:
-        return (f"HandBelief({self.model!r}, temperature={self.temperature:g}, "
-                f"floor={self.floor:g}, round={self.round}, opponent_moves={len(self.seen)})")
+        settings = "".join(f", temperature={t:g}, floor={f:g}"
+                           for _m, t, f, _w in self.parts if len(self.parts) == 1)
+        return (f"HandBelief({self.model!r}{settings}, round={self.round}, "
+                f"opponent_moves={len(self.seen)})")
 
     def follows(self, view: View) -> bool:
         """Whether ``view`` can come after the moves seen, in the same round."""

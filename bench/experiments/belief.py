@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from typing import Any
+from typing import Any, Optional
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -37,6 +37,7 @@ from jaipur_ai.spec import EngineSpec  # noqa: E402
 from peek_hands import match_parser, play_and_print  # noqa: E402
 
 TEMP = TEMPERATURE   # this script's name for it
+SINGLE = tuple(m for m in MODELS if m != "mixed")   # the models with one temperature
 
 
 class _BelievingEngine:
@@ -72,22 +73,26 @@ class BeliefSpec(EngineSpec):
                 + super().__str__())
 
 
-def believing_spec(spec: str, temp: float = TEMP, floor: float = FLOOR,
+def believing_spec(spec: str, temp: Optional[float] = None, floor: Optional[float] = None,
                    model: str = MODEL) -> BeliefSpec:
-    """The fair ISMCTS engine ``spec`` (match syntax), with the belief."""
+    """The fair ISMCTS engine ``spec`` (match syntax), with the belief (temperature and
+    floor: the model's own unless given)."""
     s = EngineSpec.parse(spec)
     if s.cheats or s.algorithm != "ismcts":
         raise SystemExit(f"{spec}: give a fair ismcts engine; this script adds the belief")
-    if model not in MODELS:
-        raise SystemExit(f"--model must be one of {', '.join(MODELS)}")
-    return BeliefSpec(s.algorithm, s.time, s.iterations, s.options, temp, floor, model)
+    if model not in SINGLE:
+        raise SystemExit(f"--model must be one of {', '.join(SINGLE)} (the library's "
+                         "'mixed' is ismcts:...,belief=mixed in jaipur-ai match)")
+    (_m, t, f, _w), = HandBelief(model, temp, floor).parts
+    return BeliefSpec(s.algorithm, s.time, s.iterations, s.options, t, f, model)
 
 
 def main(argv=None) -> int:
     ap = match_parser(__doc__, "belief", "weighs the opponent's hand by its moves")
-    ap.add_argument("--model", choices=MODELS, default=MODEL, help="model of the opponent")
-    ap.add_argument("--temp", type=float, default=TEMP, help="model temperature, points")
-    ap.add_argument("--floor", type=float, default=FLOOR, help="model floor")
+    ap.add_argument("--model", choices=SINGLE, default=MODEL, help="model of the opponent")
+    ap.add_argument("--temp", type=float, help="model temperature, points (default: the "
+                    "model's own)")
+    ap.add_argument("--floor", type=float, help="model floor (default: the model's own)")
     args = ap.parse_args(argv)
 
     def side(spec: str, on: bool) -> EngineSpec:
