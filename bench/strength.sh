@@ -25,31 +25,27 @@ O=opponent_stats=pooled,all_moves_after=0   # ... and without them: the defaults
 F2=weights=bench/weights/features2.npz,$O  # features version 2: the previous default
 V=weights=bench/weights/view.npz,$O        # the opponent's view, third generation (features version 1)
 P=opponent_view=off,weights=bench/weights/previous.npz,$O   # the learned default before it
+issue_rows() {  # prefix options previous previous-options: the rows issue 10 asks of a default
+  local p=$1 x=$2 q=$3 y=$4
+  run "$p-01-vs-$q-01"        "ismcts:time=0.1,$x"  "ismcts:time=0.1,$y"   200
+  run "$p-1-vs-$q-1"          "ismcts:time=1,$x"    "ismcts:time=1,$y"     100
+  run "$p-01-vs-heuristic01"  "ismcts:time=0.1,$x"  "ismcts:time=0.1,$H"   200
+  run "$p-1-vs-heuristic1"    "ismcts:time=1,$x"    "ismcts:time=1,$H"     50
+  run "$p-1-vs-${p}025"       "ismcts:time=1,$x"    "ismcts:time=0.25,$x"  100
+  run "$p-1-vs-${p}025-b"     "ismcts:time=1,$x"    "ismcts:time=0.25,$x"  100  2027
+  run "$p-1-vs-greedy"        "ismcts:time=1,$x"    greedy                 100
+  run "$p-1-vs-greedy-b"      "ismcts:time=1,$x"    greedy                 100  2027
+}
 # this build's default: features version 2 with the opponent's statistics kept by its
 # hand and every move considered past 1000 visits (docs/strength.md, "Looking past the
 # candidates, and the opponent's hand"); against the previous default it plays the
 # shipped weights with both off (features2.npz's evaluation: the same moves).
 # bash bench/strength.sh cand- runs only these, about five hours on 2 cores
-run cand-01-vs-feat2-01       ismcts:time=0.1,$C   ismcts:time=0.1,$O   200
-run cand-1-vs-feat2-1         ismcts:time=1,$C     ismcts:time=1,$O     100
-run cand-01-vs-heuristic01    ismcts:time=0.1,$C   ismcts:time=0.1,$H   200
-run cand-1-vs-heuristic1      ismcts:time=1,$C     ismcts:time=1,$H     50
-run cand-1-vs-cand025         ismcts:time=1,$C     ismcts:time=0.25,$C  100
-run cand-1-vs-cand025-b       ismcts:time=1,$C     ismcts:time=0.25,$C  100  2027
-run cand-1-vs-greedy          ismcts:time=1,$C     greedy               100
-run cand-1-vs-greedy-b        ismcts:time=1,$C     greedy               100  2027
+issue_rows cand "$C" feat2 "$O"
 # the candidate default: this build's default with the belief over the opponent's hand
-# "mixed" (docs/strength.md, "Which kind of player?"); the rows issue 10 asks of a new
-# default. bash bench/strength.sh mixed- runs only these, about five and a half hours
-M=$C,belief=mixed
-run mixed-01-vs-cand01        ismcts:time=0.1,$M   ismcts:time=0.1,$C   200
-run mixed-1-vs-cand1          ismcts:time=1,$M     ismcts:time=1,$C     100
-run mixed-01-vs-heuristic01   ismcts:time=0.1,$M   ismcts:time=0.1,$H   200
-run mixed-1-vs-heuristic1     ismcts:time=1,$M     ismcts:time=1,$H     50
-run mixed-1-vs-mixed025       ismcts:time=1,$M     ismcts:time=0.25,$M  100
-run mixed-1-vs-mixed025-b     ismcts:time=1,$M     ismcts:time=0.25,$M  100  2027
-run mixed-1-vs-greedy         ismcts:time=1,$M     greedy               100
-run mixed-1-vs-greedy-b       ismcts:time=1,$M     greedy               100  2027
+# "mixed" (docs/strength.md, "Which kind of player?"), not yet played. bash
+# bench/strength.sh mixed- runs only these, about five and a half hours on 2 cores
+issue_rows mixed "$C,belief=mixed" cand "$C"
 # the previous default's rows (features version 2)
 run feat2-01-vs-view01        ismcts:time=0.1,$F2  ismcts:time=0.1,$V  200
 run feat2-1-vs-025            ismcts:time=1,$F2    ismcts:time=0.25,$F2  100
