@@ -347,8 +347,9 @@ def test_bad_input_to_the_engines_belief_is_a_typed_error():
     assert x._beliefs == {}
 
 
-def test_a_match_shows_the_moves_to_a_believing_engine_deterministically():
-    a = "ismcts:iterations=300,belief=moves"
+@pytest.mark.parametrize("model", ["moves", "mixed"])
+def test_a_match_shows_the_moves_to_a_believing_engine_deterministically(model):
+    a = f"ismcts:iterations=300,belief={model}"
     r1 = run_match(a, "greedy", games=1, seed=4)
     r2 = run_match(a, "greedy", games=1, seed=4)
     assert [x["moves"] for x in r1.to_dict()["records"]] == \
