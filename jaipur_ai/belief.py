@@ -66,7 +66,10 @@ GREEDY_TEMPERATURE = 1.0
 GREEDY_FLOOR = 0.05
 # "mixed": the opponent is either a player like the search ("moves") or a greedy one,
 # even odds before its first move; the moves decide between them hand by hand
-MIXED = (("moves", TEMPERATURE, FLOOR, 0.5), ("greedy", GREEDY_TEMPERATURE, GREEDY_FLOOR, 0.5))
+# (model, temperature, floor, prior probability) of each kind of opponent
+Kinds = tuple[tuple[str, float, float, float], ...]
+MIXED: Kinds = (("moves", TEMPERATURE, FLOOR, 0.5),
+                ("greedy", GREEDY_TEMPERATURE, GREEDY_FLOOR, 0.5))
 _SCORERS = {"moves": SCORER_LEARNED, "candidates": SCORER_CANDIDATES,
             "scores": SCORER_CANDIDATES, "greedy": SCORER_GREEDY}
 
@@ -171,6 +174,7 @@ class HandBelief:
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not ok(x):
                 want = "a number > 0" if name == "temperature" else "a number in (0, 1]"
                 raise InvalidOptionError(name, f"{want}, got {x!r}")
+        parts: Kinds
         if model == "mixed":
             parts = MIXED
         else:
@@ -178,8 +182,8 @@ class HandBelief:
                 else (TEMPERATURE, FLOOR)
             parts = ((model, t0 if temperature is None else float(temperature),
                       f0 if floor is None else float(floor), 1.0),)
-        # (model, temperature, floor, log prior odds) of each kind of opponent
-        self.parts = tuple((m, float(t), float(f), math.log(w)) for m, t, f, w in parts)
+        # (model, temperature, floor, log prior probability) of each kind of opponent
+        self.parts: Kinds = tuple((m, float(t), float(f), math.log(w)) for m, t, f, w in parts)
         # the learned values of the shipped weights (or those given), where a part reads them
         self.evaluation = None if all(m in ("scores", "greedy") for m, *_ in parts) else (
             evaluation if evaluation is not None else default_evaluation())
