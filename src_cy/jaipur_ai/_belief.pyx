@@ -53,8 +53,10 @@ cdef inline double _mixed(double* sc, int n, int hit, double temp, double floor,
 
 cdef double _likelihood_all(const State* s, const Move* m, int32_t action, double temp,
                             double floor, Evaluation ev) noexcept:
-    """P(m | s) with every legal move scored by the learned value of the position it
-    leads to (LEARNED_POINTS per unit of win logit; a finished round exactly)."""
+    """P(m | s) with every legal move scored: by the learned value of the position it
+    leads to (LEARNED_POINTS per unit of win logit; a finished round exactly) when
+    ``ev`` is given, else by score_move, the greedy engine's score (which also weighs
+    moves that end the round by sampling: the floor covers those)."""
     cdef Move buf[MAX_MOVES]
     cdef double sc[MAX_MOVES]
     cdef State t
@@ -64,31 +66,17 @@ cdef double _likelihood_all(const State* s, const Move* m, int32_t action, doubl
         return 0.0
     n = gen_moves(s, buf)
     for i in range(n):
-        memcpy(&t, s, sizeof(State))
-        apply_move(&t, &buf[i])
-        w = evaluate(&t, s.to_move, &mg, &ev.m)
-        if w < 1e-4:
-            w = 1e-4
-        elif w > 1.0 - 1e-4:
-            w = 1.0 - 1e-4
-        sc[i] = LEARNED_POINTS * log(w / (1.0 - w))
-        if action_of(&buf[i]) == action:
-            hit = i
-    return _mixed(sc, n, hit, temp, floor, n)
-
-
-cdef double _likelihood_greedy(const State* s, const Move* m, int32_t action,
-                               double temp, double floor) noexcept:
-    """P(m | s) with every legal move scored by score_move, the greedy engine's score
-    (which also weighs moves that end the round by sampling: the floor covers those)."""
-    cdef Move buf[MAX_MOVES]
-    cdef double sc[MAX_MOVES]
-    cdef int n, i, hit = -1
-    if not is_legal(s, m):
-        return 0.0
-    n = gen_moves(s, buf)
-    for i in range(n):
-        sc[i] = score_move(s, &buf[i])
+        if ev is None:
+            sc[i] = score_move(s, &buf[i])
+        else:
+            memcpy(&t, s, sizeof(State))
+            apply_move(&t, &buf[i])
+            w = evaluate(&t, s.to_move, &mg, &ev.m)
+            if w < 1e-4:
+                w = 1e-4
+            elif w > 1.0 - 1e-4:
+                w = 1.0 - 1e-4
+            sc[i] = LEARNED_POINTS * log(w / (1.0 - w))
         if action_of(&buf[i]) == action:
             hit = i
     return _mixed(sc, n, hit, temp, floor, n)
@@ -159,7 +147,7 @@ def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
         if scorer == SCORER_LEARNED:
             o[i] = _likelihood_all(&t, &m, action, temp, floor, evaluation)
         elif scorer == SCORER_GREEDY:
-            o[i] = _likelihood_greedy(&t, &m, action, temp, floor)
+            o[i] = _likelihood_all(&t, &m, action, temp, floor, None)
         else:
             o[i] = _likelihood(&t, &m, action, temp, floor, evaluation)
     return out
