@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The matches behind docs/strength.md.  Each line is one row of the table; results
-# (JSON) go to bench/results/.  The "cand" rows are this build's default, the "feat2"
-# rows the previous one (the shipped weights are features2.npz's, with the reported
-# win probability recalibrated, which changes no move).  Earlier defaults are spelled
-# out with the options they had.  All rows take about twenty hours on 2 cores (the
-# "elapsed" of the results files): the "cand" rows about five, the "feat2" and "view"
-# rows about three each, the "learned" rows two and a quarter, the rest about an hour.
+# (JSON) go to bench/results/.  The "mixed" rows are this build's default, the "cand"
+# rows the previous one, the "feat2" rows the one before (the shipped weights are
+# features2.npz's, with the reported win probability recalibrated, which changes no
+# move).  Earlier defaults are spelled out with the options they had.  All rows take
+# about twenty-five hours on 2 cores (the "elapsed" of the results files): the "mixed"
+# and "cand" rows about five each, the "feat2" and "view" rows about three each, the
+# "learned" rows two and a quarter, the rest about an hour.
 #   bash bench/strength.sh            # all
 #   bash bench/strength.sh greedy     # only the rows whose name contains "greedy"
 set -euo pipefail
@@ -20,9 +21,10 @@ run() {  # name A B deals [seed]
   python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed "$seed" --workers 2 -q --json > "$out/$name.json"
 }
 H=evaluation=heuristic,priors=heuristic    # the hand-set default, move for move
-C=opponent_stats=hand,all_moves_after=1000  # this build's default, spelled out
-O=opponent_stats=pooled,all_moves_after=0   # ... and without them: the defaults before it
-F2=weights=bench/weights/features2.npz,$O  # features version 2: the previous default
+M=opponent_stats=hand,all_moves_after=1000,belief=mixed  # this build's default, spelled out
+C=opponent_stats=hand,all_moves_after=1000,belief=off    # the previous default
+O=opponent_stats=pooled,all_moves_after=0,belief=off     # ... and the defaults before it
+F2=weights=bench/weights/features2.npz,$O  # features version 2: the default before the previous
 V=weights=bench/weights/view.npz,$O        # the opponent's view, third generation (features version 1)
 P=opponent_view=off,weights=bench/weights/previous.npz,$O   # the learned default before it
 issue_rows() {  # prefix options previous previous-options: the rows issue 10 asks of a default
@@ -36,17 +38,19 @@ issue_rows() {  # prefix options previous previous-options: the rows issue 10 as
   run "$p-1-vs-greedy"        "ismcts:time=1,$x"    greedy                 100
   run "$p-1-vs-greedy-b"      "ismcts:time=1,$x"    greedy                 100  2027
 }
-# this build's default: features version 2 with the opponent's statistics kept by its
+# this build's default: the previous one with the belief over the opponent's hand
+# "mixed" (docs/strength.md, "Which kind of player?"); against the previous default it
+# plays the same with the belief off.  bash bench/strength.sh mixed- runs only these,
+# about five and a half hours on 2 cores
+issue_rows mixed "$M" cand "$C"
+# the previous default: features version 2 with the opponent's statistics kept by its
 # hand and every move considered past 1000 visits (docs/strength.md, "Looking past the
-# candidates, and the opponent's hand"); against the previous default it plays the
+# candidates, and the opponent's hand"); against the default before it it plays the
 # shipped weights with both off (features2.npz's evaluation: the same moves).
-# bash bench/strength.sh cand- runs only these, about five hours on 2 cores
+# bash bench/strength.sh cand- runs these (and the two mixed rows against them), about
+# five hours on 2 cores
 issue_rows cand "$C" feat2 "$O"
-# the candidate default: this build's default with the belief over the opponent's hand
-# "mixed" (docs/strength.md, "Which kind of player?"), not yet played. bash
-# bench/strength.sh mixed- runs only these, about five and a half hours on 2 cores
-issue_rows mixed "$C,belief=mixed" cand "$C"
-# the previous default's rows (features version 2)
+# the rows of features version 2, the default before the previous
 run feat2-01-vs-view01        ismcts:time=0.1,$F2  ismcts:time=0.1,$V  200
 run feat2-1-vs-025            ismcts:time=1,$F2    ismcts:time=0.25,$F2  100
 run feat2-01-vs-heuristic01   ismcts:time=0.1,$F2  ismcts:time=0.1,$H  200

@@ -7,7 +7,10 @@ import glob
 import json
 import os
 
-ORDER = ["cand-01-vs-feat2-01", "cand-1-vs-feat2-1", "cand-01-vs-heuristic01",
+ORDER = ["mixed-01-vs-cand-01", "mixed-1-vs-cand-1", "mixed-01-vs-heuristic01",
+         "mixed-1-vs-heuristic1", "mixed-1-vs-mixed025", "mixed-1-vs-mixed025-b",
+         "mixed-1-vs-greedy", "mixed-1-vs-greedy-b",
+         "cand-01-vs-feat2-01", "cand-1-vs-feat2-1", "cand-01-vs-heuristic01",
          "cand-1-vs-heuristic1", "cand-1-vs-cand025", "cand-1-vs-cand025-b",
          "cand-1-vs-greedy", "cand-1-vs-greedy-b",
          "feat2-01-vs-view01", "feat2-1-vs-025", "feat2-01-vs-heuristic01",
@@ -21,8 +24,9 @@ ORDER = ["cand-01-vs-feat2-01", "cand-1-vs-feat2-1", "cand-01-vs-heuristic01",
          "flat-ismcts1s-vs-ismcts01s", "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
-SEARCH = {"cand-": "the opponent's hand and every move (this build)",
-          "feat2": "features version 2 (previous)",
+SEARCH = {"mixed-": "belief over the opponent's hand, mixed (this build)",
+          "cand-": "the opponent's hand and every move (previous)",
+          "feat2": "features version 2 (before)",
           "view": "opponent's view, third generation (before)",
           "learnedx": "learned leaf evaluation (expectimax)",
           "learned": "learned evaluation and priors (before)", "old-": "full UCB tree",

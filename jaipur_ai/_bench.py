@@ -127,7 +127,7 @@ def ismcts_configs(weights: Optional[str] = None) -> tuple:
     return (
         ("default (learned evaluation and priors, opponent's view and hand)", "informed",
          _engine_tree(**learned)),
-        ("learned, opponent_stats=pooled, all_moves_after=0 (previous default)", "informed",
+        ("learned, opponent_stats=pooled, all_moves_after=0 (an earlier default)", "informed",
          _engine_tree(**pooled)),
         ("learned, pooled, opponent_view=off", "informed",
          _engine_tree(opponent_view="off", **pooled)),

@@ -16,8 +16,8 @@ from the search's own judgement (compiled: ``jaipur_ai._belief.hand_likelihoods`
 softmax at a temperature over the values of its moves, mixed with a floor that every
 legal move gets, so that no move the model finds unlikely rules a hand out. Models:
 ``"moves"``, every legal move valued by the learned evaluation of the position it
-leads to (a player like the search; the default: it knows the most of such a player's
-hand, docs/strength.md); ``"candidates"``, the informed policy's candidates so valued;
+leads to (a player like the search; :class:`HandBelief`'s default: it knows the most of
+such a player's hand, docs/strength.md); ``"candidates"``, the informed policy's candidates so valued;
 ``"scores"``, the candidates by their hand-set move scores; ``"greedy"``, every legal
 move by its hand-set move score (a greedy player); ``"mixed"``, a player like the
 search or a greedy one at even odds, P(moves | U) = ½ P_moves + ½ P_greedy, so that
@@ -25,8 +25,9 @@ the moves decide which (against greedy, ``"moves"`` knows less than the uniform 
 the mixture knows as much as the right model against either).
 
 It reads only what its player saw: the player's own views and the moves played.
-:class:`~jaipur_ai.Engine` keeps one when made with ``belief="moves"`` (or another
-model) and is shown the moves with :meth:`~jaipur_ai.Engine.see_move`.
+:class:`~jaipur_ai.Engine` keeps one (``belief="mixed"``, the default with the learned
+evaluation, or another model) and is shown the moves with
+:meth:`~jaipur_ai.Engine.see_move`.
 
 >>> import jaipur_ai as jp
 >>> from jaipur_ai.belief import HandBelief

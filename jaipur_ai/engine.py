@@ -65,6 +65,10 @@ CUTOFF_HEURISTIC = 10    # ... and with the hand-set one (the previous default)
 # keeps neither, as it did before (docs/strength.md, "Looking past the candidates")
 OPPONENT_STATS_LEARNED, OPPONENT_STATS_HEURISTIC = "hand", "pooled"
 ALL_MOVES_AFTER_LEARNED, ALL_MOVES_AFTER_HEURISTIC = 1000, 0
+# the learned default weighs the opponent's unseen goods by its moves, reading it as a
+# player like the search or a greedy one (docs/strength.md, "Which kind of player?");
+# the hand-set default deals them uniformly, as it did before
+BELIEF_LEARNED, BELIEF_HEURISTIC = "mixed", "off"
 # opponent_view -> the searcher's opp_view (docs/search.md, "The opponent's view")
 _OPPONENT_VIEW = {"off": 0, "priors": 1, "all": 2}
 DEFAULT_TIME = 1.0
@@ -192,11 +196,12 @@ class Engine:
     with the learned evaluation, 0 with the hand-set one).
     ``chance_nodes``: branch the tree on the cards drawn into the market, so that later
     decisions know the market they face (default True).
-    ``belief``: ``"off"`` (default) deals the opponent's unseen goods uniformly in every
-    sampled world; ``"moves"`` (or ``"candidates"``, ``"scores"``, ``"greedy"``,
-    ``"mixed"``: the model of the opponent, :mod:`jaipur_ai.belief`) weighs them by the
-    moves the engine was shown
-    with :meth:`see_move` this round, as a player at the table would.
+    ``belief``: ``"mixed"`` (the default with the learned evaluation; or ``"moves"``,
+    ``"candidates"``, ``"scores"``, ``"greedy"``: the model of the opponent,
+    :mod:`jaipur_ai.belief`) weighs the opponent's unseen goods in every sampled world
+    by the moves the engine was shown with :meth:`see_move` this round, as a player at
+    the table would; ``"off"`` (the default with the hand-set evaluation) deals them
+    uniformly.  Without moves shown (``analyse`` of a bare position) both are the same.
     ``widen``: progressive widening of UCB nodes: a node gets a new child only while its
     legal children number fewer than ``1 + widen * sqrt(visits)`` (0 = off, default).
     docs/search.md explains these settings and the matches behind the defaults.
@@ -229,7 +234,7 @@ class Engine:
                  chance_nodes: bool = True, puct: float = 1.5,
                  prior_temp: float = 1.0, opponent_view: Optional[str] = None,
                  opponent_stats: Optional[str] = None,
-                 all_moves_after: Optional[int] = None, belief: str = "off",
+                 all_moves_after: Optional[int] = None, belief: Optional[str] = None,
                  evaluation: str = "learned",
                  weights: Optional[str] = None, priors: Optional[str] = None) -> None:
         # every option is checked against the one table (jaipur_ai.options)
@@ -282,7 +287,8 @@ class Engine:
             OPPONENT_STATS_LEARNED if learned else OPPONENT_STATS_HEURISTIC)
         self.all_moves_after = o["all_moves_after"] if o["all_moves_after"] is not None \
             else (ALL_MOVES_AFTER_LEARNED if learned else ALL_MOVES_AFTER_HEURISTIC)
-        self.belief = o["belief"]
+        self.belief = o["belief"] if o["belief"] is not None else (
+            BELIEF_LEARNED if learned else BELIEF_HEURISTIC)
         self._beliefs: dict = {}        # observer -> HandBelief (belief != "off")
         self.weights = None if weights is None else str(weights)
         # the learned weights are loaded (and checked) once, here

@@ -329,14 +329,16 @@ OPTIONS: tuple[Option, ...] = (
        "also considers every legal move, not only the playout policy's candidates "
        "(0: never; none: 1000 with evaluation=learned, 0 with the hand-set one)",
        lo=0, hi=1_000_000_000, none=True, algorithms=_IS),
-    _o("belief", "choice", "off", "weigh the opponent's unseen goods by the moves it was "
+    _o("belief", "choice", None, "weigh the opponent's unseen goods by the moves it was "
        "shown playing this round (Engine.see_move; matches and games show every move): "
        "'moves' every legal move valued by the learned evaluation, 'candidates' the "
        "policy's candidates so valued, 'scores' by their move scores, 'greedy' every "
        "legal move by its move score (a greedy player), 'mixed' either 'moves' or "
        "'greedy', the moves deciding which (docs/search.md, \"A belief over the "
-       "opponent's hand\"); 'off' deals them uniformly",
-       choices=("off", "moves", "candidates", "scores", "greedy", "mixed"), algorithms=_IS),
+       "opponent's hand\"); 'off' deals them uniformly (none: 'mixed' with "
+       "evaluation=learned, 'off' with the hand-set one)",
+       choices=("off", "moves", "candidates", "scores", "greedy", "mixed"), none=True,
+       algorithms=_IS),
     _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points",
        lo=0.01, hi=1000, algorithms=_IS),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "

@@ -327,8 +327,25 @@ def test_the_engines_belief_starts_afresh_each_round_and_ignores_its_own_moves()
     assert eng2._beliefs[0].seen and eng2._belief_prior(other.view(0)) is None
     eng2.see_move(other.view(0), other.legal_moves()[0])   # (its fuller pile): afresh
     assert eng2._beliefs[0].seen == [] and eng2._beliefs[0].deck_size == 40
-    off = _shown(Engine(), seen, 0)                       # belief off: nothing kept
+    off = _shown(Engine(belief="off"), seen, 0)           # belief off: nothing kept
     assert off._beliefs == {}
+
+
+def test_the_learned_default_reads_the_opponents_moves_and_the_hand_set_one_does_not():
+    """The default (learned evaluation) weighs the opponent's unseen goods by its moves,
+    reading it as a player like the search or a greedy one; the hand-set default deals
+    them uniformly, as before (so evaluation="heuristic" still plays its old moves)."""
+    s, seen = _round_with_moves(5, 3)          # two of the opponent's moves
+    learned, heuristic = _shown(Engine(), seen, 0), _shown(Engine(evaluation="heuristic"), seen, 0)
+    assert learned.belief == "mixed" and heuristic.belief == "off"
+    assert heuristic._belief_prior(s.view(0)) is None
+    mixed = bel.HandBelief("mixed")
+    for t, m in seen:
+        mixed.see(t.view(0), m)
+    (hands, weights), (want_hands, want) = learned._belief_prior(s.view(0)), mixed.prior(s.view(0))
+    assert np.array_equal(hands, want_hands) and np.allclose(weights, want)
+    assert len(weights) > 1 and np.ptp(weights / weights.sum()) > 0
+    assert Engine(evaluation="heuristic", belief="mixed").belief == "mixed"
 
 
 def test_bad_input_to_the_engines_belief_is_a_typed_error():
