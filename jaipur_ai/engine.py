@@ -58,17 +58,21 @@ __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHM
            "DEFAULT_TIME"]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
-CUTOFF_LEARNED = 6       # default playout cutoff with the learned evaluation
-CUTOFF_HEURISTIC = 10    # ... and with the hand-set one (the previous default)
-# with the learned evaluation the opponent's statistics are kept apart by its hand and
-# nodes visited this often look past the policy's candidates; the hand-set default
-# keeps neither, as it did before (docs/strength.md, "Looking past the candidates")
-OPPONENT_STATS_LEARNED, OPPONENT_STATS_HEURISTIC = "hand", "pooled"
-ALL_MOVES_AFTER_LEARNED, ALL_MOVES_AFTER_HEURISTIC = 1000, 0
-# the learned default weighs the opponent's unseen goods by its moves, reading it as a
-# player like the search or a greedy one (docs/strength.md, "Which kind of player?");
-# the hand-set default deals them uniformly, as it did before
-BELIEF_LEARNED, BELIEF_HEURISTIC = "mixed", "off"
+# Options whose default follows the evaluation: (with the learned one, with the hand-set
+# one).  The hand-set column is the previous default move for move.  The learned search
+# plays shorter playouts (cutoff 6, docs/strength.md), priors and playout moves from the
+# opponent's view, the opponent's statistics kept apart by its hand and nodes visited
+# this often looking past the policy's candidates ("Looking past the candidates"), and
+# the opponent's unseen goods weighed by its moves as a player like the search or a
+# greedy one ("Which kind of player?").
+DEFAULTS_BY_EVALUATION = {
+    "cutoff": (6, 10),
+    "priors": ("learned", "heuristic"),
+    "opponent_view": ("all", "off"),
+    "opponent_stats": ("hand", "pooled"),
+    "all_moves_after": (1000, 0),
+    "belief": ("mixed", "off"),
+}
 # opponent_view -> the searcher's opp_view (docs/search.md, "The opponent's view")
 _OPPONENT_VIEW = {"off": 0, "priors": 1, "all": 2}
 DEFAULT_TIME = 1.0
@@ -265,30 +269,21 @@ class Engine:
         self.noise = o["noise"]
         self.max_playout = o["max_playout"]
         self.expand = o["expand"]
-        # the measured best cutoff depends on the evaluation (docs/strength.md)
-        self.cutoff = o["cutoff"] if o["cutoff"] is not None else (
-            CUTOFF_LEARNED if o["evaluation"] == "learned" else CUTOFF_HEURISTIC)
         self.widen = o["widen"]
         self.tree_depth = o["tree_depth"]
         self.chance_nodes = o["chance_nodes"]
         self.puct = o["puct"]
         self.prior_temp = o["prior_temp"]
         self.evaluation = evaluation
-        priors = o["priors"]
-        if priors is None:          # the priors follow the evaluation
-            priors = "learned" if evaluation == "learned" else "heuristic"
-        self.priors = priors
-        view = o["opponent_view"]
-        if view is None:            # so does the opponent's view
-            view = "all" if evaluation == "learned" else "off"
-        self.opponent_view = view
-        learned = evaluation == "learned"
-        self.opponent_stats = o["opponent_stats"] if o["opponent_stats"] is not None else (
-            OPPONENT_STATS_LEARNED if learned else OPPONENT_STATS_HEURISTIC)
-        self.all_moves_after = o["all_moves_after"] if o["all_moves_after"] is not None \
-            else (ALL_MOVES_AFTER_LEARNED if learned else ALL_MOVES_AFTER_HEURISTIC)
-        self.belief = o["belief"] if o["belief"] is not None else (
-            BELIEF_LEARNED if learned else BELIEF_HEURISTIC)
+        for name, (learned, hand_set) in DEFAULTS_BY_EVALUATION.items():
+            if o[name] is None:     # not given: the default of this evaluation
+                o[name] = learned if evaluation == "learned" else hand_set
+        self.cutoff = o["cutoff"]
+        self.priors = o["priors"]
+        self.opponent_view = o["opponent_view"]
+        self.opponent_stats = o["opponent_stats"]
+        self.all_moves_after = o["all_moves_after"]
+        self.belief = o["belief"]
         self._beliefs: dict = {}        # observer -> HandBelief (belief != "off")
         self.weights = None if weights is None else str(weights)
         # the learned weights are loaded (and checked) once, here
