@@ -54,10 +54,12 @@ from ._cards import CARD_TOTALS, GOODS
 from .errors import InvalidOptionError, InvalidPositionError
 from .evaluation import default_evaluation
 from .move import Move
+from .state import GameState
 from .view import View
 
 __all__ = ["HandBelief", "MODELS", "MODEL", "TEMPERATURE", "FLOOR", "GREEDY_TEMPERATURE",
-           "GREEDY_FLOOR", "MIXED", "unknown_hands", "hand_change", "check_seen"]
+           "GREEDY_FLOOR", "MIXED", "unknown_hands", "hand_change", "check_seen",
+           "read_history"]
 
 # The model of the opponent's choices (measured by bench/experiments/belief_quality.py;
 # docs/strength.md, "A belief over the opponent's hand")
@@ -145,6 +147,72 @@ def check_seen(view: Any, move: Any) -> None:
         raise InvalidPositionError("move", f"expected a Move, got {type(move).__name__}")
 
 
+def read_history(history: Any, view: View) -> list[tuple[View, Move]]:
+    """``history``, the moves of the round before ``view`` (oldest first), as the
+    (view, move) pairs a belief is shown, checked.
+
+    Each entry is a pair: the position before the move (a :class:`~jaipur_ai.GameState`,
+    read as ``view``'s player sees it, or that player's :class:`~jaipur_ai.View`) and the
+    move played there (a :class:`~jaipur_ai.Move`, its text or its action id).  Every
+    entry must be of ``view``'s round, in the order played (the draw pile never grows),
+    and a move of ``view``'s player legal where it was played; a bad entry is an
+    :class:`~jaipur_ai.InvalidPositionError` naming it (``history[3].position``,
+    ``history[3].move``).  Whether the opponent's moves were possible with some hand is
+    checked by :meth:`HandBelief.prior` with ``strict=True``."""
+    _check_view(view)
+    if isinstance(history, (str, bytes, dict)) or not hasattr(history, "__iter__"):
+        raise InvalidPositionError("history", "expected a list of (position, move) pairs, "
+                                              f"got {type(history).__name__}")
+    pairs: list[tuple[View, Move]] = []
+    deck = None
+    for i, entry in enumerate(history):
+        where = f"history[{i}]"
+        if isinstance(entry, (str, bytes, dict)) or not hasattr(entry, "__len__") \
+                or len(entry) != 2:
+            raise InvalidPositionError(where, "expected a (position, move) pair, got "
+                                              f"{type(entry).__name__}")
+        pos, move = entry
+        if isinstance(pos, GameState):
+            seen = pos.view(view.observer)
+        elif isinstance(pos, View):
+            seen = pos
+            if pos.observer != view.observer:
+                raise InvalidPositionError(
+                    f"{where}.position", f"the view of player {pos.observer}; the position "
+                                         f"searched is player {view.observer}'s")
+        else:
+            raise InvalidPositionError(f"{where}.position", "expected a GameState or a View, "
+                                                            f"got {type(pos).__name__}")
+        if seen.round != view.round:
+            raise InvalidPositionError(f"{where}.position",
+                                       f"a position of round {seen.round}; the position "
+                                       f"searched is of round {view.round}")
+        if seen.is_round_over:
+            raise InvalidPositionError(f"{where}.position", "the round is over there")
+        if deck is not None and seen.deck_size > deck:
+            raise InvalidPositionError(f"{where}.position",
+                                       f"{seen.deck_size} cards in the draw pile after "
+                                       f"{deck}: the entries are not in the order played")
+        deck = seen.deck_size
+        try:
+            m = Move.coerce(move, pos.mover_hand() if isinstance(pos, GameState) else None)
+        except (InvalidPositionError, ValueError) as e:
+            reason = getattr(e, "reason", str(e))
+            raise InvalidPositionError(f"{where}.move", reason) from None
+        if isinstance(pos, GameState):
+            legal = pos.is_legal(m)
+        else:
+            legal = seen.to_move != seen.observer or m in seen.legal_moves()
+        if not legal:
+            raise InvalidPositionError(f"{where}.move", f"{m} is not legal there")
+        pairs.append((seen, m))
+    if deck is not None and view.deck_size > deck:
+        raise InvalidPositionError("history", f"the position searched has {view.deck_size} "
+                                              f"cards in the draw pile, more than the last "
+                                              f"entry's {deck}: it does not come after them")
+    return pairs
+
+
 @dataclass
 class _Seen:
     """One move of the opponent, as the observer saw it played."""
@@ -218,9 +286,11 @@ class HandBelief:
         _unseen, known = _sides(view)
         self.seen.append(_Seen(view, move.action_id, hand_change(move), known, {}))
 
-    def prior(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+    def prior(self, view: View, strict: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """(rows of the opponent's possible unknown goods, their weights, the largest
-        1) for the watching player's ``view`` now."""
+        1) for the watching player's ``view`` now.  When no hand explains the
+        opponent's moves seen, the uniform deal; with ``strict``, an
+        :class:`~jaipur_ai.InvalidPositionError` naming ``history`` instead."""
         _check_view(view)
         rows, logw = unknown_hands(view)
         if not self.follows(view) or not self.seen or len(rows) <= 1:
@@ -233,6 +303,9 @@ class HandBelief:
         logw = logw + np.logaddexp.reduce(lp, axis=0)
         keep = np.isfinite(logw)
         if not keep.any():                 # no hand explains the moves: stay uniform
+            if strict:
+                raise InvalidPositionError("history", "no hand the opponent may hold "
+                                                      "allows the moves it played")
             rows, logw = unknown_hands(view)
             return rows, np.exp(logw - logw.max())
         rows, logw = rows[keep], logw[keep]

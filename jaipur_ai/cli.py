@@ -31,7 +31,7 @@ from .match import format_result, run_match
 from .spec import LEVELS, EngineSpec
 from .options import ALGORITHMS as ENGINE_ALGORITHMS
 from .options import ENGINE_OPTIONS, parse_text, unknown
-from .serve import serve_stdio
+from .serve import RequestError, read_request_history, serve_stdio
 from .state import GameState
 from .view import View, read_position
 from .web import DEFAULT_PORT
@@ -230,6 +230,24 @@ def _report_dict(report: Any) -> dict:
     return json.loads(report.to_json())  # pragma: no cover - defensive
 
 
+def load_history(path: str, pos: Position) -> Optional[list]:
+    """The moves of the round before ``pos`` from a JSON file (``-``: stdin): the list
+    of ``{"position", "move"}`` objects of the serve protocol's ``history``
+    (docs/protocol.md), read and checked by the same code."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CliError("--history", f"cannot read {path!r}: {e}") from None
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise CliError("--history", f"{path!r} is not JSON: {e}") from None
+    try:
+        return read_request_history(value, pos)
+    except (RequestError, JaipurError) as e:
+        raise CliError(f"--history {e.field}", e.reason) from None
+
+
 # ------------------------------------------------------------------- analyse
 def cmd_analyse(args: argparse.Namespace) -> int:
     pos = load_position(args.position)
@@ -256,6 +274,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         target = shown = pos.view(pos.to_move)
         notes.append(f"Full state given: analysing for player {pos.to_move} (to move) from "
                      f"that player's view only; the hidden cards are not used.")
+    history = None if args.history is None else load_history(args.history, pos)
     engine = _make_engine(args.algorithm, args.threads, perfect, args.option)
     t, n = args.time, args.iterations
     if t is None and n is None and args.algorithm in ("ismcts", "expectimax"):
@@ -263,7 +282,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
     def search(stop: threading.Event) -> Any:
         return engine.analyse(target, time=t, iterations=n, top=args.top, seed=args.seed,
-                              stop_event=stop)
+                              stop_event=stop, history=history)
 
     try:
         report, interrupted = _run_interruptibly(search)
@@ -685,6 +704,10 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--perfect-information", action="store_true",
                    help="cheat: search the full state with the hidden cards visible "
                         "(needs a state, not a view)")
+    a.add_argument("--history", metavar="FILE",
+                   help="JSON file ('-': stdin) of the round's moves before the position, "
+                        "[{\"position\": ..., \"move\": ...}, ...] (docs/protocol.md): the "
+                        "belief weighs the opponent's hand by them")
     a.add_argument("--json", action="store_true", help="print the Analysis as JSON")
     a.set_defaults(func=cmd_analyse)
 

@@ -41,13 +41,13 @@ from __future__ import annotations
 import os
 import threading
 import time as _time
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from ._bridge import CoreState, CoreView
 from ._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed, greedy_scores,
                       random_action, rank_children)
 from .analysis import Analysis, Candidate
-from .belief import HandBelief, check_seen
+from .belief import HandBelief, check_seen, read_history
 from .errors import InvalidPositionError
 from .evaluation import cached_evaluation, calibrated, default_evaluation
 from .move import Move
@@ -370,12 +370,20 @@ class Engine:
         with self._lock:
             self._beliefs.clear()
 
-    def _belief_prior(self, position) -> Optional[tuple[Any, Any]]:
-        """The hand prior of the searching player's belief when it saw moves of this
-        round (None: the unseen goods are dealt uniformly, as without a belief)."""
+    def _belief_prior(self, position, history=None) -> Optional[tuple[Any, Any]]:
+        """The hand prior of the searching player's belief: from ``history`` when given
+        (checked whatever the options, so a bad one is the same error at every door),
+        else from the moves shown this round (None: the unseen goods are dealt
+        uniformly, as without a belief)."""
+        view = position if isinstance(position, View) else position.view(position.to_move)
+        pairs = None if history is None else read_history(history, view)
         if self.belief == "off" or self.perfect_information:
             return None
-        view = position if isinstance(position, View) else position.view(position.to_move)
+        if pairs is not None:
+            fresh = HandBelief(self.belief, evaluation=self._evaluation)
+            for seen, move in pairs:
+                fresh.see(seen, move)
+            return fresh.prior(view, strict=True) if fresh.seen else None
         with self._lock:
             b = self._beliefs.get(view.observer)
             if b is None or not b.seen or not b.follows(view):
@@ -386,14 +394,15 @@ class Engine:
     def best_move(self, position, time: Optional[float] = None,
                   iterations: Optional[int] = None, seed: Optional[int] = None,
                   stop_event: Optional[threading.Event] = None,
-                  hand_prior: Optional[tuple[Any, Any]] = None) -> Move:
+                  hand_prior: Optional[tuple[Any, Any]] = None,
+                  history: Optional[Sequence[tuple[Any, Any]]] = None) -> Move:
         """The recommended move for the player to move (see :meth:`analyse`).
 
         A move that ends the round and wins in every sampled world is played at once.
         When nothing could be searched (``iterations=0``, or stopped before the first
         iteration), the greedy engine's choice is returned."""
         a = self._analyse(position, time, iterations, 1, seed, stop_event, None, None,
-                          short_circuit=True, hand_prior=hand_prior)
+                          short_circuit=True, hand_prior=hand_prior, history=history)
         best = a.best
         if best is not None:
             return best
@@ -406,7 +415,8 @@ class Engine:
                 seed: Optional[int] = None, stop_event: Optional[threading.Event] = None,
                 on_progress: Optional[Callable[["Analysis"], Any]] = None,
                 report_every: Optional[float] = None,
-                hand_prior: Optional[tuple[Any, Any]] = None) -> Analysis:
+                hand_prior: Optional[tuple[Any, Any]] = None,
+                history: Optional[Sequence[tuple[Any, Any]]] = None) -> Analysis:
         """Search ``position`` and rank the mover's moves.
 
         ``time`` (seconds) and/or ``iterations`` limit the search (both: whichever comes
@@ -424,13 +434,32 @@ class Engine:
         rows of six counts (diamonds, gold, silver, cloth, spice, leather),
         ``weights`` k non-negative numbers (:meth:`jaipur_ai.belief.HandBelief.prior`
         builds one from the round's moves; ``Engine(belief="moves")`` does it itself
-        for an engine shown the moves, :meth:`see_move`)."""
+        for an engine shown the moves, :meth:`see_move`).
+
+        ``history``: the moves of this round before ``position``, oldest first, as
+        ``(position before the move, move)`` pairs (a state or the searching player's
+        view; a move, its text or action id): the belief (``belief``, ISMCTS) then
+        weighs the opponent's unseen goods by them, as if the engine had been shown
+        them with :meth:`see_move`, without changing what it was shown.  A bad entry
+        is an :class:`InvalidPositionError` naming it (``history[2].move``);
+        :func:`jaipur_ai.belief.read_history`.
+
+        >>> import jaipur_ai as jp
+        >>> s0 = jp.GameState.new(seed=3, starter=1)
+        >>> s1 = s0.apply(s0.legal_moves()[0])                  # player 1 moves
+        >>> a = jp.Engine().analyse(s1, iterations=300, seed=1,
+        ...                         history=[(s0, s0.legal_moves()[0])])
+        >>> a.best in s1.legal_moves()
+        True
+        """
         return self._analyse(position, time, iterations, top, seed, stop_event,
-                             on_progress, report_every, hand_prior=hand_prior)
+                             on_progress, report_every, hand_prior=hand_prior,
+                             history=history)
 
     # -- internals -------------------------------------------------------------
     def _analyse(self, position, time, iterations, top, seed, stop_event, on_progress,
-                 report_every, short_circuit=False, hand_prior=None) -> Analysis:
+                 report_every, short_circuit=False, hand_prior=None,
+                 history=None) -> Analysis:
         time, iterations = check("time", time), check("iterations", iterations)
         top, seed = check("top", top), check("seed", seed)
         report_every = check("report_every", report_every)
@@ -449,8 +478,13 @@ class Engine:
             raise InvalidPositionError("hand_prior", "only the ismcts search reads one, "
                                                      f"not {self.algorithm}")
         t0 = _time.monotonic()
+        if hand_prior is not None and history is not None:
+            raise InvalidPositionError("history", "give a history or a hand_prior, not both")
         if hand_prior is None and self.algorithm == "ismcts":
-            hand_prior = self._belief_prior(position)     # inside the time limit
+            hand_prior = self._belief_prior(position, history)   # inside the time limit
+        elif history is not None:
+            read_history(history, position if isinstance(position, View)
+                         else position.view(position.to_move))   # checked, not read
         if self.algorithm == "greedy":
             return self._greedy(core, seed, t0, top, time)
         if self.algorithm == "random":

@@ -29,7 +29,7 @@ import re
 import types
 from collections.abc import Iterable
 from math import comb
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union, cast
 
 from ._cards import (CAMEL, CARD_TOTALS, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES, PRECIOUS,
                      TYPES)
@@ -539,6 +539,24 @@ class Move:
             return _parse(text, hand)
         except _Reject as e:
             raise InvalidMoveError(text, e.reason) from None
+
+    @classmethod
+    def coerce(cls, move: "Union[Move, str, int]",
+               hand: Optional[Sequence[int]] = None) -> "Move":
+        """``move`` as a Move: a Move itself, its text (read by :meth:`parse`, with
+        ``hand``) or its action id (:meth:`from_action_id`); anything else is an
+        :class:`InvalidMoveError`.
+
+        >>> m = Move.parse("take D")
+        >>> Move.coerce("take D") == Move.coerce(m) == Move.coerce(m.action_id) == m
+        True
+        """
+        if isinstance(move, Move):
+            return move
+        if isinstance(move, int) and not isinstance(move, bool):
+            return cls.from_action_id(move)
+        # (anything else that is not a move text is refused by parse, typed)
+        return cls.parse(cast(str, move), hand=hand)
 
     @classmethod
     def from_action_id(cls, action_id: int) -> "Move":

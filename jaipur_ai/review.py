@@ -17,11 +17,11 @@ same review.
 >>> del record.games[0]["seals"]
 >>> review = jp.review_game(record, iterations=300, seed=1)
 >>> review
-<GameReview of game 0: 6 plies, seed 1; A: mean loss 0.7, 0 inaccuracies, 0 mistakes, 0 blunders; B: mean loss 1.3, 0 inaccuracies, 0 mistakes, 0 blunders>
+<GameReview of game 0: 6 plies, seed 1; A: mean loss 0.0, 0 inaccuracies, 0 mistakes, 0 blunders; B: mean loss 0.7, 0 inaccuracies, 0 mistakes, 0 blunders>
 >>> review.plies[1]
-<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 29.3%, best 'camels' 29.4%, loss 0.1, no label>
+<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 31.5%, best 'camels' 31.6%, loss 0.1, no label>
 >>> [(round(p.loss, 1), p.label) for p in review.plies[-2:]]
-[(0.0, None), (3.8, None)]
+[(0.0, None), (2.1, None)]
 >>> jp.GameReview.from_dict(review.to_dict()) == review
 True
 """
@@ -358,11 +358,12 @@ class _Search:
                  stop: Optional[threading.Event]) -> None:
         self.engine, self.iterations, self.time, self.stop = engine, iterations, time, stop
 
-    def analyse(self, view: View, seed: int, share: int = 1) -> Analysis:
+    def analyse(self, view: View, seed: int, share: int = 1,
+                history: Optional[list] = None) -> Analysis:
         it = None if self.iterations is None else max(1, self.iterations // share)
         t = None if self.time is None else self.time / share
         return self.engine.analyse(view, time=t, iterations=it, top=None, seed=seed,
-                                   stop_event=self.stop)
+                                   stop_event=self.stop, history=history)
 
     def stopped(self) -> bool:
         return self.stop is not None and self.stop.is_set()
@@ -393,9 +394,10 @@ def _win(c: Candidate) -> float:
     return 0.5 if c.win_probability is None else float(c.win_probability)
 
 
-def _review_ply(search: _Search, view: View, move: Move, seed: int, number: tuple[int, int]
-                ) -> Optional[PlyReview]:
-    a = search.analyse(view, seed)
+def _review_ply(search: _Search, view: View, move: Move, seed: int, number: tuple[int, int],
+                history: list) -> Optional[PlyReview]:
+    # the mover's belief reads the round's moves before this one, as in the game
+    a = search.analyse(view, seed, history=history)
     if search.stopped():
         return None
     if not a.candidates:
@@ -464,11 +466,15 @@ def review_game(record: Union[GameRecord, dict], *, game: int = 0,
     done: list[PlyReview] = []
     if progress is not None:
         progress(0, len(plies))
+    history: list = []               # the (state, move) pairs of the round so far
     for ri, k, state, move in plies:
         if search.stopped():
             break
+        if k == 0:
+            history = []
         r = _review_ply(search, state.view(state.to_move), move, ply_seed(seed, game, ri, k),
-                        (ri + 1, k + 1))
+                        (ri + 1, k + 1), history)
+        history = history + [(state, move)]
         if r is None:
             break
         done.append(r)

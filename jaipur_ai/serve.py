@@ -45,7 +45,7 @@ from .state import STATE_FORMAT, GameState
 from .view import VIEW_FORMAT, View, read_position
 
 __all__ = ["Server", "main", "PROTOCOL_VERSION", "RequestError", "error_body",
-           "read_request_position"]
+           "read_request_position", "read_request_history"]
 
 #: Bumped only for changes that break old frontends; adding actions, request
 #: fields or response fields does not bump it.
@@ -70,13 +70,14 @@ class RequestError(Exception):
         super().__init__(self.message)
 
 
-def _position_field(field: str) -> str:
-    """A position reader's field, as a path inside the request."""
+def _position_field(field: str, root: str = "position") -> str:
+    """A position reader's field, as a path inside the request (the position read
+    is the request's ``root`` field)."""
     if field in ("text", "json", "", "position"):
-        return "position"
+        return root
     if field.startswith("position."):
-        return field
-    return f"position.{field}"
+        field = field[len("position."):]
+    return f"{root}.{field}"
 
 
 def error_body(exc: BaseException, where: str = "") -> dict[str, Any]:
@@ -138,6 +139,44 @@ def read_request_position(value: Any) -> tuple[Position, str]:
         return read_position(value), form
     raise RequestError("position", "expected a JSON object or a one-line text "
                                    f"form, got {type(value).__name__}")
+
+
+def read_request_history(value: Any, pos: Position) -> Optional[list]:
+    """The request's ``history`` (the moves of the round before ``pos``, oldest first:
+    a list of ``{"position": ..., "move": ...}`` objects, each position a state or the
+    searching player's view in any form ``position`` takes) as the engine's
+    (position, move) pairs, checked against ``pos`` now, before any search starts
+    (:func:`jaipur_ai.belief.read_history`); absent or null: None."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise RequestError("history", "expected a list of {\"position\", \"move\"} objects, "
+                                      f"got {type(value).__name__}")
+    pairs = []
+    for i, entry in enumerate(value):
+        where = f"history[{i}]"
+        if not isinstance(entry, dict):
+            raise RequestError(where, "expected an object with \"position\" and \"move\", "
+                                      f"got {type(entry).__name__}")
+        for key in ("position", "move"):
+            if entry.get(key) is None:
+                raise RequestError(f"{where}.{key}", "missing")
+        try:
+            before, _ = read_request_position(entry["position"])
+        except RequestError as e:
+            raise RequestError(f"{where}.position", e.reason) from None
+        except JaipurError as e:
+            raise InvalidPositionError(_position_field(e.field, f"{where}.position"),
+                                       e.reason) from None
+        move = entry["move"]
+        if isinstance(move, bool) or not isinstance(move, (str, int)):
+            raise RequestError(f"{where}.move", "expected a move text or an action id, got "
+                                                f"{move!r}")
+        pairs.append((before, move))
+    from .belief import read_history    # with the search: serve starts without it
+    view = pos if isinstance(pos, View) else pos.view(pos.to_move)
+    read_history(pairs, view)
+    return pairs
 
 
 def _write_position(pos: Position, form: str) -> Any:
@@ -205,7 +244,7 @@ def _engine_module():
 
 # Request fields that belong to the protocol or to analyse(), never to Engine().
 _ANALYSE_FIELDS = {"id", "action", "position", "time", "iterations", "top", "seed",
-                   "report_every"}
+                   "report_every", "history"}
 
 
 class _Job:
@@ -232,7 +271,7 @@ def _id_key(rid: Any) -> str:
 # --------------------------------------------------------------------------- the server
 ACTIONS: dict[str, dict[str, Any]] = {
     "analyse": {
-        "fields": ["position", "time", "iterations", "top", "seed", "algorithm",
+        "fields": ["position", "history", "time", "iterations", "top", "seed", "algorithm",
                    "threads", "report_every", "<engine options>"],
         "description": "search the position; partial answers every report_every seconds "
                        "(final: false), then the final answer (final: true)",
@@ -482,6 +521,9 @@ class Server:
         if limits["time"] is None and limits["iterations"] is None and self.default_time:
             limits["time"] = self.default_time
         report_every = _option(req, "report_every")
+        history = read_request_history(req.get("history"), pos)
+        if history is not None:
+            limits["history"] = history
         engine = self._make_engine(req)
         self._launch(rid, engine, pos, limits, report_every)
 
@@ -528,7 +570,8 @@ class Server:
             msg = {"id": job.rid, "action": "analyse", **body,
                    "terminated": job.terminated, "final": True}
         except JaipurError as e:
-            where = "position" if isinstance(e, InvalidPositionError) else ""
+            where = "position" if isinstance(e, InvalidPositionError) and \
+                not e.field.startswith("history") else ""
             msg = {"id": job.rid, "action": "analyse", "error": error_body(e, where)}
         except Exception as e:
             self._log_exception(e)

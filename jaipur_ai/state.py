@@ -59,15 +59,6 @@ class PlayerState:
         return sum(sum(v) for v in self.bonus.values())
 
 
-def _as_move(move: MoveLike, hand: Optional[tuple[int, ...]] = None) -> Move:
-    if isinstance(move, Move):
-        return move
-    if isinstance(move, int) and not isinstance(move, bool):
-        return Move.from_action_id(move)
-    # (anything else that is not a move text is refused by Move.parse, typed)
-    return Move.parse(move if isinstance(move, str) else cast(str, move), hand=hand)
-
-
 def _entropy_seed() -> int:
     return int.from_bytes(os.urandom(8), "little")
 
@@ -180,7 +171,7 @@ class GameState(TextValue):
 
     def is_legal(self, move: MoveLike) -> bool:
         try:
-            m = _as_move(move, self.mover_hand())
+            m = Move.coerce(move, self.mover_hand())
         except ValueError:
             return False
         return self._core.is_legal_action(m.action_id)
@@ -189,7 +180,7 @@ class GameState(TextValue):
         """The state after the player to move plays ``move`` (a Move, its text or
         its action id).  Raises :class:`IllegalMoveError` if the rules forbid it;
         ``self`` is never changed."""
-        m = _as_move(move, self.mover_hand())
+        m = Move.coerce(move, self.mover_hand())
         if self.is_round_over:
             raise IllegalMoveError(str(m), "the round is over")
         if not self._core.is_legal_action(m.action_id):

@@ -71,17 +71,19 @@ def test_a_planted_blunder_is_labelled_a_blunder():
 
 
 def best_move_game(plies: int, iterations: int, seed: int) -> jp.GameRecord:
-    """A round whose every move is the review engine's best at the review's settings."""
+    """A round whose every move is the review engine's best at the review's settings,
+    each searched, as a review does, knowing the round's moves before it."""
     engine = jp.Engine()
     state = jp.GameState.new(seed=11, starter=0)
-    moves = []
+    moves, history = [], []
     for k in range(plies):
         if state.is_round_over:
             break
         a = engine.analyse(state.view(state.to_move), iterations=iterations,
-                           seed=ply_seed(seed, 0, 0, k), top=None)
+                           seed=ply_seed(seed, 0, 0, k), top=None, history=history)
         assert a.best is not None
         moves.append(str(a.best))
+        history.append((state, a.best))
         state = state.apply(a.best)
     return jp.GameRecord([{"deal": 0, "seats": ["A", "B"],
                            "rounds": [{"deal": {"seed": 11}, "starter": 0, "moves": moves}]}],
