@@ -96,12 +96,13 @@ def play_shown(engine: Any, state: GameState, move: Move, bot: int) -> GameState
 
 
 def hint_analysis(hinter: Any, spec: EngineSpec, state: GameState, player: int, seed: int,
-                  ply: int, top: int = 3) -> Any:
+                  ply: int, top: int = 3, history: Optional[list] = None) -> Any:
     """The hint for ``player`` at ``ply``: an analysis of that player's view with the hint
-    spec's limits and :func:`hint_seed`."""
+    spec's limits and :func:`hint_seed`, its belief reading ``history`` (the round's
+    (state, move) pairs so far: the player saw every move)."""
     lim = spec.limits()
     return hinter.analyse(state.view(player), time=lim["time"], iterations=lim["iterations"],
-                          top=top, seed=hint_seed(seed, ply))
+                          top=top, seed=hint_seed(seed, ply), history=history)
 
 
 def camel_points(state: GameState, player: int) -> int:
@@ -176,6 +177,7 @@ class Game:
         self.last: list[str] = []           # what happened since your last move
         self.listed: list[Move] = []
         self.ply = 0
+        self.round_moves: list[tuple[GameState, Move]] = []   # this round's, for hints
 
     # -- i/o --
     def say(self, text: str = "") -> None:
@@ -250,7 +252,7 @@ class Game:
         budget = _budget(self.hint_spec)
         self.say(f"thinking ({self.hint_spec}{': ' + budget if budget else ''}) ...")
         report = hint_analysis(self._hinter, self.hint_spec, self.state, self.you, self.seed,
-                               self.ply)
+                               self.ply, history=self.round_moves)
         for line in format_analysis(report, 3).splitlines():
             self.say(("  " + line).rstrip())
 
@@ -306,7 +308,9 @@ class Game:
             return
 
     def _play(self, move: Move) -> None:
+        before = self.state
         self.state = play_shown(self.engine, self.state, move, self.bot)
+        self.round_moves.append((before, move))
 
     def engine_turn(self) -> None:
         budget = _budget(self.spec)
@@ -374,6 +378,7 @@ class Game:
                         seed=round_seed(self.seed, self.state.round))
                     self.ply = 0
                     self.last = []
+                    self.round_moves = []
                     starter = "you start" if self.state.to_move == self.you else "the engine starts"
                     self.say(f"Round {self.state.round}: {starter}.")
                     continue

@@ -78,11 +78,14 @@ class WebGame:
         self.recorder.see(self.state, seed=self.seed)
         self.ply = 0                          # moves played in this round
         self.history: list[dict[str, Any]] = []   # this round's moves
+        self.round_moves: list[tuple[GameState, Move]] = []   # the same, for hints
         self.engine_replies()
 
     # ------------------------------------------------------------ playing
     def _apply(self, move: Move, by: int, seconds: Optional[float] = None) -> None:
+        before = self.state
         self.state = play_shown(self.engine, self.state, move, self.bot)
+        self.round_moves.append((before, move))
         self.recorder.see(self.state)
         self.ply += 1
         entry: dict[str, Any] = {"ply": self.ply, "by": _who(self, by), "move": str(move)}
@@ -128,6 +131,7 @@ class WebGame:
         self.recorder.see(self.state, seed=seed)
         self.ply = 0
         self.history = []
+        self.round_moves = []
         self.engine_replies()
         return self.table()
 
@@ -139,7 +143,7 @@ class WebGame:
         if self._hinter is None:
             self._hinter = self.hint_spec.make_engine()
         report = hint_analysis(self._hinter, self.hint_spec, self.state, self.you, self.seed,
-                               self.ply, top)
+                               self.ply, top, self.round_moves)
         return {"engine": str(self.hint_spec), **report.to_dict()}
 
     def record(self) -> GameRecord:

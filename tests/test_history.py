@@ -205,3 +205,29 @@ def test_the_cli_reads_a_history_file(tmp_path):
     assert "--history history[0].move" in line and "not legal" in line
     line = one_line_error(cli("analyse", str(pos), "--history", str(tmp_path / "none.json")))
     assert "--history" in line and "cannot read" in line
+
+
+def test_a_hint_in_a_game_reads_the_rounds_moves():
+    """jaipur-ai web's (and play's) hints search the human's view with the round's
+    moves so far, as the engine it plays against does."""
+    from jaipur_ai.game import hint_seed
+    from jaipur_ai.spec import EngineSpec
+    from jaipur_ai.webgame import WebGame
+    hint = EngineSpec.parse("ismcts:iterations=300")
+    g = WebGame(EngineSpec.parse("greedy"), hint, seed=5, you=0)
+    rng = random.Random(1)
+    for _ in range(4):
+        if g.state.is_round_over:
+            break
+        g.play(str(rng.choice(g.state.legal_moves())))
+    assert g.ply == len(g.round_moves) > 4 and g.state.to_move == g.you
+    s = g.round_moves[0][0]
+    for t, m in g.round_moves:                          # the round's moves, in order
+        assert t == s
+        s = s.apply(m)
+    assert s == g.state
+    got = g.hint()
+    want = hint.make_engine().analyse(g.state.view(g.you), iterations=300, top=3,
+                                      seed=hint_seed(g.seed, g.ply), history=g.round_moves)
+    assert [(c["move"], c["visits"]) for c in got["candidates"]] == \
+        [(str(c.move), c.visits) for c in want.candidates]
