@@ -330,7 +330,8 @@ OPTIONS: tuple[Option, ...] = (
        "(0: never; none: 1000 with evaluation=learned, 0 with the hand-set one)",
        lo=0, hi=1_000_000_000, none=True, algorithms=_IS),
     _o("belief", "choice", None, "weigh the opponent's unseen goods by the moves it was "
-       "shown playing this round (Engine.see_move; matches and games show every move): "
+       "shown playing this round (Engine.see_move or the history given with the position; "
+       "matches and games show every move): "
        "'moves' every legal move valued by the learned evaluation, 'candidates' the "
        "policy's candidates so valued, 'scores' by their move scores, 'greedy' every "
        "legal move by its move score (a greedy player), 'mixed' either 'moves' or "
