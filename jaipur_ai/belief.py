@@ -45,12 +45,12 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 import numpy as np
 
 from ._belief import SCORER_CANDIDATES, SCORER_GREEDY, SCORER_LEARNED, hand_likelihoods
-from ._cards import CARD_TOTALS, GOODS
+from ._cards import CAMEL, CARD_TOTALS, GOODS
 from .errors import InvalidOptionError, InvalidPositionError
 from .evaluation import default_evaluation
 from .move import Move
@@ -59,7 +59,7 @@ from .view import View
 
 __all__ = ["HandBelief", "MODELS", "MODEL", "TEMPERATURE", "FLOOR", "GREEDY_TEMPERATURE",
            "GREEDY_FLOOR", "MIXED", "unknown_hands", "hand_change", "check_seen",
-           "read_history"]
+           "read_history", "MAX_HISTORY"]
 
 # The model of the opponent's choices (measured by bench/experiments/belief_quality.py;
 # docs/strength.md, "A belief over the opponent's hand")
@@ -147,26 +147,75 @@ def check_seen(view: Any, move: Any) -> None:
         raise InvalidPositionError("move", f"expected a Move, got {type(move).__name__}")
 
 
+MAX_HISTORY = 1000     # moves a history may hold (a round is far shorter)
+
+
+def _public(view: View) -> tuple:
+    """What both players see of ``view`` that every move changes in a known way: who is
+    to move, the two hand sizes and herds, the draw pile and the discard pile."""
+    raw = view._core.raw()
+    me = view.observer
+    sizes = [0, 0]
+    sizes[me], sizes[1 - me] = sum(raw["hand"][me]), view.opponent_hand_size
+    return (view.to_move, tuple(sizes), tuple(raw["herd"]), view.deck_size,
+            tuple(raw["discard"]))
+
+
+def _public_after(view: View, move: Move) -> tuple:
+    """:func:`_public` of the position after ``move`` is played in ``view``."""
+    to_move, sizes, herds, deck, discard = _public(view)
+    p = to_move
+    sizes, herds, discard = list(sizes), list(herds), list(discard)
+    sizes[p] += int(hand_change(move).sum())
+    if move.kind == "take":
+        deck -= 1                                   # the market is refilled
+    elif move.kind == "camels":
+        k = view._core.raw()["market"][CAMEL]
+        herds[p] += k
+        deck -= k
+    elif move.kind == "sell":
+        discard[cast(int, move.good)] += move.count
+    else:
+        herds[p] -= move.give[CAMEL]
+    return (1 - p, tuple(sizes), tuple(herds), deck, tuple(discard))
+
+
+def _possible(view: View, move: Move) -> bool:
+    """Whether the opponent, to move in ``view``, could play ``move`` with some hand it
+    may hold there (the compiled likelihood is 0 exactly where the move is illegal)."""
+    rows, _logp = unknown_hands(view)
+    p = hand_likelihoods(view._core, move.action_id, rows, None, GREEDY_TEMPERATURE,
+                         GREEDY_FLOOR, 0, SCORER_GREEDY)
+    return bool((p > 0).any())
+
+
 def read_history(history: Any, view: View) -> list[tuple[View, Move]]:
     """``history``, the moves of the round before ``view`` (oldest first), as the
     (view, move) pairs a belief is shown, checked.
 
     Each entry is a pair: the position before the move (a :class:`~jaipur_ai.GameState`,
     read as ``view``'s player sees it, or that player's :class:`~jaipur_ai.View`) and the
-    move played there (a :class:`~jaipur_ai.Move`, its text or its action id).  Every
-    entry must be of ``view``'s round, in the order played (the draw pile never grows),
-    and a move of ``view``'s player legal where it was played; a bad entry is an
+    move played there (a :class:`~jaipur_ai.Move`, its text or its action id).  The
+    entries must be the round's moves one after the other up to ``view``: each of
+    ``view``'s round, each move legal where it was played (the opponent's, with some
+    hand it may hold), each position the one the move before leads to (who is to move,
+    the hand sizes, herds, draw and discard piles), ``view`` the one the last leads to,
+    and some hand of the opponent must allow all its moves together.  A bad entry is an
     :class:`~jaipur_ai.InvalidPositionError` naming it (``history[3].position``,
-    ``history[3].move``).  Whether the opponent's moves were possible with some hand is
-    checked by :meth:`HandBelief.prior` with ``strict=True``."""
+    ``history[3].move``; ``history`` for the whole).  Only what ``view``'s player saw
+    is read: a state's view."""
     _check_view(view)
     if isinstance(history, (str, bytes, dict)) or not hasattr(history, "__iter__"):
         raise InvalidPositionError("history", "expected a list of (position, move) pairs, "
                                               f"got {type(history).__name__}")
+    if hasattr(history, "__len__") and len(history) > MAX_HISTORY:
+        raise InvalidPositionError("history", f"more than {MAX_HISTORY} moves")
     pairs: list[tuple[View, Move]] = []
-    deck = None
+    expect: Optional[tuple] = None           # what the last move leads to
     for i, entry in enumerate(history):
         where = f"history[{i}]"
+        if i >= MAX_HISTORY:                 # (an iterator, of no length)
+            raise InvalidPositionError("history", f"more than {MAX_HISTORY} moves")
         if isinstance(entry, (str, bytes, dict)) or not hasattr(entry, "__len__") \
                 or len(entry) != 2:
             raise InvalidPositionError(where, "expected a (position, move) pair, got "
@@ -189,27 +238,32 @@ def read_history(history: Any, view: View) -> list[tuple[View, Move]]:
                                        f"searched is of round {view.round}")
         if seen.is_round_over:
             raise InvalidPositionError(f"{where}.position", "the round is over there")
-        if deck is not None and seen.deck_size > deck:
-            raise InvalidPositionError(f"{where}.position",
-                                       f"{seen.deck_size} cards in the draw pile after "
-                                       f"{deck}: the entries are not in the order played")
-        deck = seen.deck_size
+        if expect is not None and _public(seen) != expect:
+            raise InvalidPositionError(f"{where}.position", f"not the position that "
+                                                            f"history[{i - 1}]'s move leads to")
+        own = seen.to_move == seen.observer
+        raw = seen._core.raw()
+        hand = pos.mover_hand() if isinstance(pos, GameState) else \
+            (*raw["hand"][seen.observer], raw["herd"][seen.observer]) if own else None
         try:
-            m = Move.coerce(move, pos.mover_hand() if isinstance(pos, GameState) else None)
-        except (InvalidPositionError, ValueError) as e:
-            reason = getattr(e, "reason", str(e))
-            raise InvalidPositionError(f"{where}.move", reason) from None
+            m = Move.coerce(move, hand)
+        except ValueError as e:                      # (InvalidMoveError and the like)
+            raise InvalidPositionError(f"{where}.move", getattr(e, "reason", str(e))) from None
         if isinstance(pos, GameState):
             legal = pos.is_legal(m)
         else:
-            legal = seen.to_move != seen.observer or m in seen.legal_moves()
+            legal = m in seen.legal_moves() if own else _possible(seen, m)
         if not legal:
             raise InvalidPositionError(f"{where}.move", f"{m} is not legal there")
         pairs.append((seen, m))
-    if deck is not None and view.deck_size > deck:
-        raise InvalidPositionError("history", f"the position searched has {view.deck_size} "
-                                              f"cards in the draw pile, more than the last "
-                                              f"entry's {deck}: it does not come after them")
+        expect = _public_after(seen, m)
+    if expect is not None and _public(view) != expect:
+        raise InvalidPositionError("history", "the position searched is not the one the "
+                                              "last entry's move leads to")
+    check = HandBelief("greedy")             # every opponent's move, with one hand
+    for seen, m in pairs:
+        check.see(seen, m)
+    check.prior(view, strict=True)
     return pairs
 
 
@@ -293,7 +347,7 @@ class HandBelief:
         :class:`~jaipur_ai.InvalidPositionError` naming ``history`` instead."""
         _check_view(view)
         rows, logw = unknown_hands(view)
-        if not self.follows(view) or not self.seen or len(rows) <= 1:
+        if not self.follows(view) or not self.seen or (len(rows) <= 1 and not strict):
             return rows, np.exp(logw - logw.max())
         _unseen, known_now = _sides(view)
         # each kind of opponent k: log prior_k + log P_k(moves seen | U); a mixture of

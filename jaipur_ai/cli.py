@@ -245,7 +245,7 @@ def load_history(path: str, pos: Position) -> Optional[list]:
     try:
         return read_request_history(value, pos)
     except (RequestError, JaipurError) as e:
-        raise CliError(f"--history {e.field}", e.reason) from None
+        raise CliError(str(e.field), e.reason) from None
 
 
 # ------------------------------------------------------------------- analyse
@@ -274,6 +274,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         target = shown = pos.view(pos.to_move)
         notes.append(f"Full state given: analysing for player {pos.to_move} (to move) from "
                      f"that player's view only; the hidden cards are not used.")
+    if args.history == "-" and " ".join(args.position).strip() == "-":
+        raise CliError("--history", "the position is read from stdin: give the history "
+                                    "as a file")
     history = None if args.history is None else load_history(args.history, pos)
     engine = _make_engine(args.algorithm, args.threads, perfect, args.option)
     t, n = args.time, args.iterations

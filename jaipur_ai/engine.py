@@ -52,7 +52,7 @@ from .errors import InvalidPositionError
 from .evaluation import cached_evaluation, calibrated, default_evaluation
 from .move import Move
 from .options import MAX_DEPTH, check, check_engine_options
-from .view import View
+from .view import View, mover_view
 
 __all__ = ["Engine", "Analysis", "Candidate", "best_move", "analyse", "ALGORITHMS",
            "DEFAULT_TIME"]
@@ -361,9 +361,11 @@ class Engine:
         with self._lock:
             b = self._beliefs.get(view.observer)
             if b is None:
-                b = self._beliefs[view.observer] = HandBelief(self.belief,
-                                                              evaluation=self._evaluation)
+                b = self._beliefs[view.observer] = self._new_belief()
             b.see(view, move)
+
+    def _new_belief(self) -> HandBelief:
+        return HandBelief(self.belief, evaluation=self._evaluation)
 
     def forget(self) -> None:
         """Forget the moves shown (:meth:`see_move`): a new game starts."""
@@ -375,12 +377,12 @@ class Engine:
         (checked whatever the options, so a bad one is the same error at every door),
         else from the moves shown this round (None: the unseen goods are dealt
         uniformly, as without a belief)."""
-        view = position if isinstance(position, View) else position.view(position.to_move)
+        view = mover_view(position)
         pairs = None if history is None else read_history(history, view)
         if self.belief == "off" or self.perfect_information:
             return None
         if pairs is not None:
-            fresh = HandBelief(self.belief, evaluation=self._evaluation)
+            fresh = self._new_belief()
             for seen, move in pairs:
                 fresh.see(seen, move)
             return fresh.prior(view, strict=True) if fresh.seen else None
@@ -483,8 +485,7 @@ class Engine:
         if hand_prior is None and self.algorithm == "ismcts":
             hand_prior = self._belief_prior(position, history)   # inside the time limit
         elif history is not None:
-            read_history(history, position if isinstance(position, View)
-                         else position.view(position.to_move))   # checked, not read
+            read_history(history, mover_view(position))   # checked, not read
         if self.algorithm == "greedy":
             return self._greedy(core, seed, t0, top, time)
         if self.algorithm == "random":

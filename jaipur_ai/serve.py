@@ -42,7 +42,7 @@ from .errors import InvalidOptionError, InvalidPositionError, JaipurError
 from .options import ALGORITHMS, ENGINE_OPTIONS, check, check_engine_options, option
 from .move import Move
 from .state import STATE_FORMAT, GameState
-from .view import VIEW_FORMAT, View, read_position
+from .view import VIEW_FORMAT, View, mover_view, read_position
 
 __all__ = ["Server", "main", "PROTOCOL_VERSION", "RequestError", "error_body",
            "read_request_position", "read_request_history"]
@@ -174,8 +174,7 @@ def read_request_history(value: Any, pos: Position) -> Optional[list]:
                                                 f"{move!r}")
         pairs.append((before, move))
     from .belief import read_history    # with the search: serve starts without it
-    view = pos if isinstance(pos, View) else pos.view(pos.to_move)
-    read_history(pairs, view)
+    read_history(pairs, mover_view(pos))
     return pairs
 
 
@@ -465,11 +464,7 @@ class Server:
     def _do_apply(self, req: dict) -> dict[str, Any]:
         pos, form = self._position(req)
         state = _as_state(pos, "apply")
-        mv = _need(req, "move")
-        if isinstance(mv, int) and not isinstance(mv, bool):
-            move = Move.from_action_id(mv)
-        else:
-            move = Move.parse(mv)
+        move = Move.coerce(_need(req, "move"))
         after = state.apply(move)
         return {"move": str(move), "action_id": move.action_id,
                 "position": _write_position(after, form), "to_move": after.to_move,

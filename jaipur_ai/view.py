@@ -34,7 +34,7 @@ from .errors import InvalidPositionError, safe_repr
 from .move import Move
 from .state import GameState
 
-__all__ = ["View", "read_position"]
+__all__ = ["View", "read_position", "mover_view"]
 
 VIEW_FORMAT = "jaipur-view/1"
 _MAX_REJECTIONS = 1000
@@ -326,6 +326,12 @@ class View(TextValue):
         return draw_view(self)
 
 
+
+
+def mover_view(position: Union[GameState, View]) -> View:
+    """The view a search of ``position`` reads: a view itself, or a state as its player
+    to move sees it."""
+    return position if isinstance(position, View) else position.view(position.to_move)
 
 
 def read_position(text: str) -> Union[GameState, View]:

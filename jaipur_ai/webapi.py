@@ -64,8 +64,8 @@ ENDPOINTS: tuple[tuple[str, str, str, str], ...] = (
      "server-sent events: progress, then the review (jaipur-review/1) once a round is over"),
     ("POST", "/api/position", "position", "read a position: canonical text, JSON form, "
                                           "legal moves"),
-    ("POST", "/api/analyse", "position, time, iterations, seed, top, report_every, "
-                             "engine options",
+    ("POST", "/api/analyse", "position, history, time, iterations, seed, top, "
+                             "report_every, engine options",
      "server-sent events: the serve protocol's analyse answers, the last final"),
 )
 
@@ -357,7 +357,8 @@ class WebApp:
         """The analysis of a position, streamed: every answer of the serve protocol's
         ``analyse`` request (partial ones every ``report_every`` seconds, default 0.25),
         each as an ``analysis`` event; the last has ``"final": true``."""
-        _only(req, tuple(dict.fromkeys(("position", *SEARCH_LIMITS, *ENGINE_OPTIONS))))
+        _only(req, tuple(dict.fromkeys(("position", "history", *SEARCH_LIMITS,
+                                         *ENGINE_OPTIONS))))
         req = dict(req, id=1, action="analyse")
         if req.get("report_every") is None:
             req["report_every"] = 0.25

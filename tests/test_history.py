@@ -108,7 +108,7 @@ def _bad_histories():
         ("history[0].position", "round 2", [(other, other.legal_moves()[0])]),
         ("history[0].move", "not legal", [(s0, "sell 5D")]),
         ("history[0].move", "letter", [(s0, "take Q")]),
-        ("history[1].position", "order", [later, pairs[0]]),
+        ("history[1].position", "leads to", [later, pairs[0]]),
     ]
 
 
@@ -126,20 +126,34 @@ def test_a_bad_history_is_a_typed_error_naming_the_entry(k):
     assert eng._beliefs == {}
 
 
-def test_a_history_no_hand_explains_is_refused():
-    """The opponent's moves of the history must be possible with some hand it may hold
-    (a position's own hand makes the move legal, so build a view whose pile order lies)."""
+def test_an_opponents_move_no_hand_allows_is_refused():
+    """Given as a view, the opponent's move is checked against every hand it may hold
+    there: a sale of more cards of a good than it could hold is refused."""
     s, pairs = played(5, 9, "greedy")
-    v = s.view(0)
-    opp = [(t, m) for t, m in pairs if t.to_move == 1]
-    # the opponent sold a good at once that the view says it never held
-    t, _m = opp[0]
-    bad = next((m for m in (jp.Move.parse(f"sell 3{g}") for g in "CPL")
-                if not t.is_legal(m)), None)
-    assert bad is not None
-    with pytest.raises(InvalidPositionError) as e:
-        jp.Engine().analyse(v, iterations=50, history=[(t.view(0), bad)])
+    t = next(t for t, _m in pairs if t.to_move == 1)
+    unseen, known = bel._sides(t.view(0))
+    bad = next(jp.Move.parse(f"sell {n}{g}") for g, k in zip("DGSCPL", unseen + known)
+               for n in range(max(2, k + 1), 8) if k < n)
+    assert not any(w.is_legal(bad) for w in (t.view(0).sample(k) for k in range(50)))
+    with pytest.raises(InvalidPositionError, match="not legal") as e:
+        jp.Engine().analyse(s, iterations=50, history=[(t.view(0), bad)])
+    assert e.value.field == "history[0].move"
+
+
+def test_a_history_with_a_gap_or_a_wrong_end_is_refused():
+    """The entries are the round's moves one after the other, up to the position."""
+    s, pairs = played(5, 9, "greedy")
+    v = s.view(s.to_move)
+    assert bel.read_history(pairs, v)
+    for k in range(1, len(pairs)):                      # any one move left out
+        with pytest.raises(InvalidPositionError) as e:
+            bel.read_history(pairs[:k] + pairs[k + 1:], v)
+        assert e.value.field in (f"history[{k}].position", "history")
+    with pytest.raises(InvalidPositionError) as e:        # the last move left out
+        bel.read_history(pairs[:-1], v)
     assert e.value.field == "history"
+    with pytest.raises(InvalidPositionError, match="more than"):
+        bel.read_history(pairs * (bel.MAX_HISTORY // len(pairs) + 1), v)
 
 
 def _serve(*requests) -> list[dict]:
@@ -198,11 +212,16 @@ def test_the_cli_reads_a_history_file(tmp_path):
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
     want = jp.Engine(seed=3).analyse(s, iterations=600, history=pairs)
-    assert [c["move"] for c in got["candidates"]] == [str(c.move) for c in want.candidates]
+    assert [(c["move"], c["visits"]) for c in got["candidates"]] == \
+        [(str(c.move), c.visits) for c in want.candidates]
+    plain = jp.Engine(seed=3).analyse(s, iterations=600)
+    assert [c.visits for c in plain.candidates] != [c["visits"] for c in got["candidates"]]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps([{"position": pairs[0][0].to_text(), "move": "sell 5D"}]))
     line = one_line_error(cli("analyse", str(pos), "--iterations", "50", "--history", str(bad)))
-    assert "--history history[0].move" in line and "not legal" in line
+    assert "error: history[0].move: sell 5D is not legal" in line        # as the API says
+    line = one_line_error(cli("analyse", "-", "--history", "-", stdin=pos.read_text()))
+    assert "--history" in line and "stdin" in line
     line = one_line_error(cli("analyse", str(pos), "--history", str(tmp_path / "none.json")))
     assert "--history" in line and "cannot read" in line
 
@@ -231,3 +250,20 @@ def test_a_hint_in_a_game_reads_the_rounds_moves():
                                       seed=hint_seed(g.seed, g.ply), history=g.round_moves)
     assert [(c["move"], c["visits"]) for c in got["candidates"]] == \
         [(str(c.move), c.visits) for c in want.candidates]
+
+
+def test_the_web_api_reads_a_history_as_the_server_does():
+    from jaipur_ai.web import WebApp
+    from test_web import events, post
+    s, pairs = played(5, 9, "greedy")
+    app = WebApp(level="greedy", hint="greedy")
+    body = {"position": s.to_text(), "iterations": 600, "seed": 3,
+            "history": [{"position": t.to_text(), "move": str(m)} for t, m in pairs]}
+    final = events(post(app, "/api/analyse", body))[-1]
+    want = jp.Engine(seed=3).analyse(s, iterations=600, top=5, history=pairs)
+    assert [(c["move"], c["visits"]) for c in final["candidates"]] == \
+        [(str(c.move), c.visits) for c in want.candidates]
+    body["history"] = [{"position": pairs[0][0].to_text(), "move": "sell 5D"}]
+    bad = post(app, "/api/analyse", body)                # refused before any search
+    assert bad.status == 400
+    assert json.loads(bad.body)["error"]["field"] == "history[0].move"
