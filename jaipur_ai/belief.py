@@ -161,9 +161,10 @@ def _public(view: View) -> tuple:
             tuple(raw["discard"]))
 
 
-def _public_after(view: View, move: Move) -> tuple:
-    """:func:`_public` of the position after ``move`` is played in ``view``."""
-    to_move, sizes, herds, deck, discard = _public(view)
+def _public_after(now: tuple, view: View, move: Move) -> tuple:
+    """:func:`_public` of the position after ``move`` is played in ``view`` (whose
+    :func:`_public` is ``now``)."""
+    to_move, sizes, herds, deck, discard = now
     p = to_move
     sizes, herds, discard = list(sizes), list(herds), list(discard)
     sizes[p] += int(hand_change(move).sum())
@@ -238,13 +239,17 @@ def read_history(history: Any, view: View) -> list[tuple[View, Move]]:
                                        f"searched is of round {view.round}")
         if seen.is_round_over:
             raise InvalidPositionError(f"{where}.position", "the round is over there")
-        if expect is not None and _public(seen) != expect:
+        now = _public(seen)
+        if expect is not None and now != expect:
             raise InvalidPositionError(f"{where}.position", f"not the position that "
                                                             f"history[{i - 1}]'s move leads to")
         own = seen.to_move == seen.observer
-        raw = seen._core.raw()
-        hand = pos.mover_hand() if isinstance(pos, GameState) else \
-            (*raw["hand"][seen.observer], raw["herd"][seen.observer]) if own else None
+        hand: Optional[tuple[int, ...]]          # the mover's cards, to read "sell all X"
+        if isinstance(pos, GameState):
+            hand = pos.mover_hand()
+        else:
+            raw = seen._core.raw()
+            hand = (*raw["hand"][seen.observer], raw["herd"][seen.observer]) if own else None
         try:
             m = Move.coerce(move, hand)
         except ValueError as e:                      # (InvalidMoveError and the like)
@@ -256,7 +261,7 @@ def read_history(history: Any, view: View) -> list[tuple[View, Move]]:
         if not legal:
             raise InvalidPositionError(f"{where}.move", f"{m} is not legal there")
         pairs.append((seen, m))
-        expect = _public_after(seen, m)
+        expect = _public_after(now, seen, m)
     if expect is not None and _public(view) != expect:
         raise InvalidPositionError("history", "the position searched is not the one the "
                                               "last entry's move leads to")

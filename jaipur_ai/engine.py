@@ -385,7 +385,7 @@ class Engine:
             fresh = self._new_belief()
             for seen, move in pairs:
                 fresh.see(seen, move)
-            return fresh.prior(view, strict=True) if fresh.seen else None
+            return fresh.prior(view) if fresh.seen else None   # (read_history checked it)
         with self._lock:
             b = self._beliefs.get(view.observer)
             if b is None or not b.seen or not b.follows(view):

@@ -474,7 +474,7 @@ def review_game(record: Union[GameRecord, dict], *, game: int = 0,
             history = []
         r = _review_ply(search, state.view(state.to_move), move, ply_seed(seed, game, ri, k),
                         (ri + 1, k + 1), history)
-        history = history + [(state, move)]
+        history.append((state, move))
         if r is None:
             break
         done.append(r)

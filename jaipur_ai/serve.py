@@ -565,8 +565,7 @@ class Server:
             msg = {"id": job.rid, "action": "analyse", **body,
                    "terminated": job.terminated, "final": True}
         except JaipurError as e:
-            where = "position" if isinstance(e, InvalidPositionError) and \
-                not e.field.startswith("history") else ""
+            where = "position" if isinstance(e, InvalidPositionError) else ""
             msg = {"id": job.rid, "action": "analyse", "error": error_body(e, where)}
         except Exception as e:
             self._log_exception(e)
