@@ -6,7 +6,7 @@ import sys
 
 def main() -> int:
     try:
-        from jaipur_ai.cli import main as cli_main
+        from jaipur_ai.doors.cli import main as cli_main
     except KeyboardInterrupt:
         sys.stderr.write("\njaipur-ai: interrupted\n")
         return 130

@@ -27,14 +27,18 @@ compile_args = (["-O1", "-g", "-UNDEBUG", "-fsanitize=bounds", "-fsanitize-undef
 
 # The compiled modules (docs/development.md has the map): the rules core, then the
 # search split by responsibility, then the environments for learning (observation tensor, vectorised environment, OpenSpiel chance hooks)
-MODULES = ("_core", "_bridge", "_figures", "_decisive", "_heuristic", "_policy", "_features",
-           "_evaluation", "_nodepool", "_infostats", "_root", "_ismcts", "_expectimax", "_search",
-           "_belief", "_selfplay", "_observation", "_vecenv", "_spiel")
+MODULES = ("rules._core", "rules._bridge", "rules._observation",
+           "search._figures", "search._decisive", "search._heuristic", "search._policy",
+           "search._features", "search._evaluation", "search._nodepool", "search._infostats",
+           "search._root", "search._ismcts", "search._expectimax", "search._search",
+           "search._belief",
+           "learning._selfplay",
+           "envs._vecenv", "envs._spiel")
 
 extensions = [
     Extension(
         f"jaipur_ai.{name}",
-        [f"src_cy/jaipur_ai/{name}.pyx"],
+        [f"src_cy/jaipur_ai/{name.replace('.', '/')}.pyx"],
         include_dirs=[np.get_include()],
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],

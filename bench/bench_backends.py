@@ -18,7 +18,7 @@ import os
 import statistics
 import time
 
-from jaipur_ai.match import run_match
+from jaipur_ai.matches.runner import run_match
 
 MATCHES = (("ismcts:iterations=300", "greedy", "deals"),
            ("greedy", "greedy", "fast_deals"))

@@ -22,10 +22,10 @@ import json
 
 import numpy as np
 
-from jaipur_ai.evaluation import DEFAULT_WEIGHTS, fingerprint
-from jaipur_ai.selfplay import selfplay
-from jaipur_ai.spec import EngineSpec
-from jaipur_ai.train import load_shards, reliability
+from jaipur_ai.search.evaluation import DEFAULT_WEIGHTS, fingerprint
+from jaipur_ai.learning.selfplay import selfplay
+from jaipur_ai.matches.spec import EngineSpec
+from jaipur_ai.learning.train import load_shards, reliability
 
 
 def plot(rel: dict, path: str, title: str) -> None:

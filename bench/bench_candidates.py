@@ -20,7 +20,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import jaipur_ai as jp  # noqa: E402
-from jaipur_ai import _search  # noqa: E402
+from jaipur_ai.search import _search  # noqa: E402
 
 
 def records(path: str) -> list[dict]:

@@ -37,7 +37,7 @@ import bench_core  # noqa: E402  (the limit's compiler and runner)
 PROBE = r'''
 import json, random, sys, time, timeit
 import jaipur_ai as jp
-from jaipur_ai import _core
+from jaipur_ai.rules import _core
 what = sys.argv[1]
 def best(f, number, repeat=3):
     return min(timeit.repeat(f, number=number, repeat=repeat)) / number

@@ -20,7 +20,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import jaipur_ai as jp  # noqa: E402
-from jaipur_ai.engine import Engine  # noqa: E402
+from jaipur_ai.search.engine import Engine  # noqa: E402
 
 
 def positions(n: int) -> list:

@@ -33,8 +33,8 @@ import sys
 import tempfile
 import time
 
-from jaipur_ai import _core
-from jaipur_ai._bench import format_rules_report, rules_report
+from jaipur_ai.rules import _core
+from jaipur_ai.doors._bench import format_rules_report, rules_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "c", "limit.c")
@@ -130,7 +130,7 @@ def callgrind_report(rounds: int, seed: int) -> dict:
         rows = []
         for mode, counted in MODES:
             plies = run_limit(exe, mode, rounds, seed)[1]
-            core = _callgrind([sys.executable, "-c", "from jaipur_ai import _core; "
+            core = _callgrind([sys.executable, "-c", "from jaipur_ai.rules import _core; "
                                f"_core.bench_random_rounds({rounds}, {seed}, {counted})"],
                               "__pyx_pf_*bench_random_rounds*")
             limit = _callgrind([exe, mode, str(rounds), str(seed)], "play*")

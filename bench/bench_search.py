@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from jaipur_ai._bench import format_search_report, search_report
+from jaipur_ai.doors._bench import format_search_report, search_report
 
 
 def main(argv=None) -> None:

@@ -15,7 +15,7 @@ import argparse
 import statistics
 
 import jaipur_ai as jp
-from jaipur_ai.cli import _option
+from jaipur_ai.doors.cli import _option
 
 
 def sums(deals: int, iterations: int, max_plies: int, first_seed: int = 1000,

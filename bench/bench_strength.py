@@ -1,7 +1,7 @@
 """Head-to-head strength of search settings: rounds won, seats swapped on every deal.
 
 Each deal (``GameState.new(seed=deal)``) is played twice, A starting once and B once,
-so that the deal's luck cancels.  The games are played by :func:`jaipur_ai.match.play_game`
+so that the deal's luck cancels.  The games are played by :func:`jaipur_ai.matches.runner.play_game`
 (the runner of ``jaipur-ai match``), with this benchmark's deals and search seeds.  A round won counts 1, a drawn round 0.5.  Every
 search is seeded from (deal, ply), so a run is reproducible.
 
@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from jaipur_ai.match import EngineSpec, play_game  # noqa: E402
+from jaipur_ai.matches.runner import EngineSpec, play_game  # noqa: E402
 
 
 def _spec(options: dict) -> EngineSpec:
@@ -40,7 +40,7 @@ def _move_seed(deal: int, rnd: int, ply: int, player: int) -> int:
 
 def play_round(deal: int, a: dict, b: dict, a_starts: bool):
     """(points of A: 1/0.5/0, margin of A, plies); A is player 0, the deal is
-    ``GameState.new(deal, starter)``.  The game is played by jaipur_ai.match."""
+    ``GameState.new(deal, starter)``.  The game is played by jaipur_ai.matches.runner."""
     rec = play_game(_spec(a), _spec(b), deal, 0, starter=0 if a_starts else 1, deal=deal,
                     move_seed=functools.partial(_move_seed, deal))
     return rec.score, rec.margin, rec.plies

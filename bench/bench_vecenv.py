@@ -17,7 +17,8 @@ import statistics
 import time
 
 import jaipur_ai as jp
-from jaipur_ai import _core, encoding
+from jaipur_ai.rules import _core
+from jaipur_ai.rules import encoding
 
 
 def vecenv_rate(n: int, seconds: float, seed: int) -> dict:

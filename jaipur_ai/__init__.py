@@ -6,15 +6,15 @@ search that suggests the best move without peeking at hidden cards.
 >>> len(state.legal_moves()) > 0
 True
 """
-from .errors import (IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError,
+from jaipur_ai.errors import (IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError,
                      JaipurError, MissingExtraError)
-from .move import N_ACTIONS, Move
-from .state import GameState, PlayerState
-from .view import View, read_position
-from .vecenv import VectorEnv
-from .record import GameRecord, RecordError
+from jaipur_ai.rules.move import N_ACTIONS, Move
+from jaipur_ai.rules.position import GameState, PlayerState
+from jaipur_ai.rules.position import View, read_position
+from jaipur_ai.vecenv import VectorEnv
+from jaipur_ai.matches.record import GameRecord, RecordError
 
-__version__ = "0.1.0"
+from jaipur_ai._version import __version__
 
 __all__ = [
     "GameState", "PlayerState", "View", "Move", "N_ACTIONS", "read_position",
@@ -23,10 +23,10 @@ __all__ = [
     "__version__",
 ]
 
-try:  # the search API (jaipur_ai.engine) builds on the above
-    from .engine import Analysis, Candidate, Engine, analyse, best_move  # noqa: F401
+try:  # the search API (jaipur_ai.search.engine) builds on the above
+    from jaipur_ai.search.engine import Analysis, Candidate, Engine, analyse, best_move  # noqa: F401
     __all__ += ["Engine", "Analysis", "Candidate", "analyse", "best_move"]
-    from .review import GameReview, PlyReview, ReviewError, review_game  # noqa: F401
+    from jaipur_ai.doors.review import GameReview, PlyReview, ReviewError, review_game  # noqa: F401
     __all__ += ["review_game", "GameReview", "PlyReview", "ReviewError"]
 except ImportError:  # pragma: no cover - only while the search is being built
     pass

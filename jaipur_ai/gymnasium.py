@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
-from . import encoding
-from ._adapter import REWARDS, need, observation_dict, round_reward
-from .errors import InvalidOptionError
-from .spec import EngineSpec
-from .move import Move
-from .state import GameState
+from jaipur_ai.rules import encoding
+from jaipur_ai.envs._adapter import REWARDS, need, observation_dict, round_reward
+from jaipur_ai.errors import InvalidOptionError
+from jaipur_ai.matches.spec import EngineSpec
+from jaipur_ai.rules.move import Move
+from jaipur_ai.rules.position import GameState
 
 if TYPE_CHECKING:
     import gymnasium as gym

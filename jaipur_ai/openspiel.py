@@ -27,15 +27,17 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
-from . import _spiel, encoding
-from ._adapter import need
-from ._cards import LETTERS
-from ._bridge import CoreState
-from ._observation import legal_dense_ids as _legal_dense_ids
-from .engine import Engine
-from .spec import EngineSpec
-from .move import Move
-from .state import GameState
+from jaipur_ai.envs import _spiel
+
+from jaipur_ai.rules import encoding
+from jaipur_ai.envs._adapter import need
+from jaipur_ai.rules._cards import LETTERS
+from jaipur_ai.rules._bridge import CoreState
+from jaipur_ai.rules._observation import legal_dense_ids as _legal_dense_ids
+from jaipur_ai.search.engine import Engine
+from jaipur_ai.matches.spec import EngineSpec
+from jaipur_ai.rules.move import Move
+from jaipur_ai.rules.position import GameState
 
 if TYPE_CHECKING:   # (pyspiel has no type information: pyproject.toml's mypy overrides)
     import pyspiel

@@ -34,7 +34,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Union
 
-from .errors import InvalidOptionError
+from jaipur_ai.errors import InvalidOptionError
 
 __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SEARCH_LIMITS", "ALGORITHMS",
            "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",

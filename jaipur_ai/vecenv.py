@@ -24,10 +24,10 @@ from typing import Optional
 
 import numpy as np
 
-from . import _vecenv
-from ._observation import N_DENSE_PY, OBS_SIZE_PY
-from .errors import InvalidOptionError
-from .state import GameState
+from jaipur_ai.envs import _vecenv
+from jaipur_ai.rules._observation import N_DENSE_PY, OBS_SIZE_PY
+from jaipur_ai.errors import InvalidOptionError
+from jaipur_ai.rules.position import GameState
 
 __all__ = ["VectorEnv"]
 

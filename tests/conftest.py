@@ -2,14 +2,14 @@
 
 Both adapters take and return states as JSON dicts (docs/notation.md) and moves
 as canonical text, so a test is written once for the reference oracle
-(``jaipur_ai._reference``) and the compiled core behind ``jaipur_ai.GameState``.
+(``jaipur_ai.rules._reference``) and the compiled core behind ``jaipur_ai.GameState``.
 """
 from __future__ import annotations
 
 import pytest
 from hypothesis import settings
 
-from jaipur_ai import _reference
+from jaipur_ai.rules import _reference
 
 # No per-example deadline: the suite asserts behaviour, never speed, and a loaded CI
 # machine must not turn a slow example into a failure (speed lives in bench/).

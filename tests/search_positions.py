@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from jaipur_ai import GameState
-from jaipur_ai._cards import BONUS_KINDS, BONUS_SETS, CARD_TOTALS, LETTERS, TOKENS
+from jaipur_ai.rules._cards import BONUS_KINDS, BONUS_SETS, CARD_TOTALS, LETTERS, TOKENS
 
 GOODS = LETTERS[:6]
 TAKEN = {"D": 5, "G": 5, "S": 4, "C": 6, "P": 6, "L": 8}   # tokens gone from each stack

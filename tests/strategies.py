@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from jaipur_ai._cards import CAMEL, GOODS, TYPES
-from jaipur_ai.move import Move
+from jaipur_ai.rules._cards import CAMEL, GOODS, TYPES
+from jaipur_ai.rules.move import Move
 
 __all__ = ["moves", "play_randomly", "states", "running_states", "views"]
 
 
 # ---------------------------------------------------------------------------
-# Moves (jaipur_ai.move)
+# Moves (jaipur_ai.rules.move)
 
 def _counts(types: list[int], n: int) -> tuple[int, ...]:
     counts = [0] * n
@@ -51,7 +51,7 @@ def moves(kinds=("take", "camels", "sell", "swap")) -> st.SearchStrategy[Move]:
 
 
 # ---------------------------------------------------------------------------
-# States and views (jaipur_ai.state, jaipur_ai.view)
+# States and views (jaipur_ai.rules.position, jaipur_ai.rules.position)
 
 def play_randomly(state, rng, plies: int):
     """``state`` after up to ``plies`` uniformly random legal moves drawn with

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import jaipur_ai as jp
-from jaipur_ai import encoding
+from jaipur_ai.rules import encoding
 
 
 # --------------------------------------------------------------------------- gymnasium
@@ -92,7 +92,7 @@ def test_the_core_imports_no_framework():
     """``import jaipur_ai`` (and the VectorEnv, the encoding) needs only numpy."""
     import subprocess
     import sys
-    code = ("import sys, jaipur_ai, jaipur_ai.encoding, jaipur_ai.vecenv\n"
+    code = ("import sys, jaipur_ai, jaipur_ai.rules.encoding, jaipur_ai.vecenv\n"
             "bad = [m for m in ('gymnasium', 'pettingzoo', 'pyspiel', 'open_spiel') if m in sys.modules]\n"
             "assert not bad, bad\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -1,4 +1,4 @@
-"""The backends' interface without Ray (jaipur_ai/backends.py): the local pool, stopping,
+"""The backends' interface without Ray (jaipur_ai/matches/backends.py): the local pool, stopping,
 a game that comes back twice, and the errors of --backend and --address (Ray missing,
 a cluster that cannot be reached) with a stand-in for the ray module."""
 from __future__ import annotations
@@ -9,10 +9,10 @@ from contextlib import closing
 
 import pytest
 
-from jaipur_ai.backends import BackendError, LocalBackend, RayBackend, make_backend
-from jaipur_ai.cli import main
+from jaipur_ai.matches.backends import BackendError, LocalBackend, RayBackend, make_backend
+from jaipur_ai.doors.cli import main
 from jaipur_ai.errors import InvalidOptionError, MissingExtraError
-from jaipur_ai.match import run_match
+from jaipur_ai.matches.runner import run_match
 
 
 def _key(res):

@@ -1,6 +1,6 @@
 """A belief over the opponent's hand: worlds dealt from a given hand, the search's
-hand prior, the likelihood of a move given a hand (src_cy/jaipur_ai/_belief.pyx), the
-belief that weighs hands by the opponent's moves (jaipur_ai/belief.py) and the engine
+hand prior, the likelihood of a move given a hand (src_cy/jaipur_ai/search/_belief.pyx), the
+belief that weighs hands by the opponent's moves (jaipur_ai/search/belief.py) and the engine
 that keeps one (``Engine(belief=...)``, ``see_move``)."""
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jaipur_ai import Engine, GameState
-from jaipur_ai import _search as S
-from jaipur_ai import belief as bel
-from jaipur_ai._belief import (SCORER_CANDIDATES, SCORER_GREEDY, SCORER_LEARNED,
+from jaipur_ai.search import _search as S
+from jaipur_ai.search import belief as bel
+from jaipur_ai.search._belief import (SCORER_CANDIDATES, SCORER_GREEDY, SCORER_LEARNED,
                                hand_likelihoods)
 from jaipur_ai.errors import InvalidPositionError, JaipurError
-from jaipur_ai.match import run_match
+from jaipur_ai.matches.runner import run_match
 
 from search_positions import mid_position
 from strategies import running_states
@@ -376,9 +376,9 @@ def test_a_match_shows_the_moves_to_a_believing_engine_deterministically(model):
 def test_a_game_against_the_engine_shows_it_every_move():
     """``jaipur-ai play`` and the browser game show the engine each move with its own
     view, so a believing engine weighs the human's hand by the human's moves."""
-    from jaipur_ai.game import Game
-    from jaipur_ai.spec import EngineSpec
-    from jaipur_ai.webgame import WebGame
+    from jaipur_ai.doors.play import Game
+    from jaipur_ai.matches.spec import EngineSpec
+    from jaipur_ai.doors.webgame import WebGame
     spec = EngineSpec.parse("ismcts:iterations=200,belief=moves")
     for make in (lambda: Game(spec, EngineSpec.parse("greedy"), seed=4, you=0),
                  lambda: WebGame(spec, EngineSpec.parse("greedy"), seed=4, you=0)):

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import jaipur_ai as jp
-from jaipur_ai.cli import SAMPLE_PATH
-from jaipur_ai._bench import ismcts_configs
+from jaipur_ai.doors.cli import SAMPLE_PATH
+from jaipur_ai.doors._bench import ismcts_configs
 from processes import default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -330,8 +330,8 @@ def test_ctrl_c_stops_an_analysis_with_its_result():
 def _scripted_game(monkeypatch, capsys, state, script, spec="greedy"):
     import io
 
-    from jaipur_ai.game import Game
-    from jaipur_ai.match import EngineSpec
+    from jaipur_ai.doors.play import Game
+    from jaipur_ai.matches.runner import EngineSpec
     monkeypatch.setattr(sys, "stdin", io.StringIO(script))
     game = Game(EngineSpec.parse(spec), EngineSpec.parse("greedy"), seed=4, you=0)
     game.state = state
@@ -374,8 +374,8 @@ def test_play_round_summary_says_why_the_round_ended(monkeypatch, capsys):
 
 
 def test_play_says_when_the_engine_thinks_and_its_budget():
-    from jaipur_ai.game import _budget
-    from jaipur_ai.match import EngineSpec
+    from jaipur_ai.doors.play import _budget
+    from jaipur_ai.matches.runner import EngineSpec
     assert _budget(EngineSpec.parse("ismcts:time=0.2")) == "up to 0.2 s"
     assert _budget(EngineSpec.parse("medium")) == "up to 0.2 s"
     assert _budget(EngineSpec.parse("300")) == "300 iterations"
@@ -390,8 +390,8 @@ def test_play_says_when_the_engine_thinks_and_its_budget():
 
 
 def test_play_scripted_input_does_not_load_readline():
-    code = ("import io, sys; sys.stdin = io.StringIO(''); from jaipur_ai.game import Game; "
-            "from jaipur_ai.match import EngineSpec; "
+    code = ("import io, sys; sys.stdin = io.StringIO(''); from jaipur_ai.doors.play import Game; "
+            "from jaipur_ai.matches.runner import EngineSpec; "
             "Game(EngineSpec.parse('greedy'), EngineSpec.parse('greedy'), seed=1); "
             "print('readline' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV,

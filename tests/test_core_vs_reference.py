@@ -46,8 +46,8 @@ from hypothesis.stateful import (
 )
 
 from jaipur_ai import GameState, IllegalMoveError, InvalidPositionError
-from jaipur_ai import _reference as ref
-from jaipur_ai._cards import BONUS_KINDS, BONUS_SETS, CARD_TOTALS, LETTERS, SEALS_TO_WIN, TOKENS
+from jaipur_ai.rules import _reference as ref
+from jaipur_ai.rules._cards import BONUS_KINDS, BONUS_SETS, CARD_TOTALS, LETTERS, SEALS_TO_WIN, TOKENS
 
 try:                                            # pytest's rootdir-relative import mode
     from strategies import moves as any_moves

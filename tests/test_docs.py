@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pytest
 
-from jaipur_ai import cli
-from jaipur_ai.serve import Server
+from jaipur_ai.doors import cli
+from jaipur_ai.doors.serve import Server
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -1,4 +1,4 @@
-"""The observation tensor and the dense action index (jaipur_ai.encoding,
+"""The observation tensor and the dense action index (jaipur_ai.rules.encoding,
 docs/notation.md "Observation tensor" and "Dense action index")."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import jaipur_ai as jp
-from jaipur_ai import encoding as E
-from jaipur_ai._cards import CARD_TOTALS, GOODS, LETTERS, TYPES
+from jaipur_ai.rules import encoding as E
+from jaipur_ai.rules._cards import CARD_TOTALS, GOODS, LETTERS, TYPES
 from jaipur_ai.errors import InvalidMoveError
 
 

@@ -1,4 +1,4 @@
-"""The public search API (jaipur_ai.engine): Engine, best_move, analyse, Analysis."""
+"""The public search API (jaipur_ai.search.engine): Engine, best_move, analyse, Analysis."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import jaipur_ai as jp
-from jaipur_ai.engine import Analysis, Engine
+from jaipur_ai.search.engine import Analysis, Engine
 from jaipur_ai.errors import InvalidOptionError, InvalidPositionError
 
 from search_positions import POSITIONS, STOP_THE_THREAT_DEEP, mid_position, stop_the_threat_deep
@@ -164,7 +164,7 @@ def test_nothing_searched():
 
 
 def test_default_limit_is_used(monkeypatch):
-    import jaipur_ai.engine as E
+    import jaipur_ai.search.engine as E
     monkeypatch.setattr(E, "DEFAULT_TIME", 0.05)
     a = jp.analyse(mid_position(), seed=1)
     assert a.iterations > 0
@@ -307,7 +307,7 @@ def test_one_engine_two_searches_at_once():
 def test_print_analysis_is_the_cli_table():
     """One table: ``str(analysis)`` is what ``jaipur-ai analyse`` prints, with the
     move in every row and thousands separators."""
-    from jaipur_ai._table import format_analysis
+    from jaipur_ai.search._table import format_analysis
     s = mid_position()
     a = jp.analyse(s, iterations=3000, seed=1, top=3)
     text = str(a)

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 import jaipur_ai as jp
 from jaipur_ai import options as O
 from jaipur_ai.errors import JaipurError
-from jaipur_ai.match import EngineSpec
-from jaipur_ai.serve import Server
+from jaipur_ai.matches.runner import EngineSpec
+from jaipur_ai.doors.serve import Server
 
 from strategies import states
 

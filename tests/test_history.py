@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import jaipur_ai as jp
-from jaipur_ai import belief as bel
+from jaipur_ai.search import belief as bel
 from jaipur_ai.errors import InvalidPositionError
-from jaipur_ai.serve import Server
+from jaipur_ai.doors.serve import Server
 
 from test_belief import _result, _two_worlds
 from test_validation import cli, one_line_error
@@ -229,9 +229,9 @@ def test_the_cli_reads_a_history_file(tmp_path):
 def test_a_hint_in_a_game_reads_the_rounds_moves():
     """jaipur-ai web's (and play's) hints search the human's view with the round's
     moves so far, as the engine it plays against does."""
-    from jaipur_ai.game import hint_seed
-    from jaipur_ai.spec import EngineSpec
-    from jaipur_ai.webgame import WebGame
+    from jaipur_ai.doors.play import hint_seed
+    from jaipur_ai.matches.spec import EngineSpec
+    from jaipur_ai.doors.webgame import WebGame
     hint = EngineSpec.parse("ismcts:iterations=300")
     g = WebGame(EngineSpec.parse("greedy"), hint, seed=5, you=0)
     rng = random.Random(1)
@@ -253,7 +253,7 @@ def test_a_hint_in_a_game_reads_the_rounds_moves():
 
 
 def test_the_web_api_reads_a_history_as_the_server_does():
-    from jaipur_ai.web import WebApp
+    from jaipur_ai.doors.web import WebApp
     from test_web import events, post
     s, pairs = played(5, 9, "greedy")
     app = WebApp(level="greedy", hint="greedy")

@@ -1,120 +1,141 @@
-"""The package's imports: no circle between its modules, no private names across them.
+"""The package's imports: its layers, no circle at all, no private names across modules.
 
-The module-level imports of ``jaipur_ai/*.py`` (wherever they stand in the file,
-the bottom included; not those inside functions or under ``if TYPE_CHECKING:``)
-must form a graph without a cycle, so that every module can be read, and imported,
-after the modules it uses (docs/development.md shows the graph).  And no module
-imports an underscore-prefixed *name* from another jaipur_ai module, at module
-level or inside a function: what two modules share is public in the module that
-holds it.  Importing a private *module* (``from . import _fields``,
-``from ._cards import GOODS``) is fine.
+Every import of a jaipur_ai module counts: at module level, inside functions, under
+``if TYPE_CHECKING:``, and the ``cimport``/``import`` lines of the compiled sources
+(``src_cy/``).  They must
+
+- form a graph without a cycle between modules;
+- run one way between the layers (docs/development.md draws them): ``rules`` at the
+  bottom, then ``search``, ``matches``, ``learning``, the framework environments'
+  ``envs``, the ``doors``, and the public faces at the top level; the modules every
+  layer may read (``errors``, ``options``, ``_version``) import no other layer;
+- not import an underscore-prefixed *name* from another module: what two modules share
+  is public in the module that holds it (a private *module* is fine:
+  ``from jaipur_ai.rules import _fields``).
+
+And no module is much longer than 600 lines.
 """
 from __future__ import annotations
 
 import ast
-import importlib.util
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Iterator, Optional
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "jaipur_ai"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "jaipur_ai"
+SOURCES = ROOT / "src_cy" / "jaipur_ai"
 PKG = "jaipur_ai"
 
-
-def _modules() -> dict[str, Path]:
-    return {p.stem: p for p in sorted(PACKAGE.glob("*.py"))}
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
-        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
-def _module_level(body: list) -> Iterator[ast.stmt]:
-    """The statements run at import time: the body, and the branches of its
-    ``if``/``try``/``with`` blocks, except ``if TYPE_CHECKING:``; not functions
-    and classes' methods (a class body runs at import time, its methods do not)."""
-    for node in body:
-        if isinstance(node, ast.If):
-            if not _is_type_checking(node.test):
-                yield from _module_level(node.body)
-            yield from _module_level(node.orelse)
-        elif isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-            yield from _module_level(node.body)
-            for h in node.handlers:
-                yield from _module_level(h.body)
-            yield from _module_level(node.orelse)
-            yield from _module_level(node.finalbody)
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
-            yield from _module_level(node.body)
-        elif isinstance(node, ast.ClassDef):
-            yield from _module_level(node.body)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        else:
-            yield node
+# A layer may import the layers listed for it (and itself).
+BASE = {"jaipur_ai.errors", "jaipur_ai.options", "jaipur_ai._version"}
+LAYERS: dict[str, set[str]] = {
+    "base": set(),
+    "rules": {"base"},
+    "search": {"base", "rules"},
+    "matches": {"base", "rules", "search"},
+    "learning": {"base", "rules", "search", "matches"},
+    "envs": {"base", "rules", "search", "matches"},
+    "doors": {"base", "rules", "search", "matches", "learning"},
+    "faces": {"base", "rules", "search", "matches", "envs"},
+    "top": {"base", "rules", "search", "matches", "learning", "envs", "doors", "faces"},
+}
+MAX_LINES = 600
 
 
-def _target(node: ast.ImportFrom, alias: Optional[str] = None) -> Optional[str]:
-    """The jaipur_ai module an ``from X import ...`` reads (``None``: not ours).
-    ``from . import name`` reads the module ``name`` when there is one."""
-    if node.level == 0:
+def layer_of(module: str) -> str:
+    if module in BASE:
+        return "base"
+    parts = module.split(".")
+    if module in (PKG, f"{PKG}.__main__"):
+        return "top"
+    if len(parts) >= 3 or (len(parts) == 2 and parts[1] in LAYERS):
+        return parts[1]
+    return "faces"      # jaipur_ai.gymnasium, .pettingzoo, .openspiel, .vecenv
+
+
+def _name_of(path: Path) -> str:
+    rel = path.relative_to(ROOT / "src_cy" if SOURCES in path.parents else ROOT)
+    parts = list(rel.with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def python_modules() -> dict[str, Path]:
+    return {_name_of(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def compiled_modules() -> dict[str, list[Path]]:
+    out: dict[str, list[Path]] = {}
+    for p in sorted(SOURCES.rglob("*.pyx")) + sorted(SOURCES.rglob("*.pxd")):
+        out.setdefault(_name_of(p), []).append(p)
+    return out
+
+
+def all_modules() -> set[str]:
+    return set(python_modules()) | set(compiled_modules())
+
+
+def _resolve(node: ast.ImportFrom, here: str) -> Optional[str]:
+    """The absolute module an ``from X import ...`` names (None: not ours)."""
+    if node.level:
+        base = here.split(".")
+        is_pkg = python_modules().get(here, Path()).name == "__init__.py"
+        base = base if is_pkg else base[:-1]
+        base = base[:len(base) - (node.level - 1)]
+        mod = ".".join(base + ([node.module] if node.module else []))
+    else:
         mod = node.module or ""
-        if mod == PKG:
-            return alias
-        if not mod.startswith(PKG + "."):
-            return None
-        return mod.split(".")[1]
-    if node.level > 1:  # pragma: no cover - the package has no subpackages
-        return None
-    if node.module:
-        return node.module.split(".")[0]
-    return alias
+    return mod if mod == PKG or mod.startswith(PKG + ".") else None
 
 
-def _is_module(name: str) -> bool:
-    """A module of the package: a .py file or a compiled one (``_core``, ``_search``)."""
-    if name in _modules():
-        return True
-    try:
-        return importlib.util.find_spec(f"{PKG}.{name}") is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def imports(path: Path, module_level_only: bool) -> Iterator[tuple[ast.stmt, str, str]]:
-    """(node, imported module, imported name or "") for each import of jaipur_ai
-    modules in ``path``.  ``name`` is what ``from M import name`` takes."""
-    tree = ast.parse(path.read_text(), str(path))
-    nodes = _module_level(tree.body) if module_level_only else ast.walk(tree)
-    mods = _modules()
-    for node in nodes:
+def imports(path: Path, here: str) -> Iterator[tuple[int, str, str]]:
+    """(line, imported module, imported name or "") for every import of jaipur_ai
+    modules in the Python file ``path`` (module ``here``), wherever it stands."""
+    known = all_modules()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.name == PKG or a.name.startswith(PKG + "."):
-                    parts = a.name.split(".")
-                    yield node, parts[1] if len(parts) > 1 else "__init__", ""
+                    yield node.lineno, a.name, ""
         elif isinstance(node, ast.ImportFrom):
-            whole = _target(node)
+            mod = _resolve(node, here)
+            if mod is None:
+                continue
             for a in node.names:
-                if whole is not None and whole in mods:
-                    yield node, whole, a.name
-                elif whole is None and _is_module(a.name):   # from . import engine, _core
-                    yield node, a.name, ""
-                elif whole is None and (node.level == 1 or node.module == PKG):
-                    yield node, "__init__", a.name   # from . import __version__
-                elif whole is not None:          # a compiled module: _core, _search
-                    yield node, whole, a.name
+                sub = f"{mod}.{a.name}"
+                if sub in known:                 # from jaipur_ai.rules import _fields
+                    yield node.lineno, sub, ""
+                else:
+                    yield node.lineno, mod, a.name
+
+
+_CIMPORT = re.compile(r"^\s*from\s+(jaipur_ai[\w.]*)\s+c?import\s+\(?([\w\s,]*)", re.M)
+
+
+def compiled_imports(path: Path) -> Iterator[tuple[int, str, str]]:
+    text = path.read_text()
+    for m in _CIMPORT.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        yield line, m.group(1), ""
 
 
 def graph() -> dict[str, set[str]]:
-    mods = _modules()
-    g: dict[str, set[str]] = {m: set() for m in mods}
-    for m, path in mods.items():
-        for _, target, _name in imports(path, module_level_only=True):
-            if target in mods and target != m:
+    g: dict[str, set[str]] = {m: set() for m in all_modules()}
+    for m, path in python_modules().items():
+        for _, target, _name in imports(path, m):
+            if target != m:
                 g[m].add(target)
+    for m, paths in compiled_modules().items():
+        for path in paths:
+            for _, target, _name in compiled_imports(path):
+                if target != m:
+                    g[m].add(target)
     return g
 
 
@@ -126,7 +147,7 @@ def find_cycle(g: dict[str, set[str]]) -> Optional[list[str]]:
     def visit(m: str) -> Optional[list[str]]:
         colour[m] = 1
         path.append(m)
-        for n in sorted(g[m]):
+        for n in sorted(g.get(m, ())):
             if colour.get(n) == 1:
                 return path[path.index(n):] + [n]
             if colour.get(n) == 0:
@@ -151,25 +172,41 @@ def test_the_checker_finds_a_cycle():
     assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
 
 
-def test_the_checker_reads_bottom_imports_and_skips_function_and_type_checking_ones(tmp_path):
+def test_the_checker_reads_every_import_wherever_it_stands(tmp_path):
     src = tmp_path / "mod.py"
     src.write_text("from typing import TYPE_CHECKING\n"
-                   "from . import _fields as F\n"
-                   "if TYPE_CHECKING:\n    from .view import View\n"
-                   "def f():\n    from .engine import Engine\n"
-                   "class C:\n    from .move import Move\n"
-                   "from .state import GameState  # at the bottom\n")
-    found = {(t, n) for _, t, n in imports(src, module_level_only=True)}
-    assert found == {("_fields", ""), ("move", "Move"), ("state", "GameState")}
-    every = {(t, n) for _, t, n in imports(src, module_level_only=False)}
-    assert ("engine", "Engine") in every and ("view", "View") in every
+                   "from jaipur_ai.rules import _fields as F\n"
+                   "if TYPE_CHECKING:\n    from jaipur_ai.rules.position import View\n"
+                   "def f():\n    from jaipur_ai.search.engine import Engine\n"
+                   "class C:\n    from .move import Move\n")
+    found = {(t, n) for _, t, n in imports(src, "jaipur_ai.rules.mod")}
+    assert found == {("jaipur_ai.rules._fields", ""), ("jaipur_ai.rules.position", "View"),
+                     ("jaipur_ai.search.engine", "Engine"), ("jaipur_ai.rules.move", "Move")}
+
+
+def test_the_checker_reads_cimports(tmp_path):
+    src = tmp_path / "m.pyx"
+    src.write_text("from libc.stdint cimport int32_t\n"
+                   "from jaipur_ai.rules._core cimport (State, Move,\n    Rng)\n"
+                   "from jaipur_ai.search._root import derive_seed\n")
+    assert [t for _, t, _ in compiled_imports(src)] == ["jaipur_ai.rules._core",
+                                                        "jaipur_ai.search._root"]
 
 
 def test_the_graph_holds_the_known_edges():
     g = graph()
-    assert "state" in g["view"]          # a view samples full states
-    assert "move" in g["state"] and "_position" in g["state"]
-    assert "cli" in g["__main__"]
+    assert "jaipur_ai.rules.move" in g["jaipur_ai.rules.position"]
+    assert "jaipur_ai.rules._core" in g["jaipur_ai.rules._bridge"]      # a cimport
+    assert "jaipur_ai.search.engine" in g["jaipur_ai.matches.spec"]     # inside a function
+    assert "jaipur_ai.doors.cli" in g["jaipur_ai.__main__"]
+
+
+def test_layers_are_known():
+    for m in all_modules():
+        assert layer_of(m) in LAYERS, m
+    assert layer_of("jaipur_ai.rules.position") == "rules"
+    assert layer_of("jaipur_ai.gymnasium") == "faces"
+    assert layer_of("jaipur_ai.options") == "base"
 
 
 # ------------------------------------------------------------------ the package
@@ -178,23 +215,31 @@ def test_no_import_cycle_between_the_modules():
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
+def test_imports_run_one_way_between_the_layers():
+    bad = []
+    for m, targets in graph().items():
+        mine = layer_of(m)
+        for t in targets:
+            theirs = layer_of(t)
+            if theirs != mine and theirs not in LAYERS[mine]:
+                bad.append(f"{m} ({mine}) imports {t} ({theirs})")
+    assert not bad, "imports against the layers:\n" + "\n".join(sorted(bad))
+
+
 def test_no_module_imports_another_modules_private_names():
     bad = []
-    for m, path in _modules().items():
-        for node, target, name in imports(path, module_level_only=False):
+    for m, path in python_modules().items():
+        for line, target, name in imports(path, m):
             if target != m and name.startswith("_") and not name.startswith("__"):
-                bad.append(f"{path.name}:{node.lineno}: from {target} import {name}")
+                bad.append(f"{path.relative_to(ROOT)}:{line}: from {target} import {name}")
     assert not bad, "private names imported across modules:\n" + "\n".join(bad)
 
 
-@pytest.mark.parametrize("name", sorted(_modules()))
+@pytest.mark.parametrize("name", sorted(python_modules()))
 def test_every_module_imports_on_its_own(name):
-    """Each module can be the first one imported (no order-dependent circle)."""
-    import subprocess
-    import sys
-    mod = PKG if name == "__init__" else f"{PKG}.{name}"
-    if name == "__main__":
+    """Each module can be the first one imported (no order-dependent import)."""
+    if name == f"{PKG}.__main__":
         pytest.skip("runs the command line")
-    r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True,
-                       cwd=PACKAGE.parent, timeout=60)
+    r = subprocess.run([sys.executable, "-c", f"import {name}"], capture_output=True, text=True,
+                       cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr

@@ -9,10 +9,13 @@ import pytest
 from hypothesis import given, settings
 
 import jaipur_ai as jp
-from jaipur_ai import _features, _selfplay, evaluation, train
-from jaipur_ai._evaluation import heuristic_value
+from jaipur_ai.search import _features
+from jaipur_ai.learning import _selfplay
+from jaipur_ai.search import evaluation
+from jaipur_ai.learning import train
+from jaipur_ai.search._evaluation import heuristic_value
 from jaipur_ai.errors import InvalidDataError, InvalidWeightsError
-from jaipur_ai.selfplay import SHARD_KEYS, selfplay
+from jaipur_ai.learning.selfplay import SHARD_KEYS, selfplay
 from search_positions import mid_position
 from strategies import running_states
 
@@ -298,7 +301,7 @@ def test_bad_training_data_is_a_typed_error(tmp_path):
     with pytest.raises(InvalidDataError, match="missing arrays: margin"):
         train.load_shards(str(old))
     # the command line says the same, in one line, with exit status 2
-    from jaipur_ai.cli import main
+    from jaipur_ai.doors.cli import main
     assert main(["train", str(tmp_path / "empty"), "--out", str(tmp_path / "w.npz")]) == 2
     assert not (tmp_path / "w.npz").exists()
 
@@ -348,7 +351,7 @@ def test_reported_win_probability_is_calibrated(tmp_path):
 
 
 def test_learn_pipeline_end_to_end(tmp_path):
-    from jaipur_ai.learn import learn
+    from jaipur_ai.learning.pipeline import learn
     meta = learn(str(tmp_path / "run"), workers=1, quiet=True, policy_rounds=300,
                  generations=1, rounds=4, iterations=30, last_rounds=6, last_iterations=20,
                  epochs=2, calibration_rounds=3, calibration_iterations=40)
@@ -374,7 +377,7 @@ def _shipped_arrays():
 
 
 def test_calibrate_fits_the_raw_estimates_whatever_map_the_file_holds(tmp_path):
-    from jaipur_ai.learn import calibrate
+    from jaipur_ai.learning.pipeline import calibrate
     w = _shipped_arrays()
     recs = {}
     for name, cal in (("plain", (1.0, 0.0)), ("mapped", (0.5, 0.3))):
@@ -405,7 +408,7 @@ def test_calibrate_fits_the_raw_estimates_whatever_map_the_file_holds(tmp_path):
 
 
 def test_calibrate_command(tmp_path, capsys):
-    from jaipur_ai.cli import main
+    from jaipur_ai.doors.cli import main
     src = tmp_path / "w.npz"
     evaluation.save_weights(src, {**_shipped_arrays(), "calibration": (0.7, 0.1)}, {})
     out = tmp_path / "out.npz"

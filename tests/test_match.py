@@ -1,4 +1,4 @@
-"""The match runner (jaipur_ai.match): engine specs, mirrored deals,
+"""The match runner (jaipur_ai.matches.runner): engine specs, mirrored deals,
 reproducibility, and the statistics on known inputs.  Limits are tiny
 iteration counts; nothing here asserts on time."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from jaipur_ai import GameState
-from jaipur_ai.match import (GameRecord, EngineSpec, MatchResult, deal_seeds, derive_seed,
+from jaipur_ai.matches.runner import (GameRecord, EngineSpec, MatchResult, deal_seeds, derive_seed,
                              elo_difference, format_result, normal_interval, play_game,
                              play_round, run_match, summarise, wilson_interval)
 

@@ -1,4 +1,4 @@
-"""Tests of jaipur_ai.move: the Move value type, its notation and action ids."""
+"""Tests of jaipur_ai.rules.move: the Move value type, its notation and action ids."""
 from __future__ import annotations
 
 import copy
@@ -9,9 +9,9 @@ from math import comb
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from jaipur_ai._cards import LETTERS
+from jaipur_ai.rules._cards import LETTERS
 from jaipur_ai.errors import InvalidMoveError
-from jaipur_ai.move import N_ACTIONS, NG, NT, OFF, Move, _vectors
+from jaipur_ai.rules.move import N_ACTIONS, NG, NT, OFF, Move, _vectors
 
 try:
     from strategies import moves

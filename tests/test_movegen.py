@@ -21,8 +21,10 @@ import itertools
 
 from hypothesis import given, settings, strategies as st
 
-from jaipur_ai import _bridge, _core
-from jaipur_ai.state import GameState
+from jaipur_ai.rules import _bridge
+
+from jaipur_ai.rules import _core
+from jaipur_ai.rules.position import GameState
 
 try:
     from strategies import states

@@ -7,7 +7,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import jaipur_ai as jp  # noqa: E402
-from jaipur_ai import encoding  # noqa: E402
+from jaipur_ai.rules import encoding  # noqa: E402
 from jaipur_ai import openspiel as js  # noqa: E402
 
 

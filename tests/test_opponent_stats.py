@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import jaipur_ai as jp
 from jaipur_ai import Move
-from jaipur_ai import _search as S
-from jaipur_ai._infostats import InfoStats
+from jaipur_ai.search import _search as S
+from jaipur_ai.search._infostats import InfoStats
 
 from search_positions import mid_position
 

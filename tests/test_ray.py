@@ -15,12 +15,12 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from jaipur_ai.backends import RayBackend  # noqa: E402
-from jaipur_ai.cli import main  # noqa: E402
+from jaipur_ai.matches.backends import RayBackend  # noqa: E402
+from jaipur_ai.doors.cli import main  # noqa: E402
 from jaipur_ai.errors import InvalidOptionError  # noqa: E402
-from jaipur_ai.match import run_match  # noqa: E402
-from jaipur_ai.selfplay import SHARD_KEYS, selfplay  # noqa: E402
-from jaipur_ai.sprt import SPRT  # noqa: E402
+from jaipur_ai.matches.runner import run_match  # noqa: E402
+from jaipur_ai.learning.selfplay import SHARD_KEYS, selfplay  # noqa: E402
+from jaipur_ai.matches.sprt import SPRT  # noqa: E402
 
 SEARCH = "ismcts:iterations=200"
 
@@ -87,7 +87,7 @@ def test_a_killed_worker_still_gives_every_game_exactly_once(tmp_path):
 
 
 def test_a_task_that_fails_on_every_try_is_a_backend_error(tmp_path):
-    from jaipur_ai.backends import BackendError
+    from jaipur_ai.matches.backends import BackendError
 
     class _AlwaysDies(RayBackend):
         def remote_function(self, fn):

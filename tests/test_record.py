@@ -1,4 +1,4 @@
-"""Game records (jaipur_ai.record, docs/ecosystem.md "Game records"): written by
+"""Game records (jaipur_ai.matches.record, docs/ecosystem.md "Game records"): written by
 ``jaipur-ai match --record`` and ``play --record``, read back by GameRecord.load,
 which replays and checks every move."""
 from __future__ import annotations
@@ -11,8 +11,8 @@ import sys
 import pytest
 
 import jaipur_ai as jp
-from jaipur_ai.match import run_match
-from jaipur_ai.record import FORMAT, GameRecord, RecordError
+from jaipur_ai.matches.runner import run_match
+from jaipur_ai.matches.record import FORMAT, GameRecord, RecordError
 
 
 def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:

@@ -1,4 +1,4 @@
-"""Property tests of the pure-Python reference rules (jaipur_ai._reference).
+"""Property tests of the pure-Python reference rules (jaipur_ai.rules._reference).
 
 Random rounds are dealt from a shuffled 55-card pack (seeded by hypothesis) and
 played with uniformly random legal moves; every position on the way must keep
@@ -12,8 +12,8 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from jaipur_ai import _reference as ref
-from jaipur_ai._cards import BONUS_KINDS, BONUS_SETS, CARD_TOTALS, HAND_LIMIT, LETTERS, TOKENS
+from jaipur_ai.rules import _reference as ref
+from jaipur_ai.rules._cards import BONUS_KINDS, BONUS_SETS, CARD_TOTALS, HAND_LIMIT, LETTERS, TOKENS
 
 GOOD_LETTERS = LETTERS[:6]
 MAX_PLIES = 400

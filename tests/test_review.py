@@ -1,4 +1,4 @@
-"""Game review (jaipur_ai.review, ``jaipur-ai review``, docs/review.md): a planted
+"""Game review (jaipur_ai.doors.review, ``jaipur-ai review``, docs/review.md): a planted
 blunder is labelled, a game of the engine's own best moves is not, each ply is judged
 from the mover's view only, the JSON reads back, and the command's exit codes."""
 from __future__ import annotations
@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaipur_ai as jp
-from jaipur_ai import cli
-from jaipur_ai.record import FORMAT as RECORD_FORMAT
-from jaipur_ai.record import RecordError
-from jaipur_ai.review import (LABELS, THRESHOLDS, GameReview, ReviewError, label_for,
+from jaipur_ai.doors import cli
+from jaipur_ai.matches.record import FORMAT as RECORD_FORMAT
+from jaipur_ai.matches.record import RecordError
+from jaipur_ai.doors.review import (LABELS, THRESHOLDS, GameReview, ReviewError, label_for,
                               ply_seed, review_game)
 
 # Ply 43 of a real game (run_match("ismcts:iterations=300", "ismcts:iterations=300",

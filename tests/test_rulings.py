@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from jaipur_ai import _reference
-from jaipur_ai._cards import (
+from jaipur_ai.rules import _reference
+from jaipur_ai.rules._cards import (
     BONUS_KINDS,
     BONUS_SETS,
     CAMEL_TOKEN,

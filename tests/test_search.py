@@ -1,4 +1,4 @@
-"""The compiled search (jaipur_ai._search): legality, determinism, limits, the node
+"""The compiled search (jaipur_ai.search._search): legality, determinism, limits, the node
 pool, continuation, stopping, and fairness.  Iteration counts are kept small."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jaipur_ai import GameState
-from jaipur_ai._bridge import CoreState
-from jaipur_ai._core import N_ACTIONS_PY
-from jaipur_ai import _search as S
+from jaipur_ai.rules._bridge import CoreState
+from jaipur_ai.rules._core import N_ACTIONS_PY
+from jaipur_ai.search import _search as S
 
 from search_positions import POSITIONS, STOP_THE_THREAT_DEEP, mid_position, stop_the_threat_deep
 from strategies import running_states

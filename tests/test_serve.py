@@ -1,7 +1,7 @@
 """``jaipur-ai serve``: the JSON-lines engine protocol (docs/protocol.md).
 
 Most tests talk to a real server process over pipes, as a frontend would; a few
-drive :class:`jaipur_ai.serve.Server` in-process with StringIO where that is
+drive :class:`jaipur_ai.doors.serve.Server` in-process with StringIO where that is
 simpler.  Limits are small and nothing asserts on clocks: a search that "ended
 early" is one whose iteration count is far below what was asked.
 """
@@ -20,18 +20,14 @@ import threading
 import pytest
 
 import jaipur_ai as jp
-from jaipur_ai import serve
-from jaipur_ai.serve import Server
+from jaipur_ai.doors import serve
+from jaipur_ai.doors.serve import Server
 
-HAVE_ENGINE = importlib.util.find_spec("jaipur_ai.engine") is not None
-needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="jaipur_ai.engine not built yet")
+HAVE_ENGINE = importlib.util.find_spec("jaipur_ai.search.engine") is not None
+needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="jaipur_ai.search.engine not built yet")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if importlib.util.find_spec("jaipur_ai.__main__") is not None:
-    SERVE_CMD = [sys.executable, "-m", "jaipur_ai", "serve"]
-else:  # pragma: no cover - only while the CLI is being built
-    SERVE_CMD = [sys.executable, "-c",
-                 "import sys; from jaipur_ai.serve import main; sys.exit(main())"]
+SERVE_CMD = [sys.executable, "-m", "jaipur_ai", "serve"]
 
 TIMEOUT = 30.0   # a guard against a hung server, never a timing assertion
 
@@ -393,7 +389,7 @@ def test_terminate_at_once(server):
 
 @needs_engine
 def test_an_analysis_without_candidates_is_answered():
-    from jaipur_ai.engine import Engine as RealEngine
+    from jaipur_ai.search.engine import Engine as RealEngine
     stop = threading.Event()
     stop.set()
     report = RealEngine("ismcts").analyse(STATE, iterations=100, seed=1, stop_event=stop)
@@ -453,8 +449,9 @@ def test_bad_command_line(args, words):
     assert all(w in lines[0] for w in words), lines[0]
 
 
-def test_serve_main_reads_its_options_with_the_cli_parser(capsys):
-    assert serve.main(["--threads", "0"]) == 2
+def test_serve_reads_its_options_with_the_cli_parser(capsys):
+    from jaipur_ai.doors.cli import main
+    assert main(["serve", "--threads", "0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("jaipur-ai: error: --threads: ") and err.count("\n") == 1
 
@@ -501,7 +498,7 @@ class _StubAnalysis:
 
 
 class _StubEngine:
-    """Stands in for jaipur_ai.engine.Engine to test the server's side alone."""
+    """Stands in for jaipur_ai.search.engine.Engine to test the server's side alone."""
 
     def __init__(self, algorithm="ismcts", threads=1, exploration=0.7):
         # (the server checks the options by the table before an engine is made)

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from jaipur_ai.cli import main
-from jaipur_ai.match import ResultsFileError, run_match, summarise
-from jaipur_ai.sprt import SPRT, expected_score, parse_sprt, pentanomial, pentanomial_stats
+from jaipur_ai.doors.cli import main
+from jaipur_ai.matches.runner import ResultsFileError, run_match, summarise
+from jaipur_ai.matches.sprt import SPRT, expected_score, parse_sprt, pentanomial, pentanomial_stats
 
 
 def _same(r1, r2):

@@ -45,7 +45,7 @@ def test_selection_never_indexes_out_of_range():
     unchecked) used to make the child selection index -1: a segfault."""
     p = run_py("""
         import jaipur_ai as jp
-        from jaipur_ai import _search as S
+        from jaipur_ai.search import _search as S
         v = jp.View.from_text(%r)._core
         for mw in (1e308, float("nan"), -1e308):
             for seed in range(10):
@@ -141,7 +141,7 @@ def test_python_api_rejects_with_the_tables_message(name, value, text, json_text
 @pytest.mark.parametrize("name,value,text,json_text", SAME, ids=[f"{x[0]}={x[2]}" for x in SAME])
 def test_server_rejects_with_the_same_message(name, value, text, json_text):
     import io
-    from jaipur_ai.serve import Server
+    from jaipur_ai.doors.serve import Server
     line = '{"id": 1, "position": "%s", "iterations": 10, "%s": %s}\n' % (SAMPLE, name, json_text)
     if name == "iterations":
         line = '{"id": 1, "position": "%s", "iterations": %s}\n' % (SAMPLE, json_text)
@@ -157,7 +157,7 @@ def test_server_rejects_with_the_same_message(name, value, text, json_text):
 
 @pytest.mark.parametrize("name,value,text,json_text", SAME, ids=[f"{x[0]}={x[2]}" for x in SAME])
 def test_web_rejects_with_the_same_message(name, value, text, json_text):
-    from jaipur_ai.web import WebApp
+    from jaipur_ai.doors.web import WebApp
     body = '{"position": "%s", "iterations": 10, "%s": %s}' % (SAMPLE, name, json_text)
     if name == "iterations":
         body = '{"position": "%s", "iterations": %s}' % (SAMPLE, json_text)
@@ -208,7 +208,7 @@ def test_cli_and_python_say_the_same():
 def test_every_workers_flag_is_the_tables(value, tmp_path, capsys):
     """--workers of match, selfplay and learn: read by the table when the command line
     is parsed (before any work), refused with the same message."""
-    from jaipur_ai.cli import CliError, build_parser, main
+    from jaipur_ai.doors.cli import CliError, build_parser, main
     with pytest.raises(InvalidOptionError) as want:
         O.parse_text("workers", value)
     lines = set()
@@ -229,7 +229,7 @@ def test_huge_threads_are_refused_before_anything_is_allocated():
         jp.analyse(s, iterations=100, threads=10**6)
     with pytest.raises(InvalidOptionError):
         jp.Server = None  # (nothing) -- the server's default threads are checked too
-        from jaipur_ai.serve import Server
+        from jaipur_ai.doors.serve import Server
         Server(None, None, threads=5000)
     # the most threads allowed search in bounded memory (small trees to start with)
     a = jp.analyse(s, iterations=O.MAX_THREADS, threads=O.MAX_THREADS, seed=1)
@@ -237,7 +237,7 @@ def test_huge_threads_are_refused_before_anything_is_allocated():
 
 
 def test_spec_options_are_read_by_the_table():
-    from jaipur_ai.match import EngineSpec
+    from jaipur_ai.matches.runner import EngineSpec
     s = EngineSpec.parse("ismcts:iterations=100,exploration=1,chance_nodes=false")
     assert s.options == {"exploration": 1.0, "chance_nodes": False}
     with pytest.raises(InvalidOptionError) as e:
@@ -251,7 +251,7 @@ def test_spec_options_are_read_by_the_table():
 def test_match_streams_its_tasks():
     """A huge number of games is refused at once; a big match starts at once (its
     tasks are made as they are needed)."""
-    from jaipur_ai.match import run_match
+    from jaipur_ai.matches.runner import run_match
     with pytest.raises(InvalidOptionError):
         run_match("greedy", "random", games=10**20, seed=1)
     seen = []
@@ -280,7 +280,7 @@ def test_decisive_sampling_honours_the_clock_and_the_stop_flag():
     budget and stop at the stop flag (they used to run to the end first)."""
     import threading
     import time
-    from jaipur_ai import _search as S
+    from jaipur_ai.search import _search as S
     v = _positions().winning_camels().view(0)._core
     se = S.IsmctsSearcher(v, seed=1, decisive_samples=10**8, judge=False)
     t = time.monotonic()
@@ -353,7 +353,7 @@ def test_expectimax_deepens_until_the_budget():
 def test_server_survives_a_search_thread_that_cannot_start(monkeypatch):
     import io
     import threading
-    from jaipur_ai.serve import Server
+    from jaipur_ai.doors.serve import Server
     real = threading.Thread.start
 
     def start(self):
@@ -506,7 +506,7 @@ def test_protocol_doc_holds_the_options_table():
 
 # ------------------------------------------------------------------ defect 11
 def test_margin_interval_uses_students_t_and_records_hold_move_lists():
-    from jaipur_ai.match import normal_interval, run_match, student_t95
+    from jaipur_ai.matches.runner import normal_interval, run_match, student_t95
     mean, lo, hi = normal_interval([10, -4, 6, 0])
     sd = math.sqrt(sum((v - 3) ** 2 for v in (10, -4, 6, 0)) / 3)
     assert hi - mean == pytest.approx(3.182446 * sd / 2)      # t(3), not z = 1.96
@@ -569,7 +569,7 @@ def test_ctrl_c_while_importing_is_one_line_and_130():
         import sys
         class Interrupt:
             def find_spec(self, name, path=None, target=None):
-                if name == "jaipur_ai.cli":
+                if name == "jaipur_ai.doors.cli":
                     raise KeyboardInterrupt
         sys.meta_path.insert(0, Interrupt())
         import _jaipur_ai_cli
@@ -582,7 +582,7 @@ def test_ctrl_c_while_importing_is_one_line_and_130():
 def test_broken_pipe_exit_status_is_documented():
     doc = (ROOT / "docs" / "cli.md").read_text()
     assert "**141**" in doc
-    from jaipur_ai import cli as C
+    from jaipur_ai.doors import cli as C
     assert "141" in C.__doc__ and "141" in C.MAIN_EPILOG
 
 

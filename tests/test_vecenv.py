@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import jaipur_ai as jp
-from jaipur_ai import encoding as E
+from jaipur_ai.rules import encoding as E
 
 
 def seal_reward(state: jp.GameState, mover: int) -> float:

@@ -22,10 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import jaipur_ai as jp
-from jaipur_ai import cli, web, webapi
-from jaipur_ai.engine import Engine
-from jaipur_ai.record import GameRecord
-from jaipur_ai.webapi import PAGE_DIR, WebApp
+from jaipur_ai.doors import cli
+from jaipur_ai.doors import web
+from jaipur_ai.doors import webapi
+from jaipur_ai.search.engine import Engine
+from jaipur_ai.matches.record import GameRecord
+from jaipur_ai.doors.webapi import PAGE_DIR, WebApp
 from processes import default_sigint
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -231,7 +233,7 @@ def review_events(resp):
 
 
 def test_the_review_streams_progress_then_the_library_review(app):
-    from jaipur_ai.review import GameReview, review_game
+    from jaipur_ai.doors.review import GameReview, review_game
     t = new_game(app, seed=17, you=1)
     gid = t["id"]
     r = post(app, f"/api/games/{gid}/review", {})
@@ -568,9 +570,9 @@ def test_the_page_ships_in_the_package_and_fetches_nothing_from_the_network(serv
             assert r.status == 200
     for name, text in texts.items():      # no address outside the page (SVG's xmlns aside)
         assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), name
-    package_data = re.search(r'\[tool\.setuptools\.package-data\]\s*jaipur_ai = \[(.*?)\]',
-                             (ROOT / "pyproject.toml").read_text()).group(1)
-    assert '"webpage/*"' in package_data          # the page is in the wheel too
+    package_data = re.search(r'\[tool\.setuptools\.package-data\](.*?)\n\n',
+                             (ROOT / "pyproject.toml").read_text() + "\n\n", re.S).group(1)
+    assert '"jaipur_ai.doors" = ["webpage/*"]' in package_data    # the page is in the wheel too
 
 
 # --------------------------------------------------------------------------- the command

@@ -15,8 +15,8 @@ import urllib.request
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
-from jaipur_ai.move import Move
-from jaipur_ai.web import WebApp, make_server, url_of
+from jaipur_ai.rules.move import Move
+from jaipur_ai.doors.web import WebApp, make_server, url_of
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")

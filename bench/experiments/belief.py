@@ -1,12 +1,12 @@
-"""A match where a side weighs the opponent's hand by its moves (jaipur_ai.belief).
+"""A match where a side weighs the opponent's hand by its moves (jaipur_ai.search.belief).
 
-The library's belief (:mod:`jaipur_ai.belief`, ``Engine(belief=...)``) uses the measured
+The library's belief (:mod:`jaipur_ai.search.belief`, ``Engine(belief=...)``) uses the measured
 temperature and floor of its model; this script plays a side whose belief has others
 (``--temp``, ``--floor``), to measure them. What a player does not know of its
 opponent's hand is the goods of the opponent's opening hand that it still holds; the
 belief weighs each possible set of them by the uniform deal times, for each of the
 opponent's moves this round, P(move | its hand then) under a model of a player
-(``--model``: ``moves``, ``candidates`` or ``scores``, jaipur_ai/belief.py). It reads
+(``--model``: ``moves``, ``candidates`` or ``scores``, jaipur_ai/search/belief.py). It reads
 only what its player saw: its own views before every move, and the moves (the match
 runner shows every move to an engine with a ``see_move`` method).
 
@@ -14,7 +14,7 @@ runner shows every move to an engine with a ``see_move`` method).
         ismcts:iterations=32000 ismcts:iterations=8000 --belief both \
         --games 100 --seed 7 --workers 2 --out belief-32k-vs-belief-8k.jsonl
 
-The games are played by :func:`jaipur_ai.match.run_match` (same deals and seeds as
+The games are played by :func:`jaipur_ai.matches.runner.run_match` (same deals and seeds as
 ``jaipur-ai match`` with the same seed); the results file names a believing side
 ``belief(<model>,t=<temp>,f=<floor>)+<spec>``. With the library's temperature and
 floor, ``jaipur-ai match 'ismcts:time=1,belief=moves' ...`` plays the same engine
@@ -32,8 +32,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from jaipur_ai import Move, View  # noqa: E402
-from jaipur_ai.belief import FLOOR, MODEL, MODELS, TEMPERATURE, HandBelief  # noqa: E402
-from jaipur_ai.spec import EngineSpec  # noqa: E402
+from jaipur_ai.search.belief import FLOOR, MODEL, MODELS, TEMPERATURE, HandBelief  # noqa: E402
+from jaipur_ai.matches.spec import EngineSpec  # noqa: E402
 from peek_hands import match_parser, play_and_print  # noqa: E402
 
 TEMP = TEMPERATURE   # this script's name for it

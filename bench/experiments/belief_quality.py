@@ -1,4 +1,4 @@
-"""How much does the belief (jaipur_ai.belief) know of the opponent's hand?
+"""How much does the belief (jaipur_ai.search.belief) know of the opponent's hand?
 
 Plays rounds in which both players move by the same engine, and before every move asks
 the mover's belief for its weights over the opponent's unknown goods. It reports the
@@ -22,9 +22,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
-from jaipur_ai.belief import MODEL, MODELS, HandBelief, unknown_hands  # noqa: E402
+from jaipur_ai.search.belief import MODEL, MODELS, HandBelief, unknown_hands  # noqa: E402
 from jaipur_ai import GameState  # noqa: E402
-from jaipur_ai.spec import EngineSpec  # noqa: E402
+from jaipur_ai.matches.spec import EngineSpec  # noqa: E402
 
 
 def _truth(state: GameState, observer: int) -> np.ndarray:

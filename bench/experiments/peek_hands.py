@@ -16,7 +16,7 @@ It measures two things no fair engine can exceed by modelling the opponent's han
         ismcts:iterations=8000 ismcts:iterations=8000 --peek a \
         --games 100 --seed 7 --workers 2 --out hands-8k-vs-default-8k.jsonl
 
-The games are played by :func:`jaipur_ai.match.run_match` (same deals and seeds as
+The games are played by :func:`jaipur_ai.matches.runner.run_match` (same deals and seeds as
 ``jaipur-ai match`` with the same seed); the results file names a peeking side
 ``hands+<spec>``.
 """
@@ -32,8 +32,8 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from jaipur_ai import GameState, View  # noqa: E402
-from jaipur_ai.match import format_result, run_match  # noqa: E402
-from jaipur_ai.spec import EngineSpec  # noqa: E402
+from jaipur_ai.matches.runner import format_result, run_match  # noqa: E402
+from jaipur_ai.matches.spec import EngineSpec  # noqa: E402
 
 
 def hand_revealed_view(state: GameState) -> View:

@@ -22,13 +22,13 @@ import shutil
 
 import numpy as np
 
-from jaipur_ai._features import N_FEATURES_PY, N_FEATURES_V1_PY, features_of
-from jaipur_ai.evaluation import save_weights
-from jaipur_ai.learn import DEFAULTS
-from jaipur_ai.selfplay import selfplay
-from jaipur_ai.spec import derive_seed
-from jaipur_ai.state import GameState
-from jaipur_ai.train import fit, fit_calibration, load_shards
+from jaipur_ai.search._features import N_FEATURES_PY, N_FEATURES_V1_PY, features_of
+from jaipur_ai.search.evaluation import save_weights
+from jaipur_ai.learning.pipeline import DEFAULTS
+from jaipur_ai.learning.selfplay import selfplay
+from jaipur_ai.matches.spec import derive_seed
+from jaipur_ai.rules.position import GameState
+from jaipur_ai.learning.train import fit, fit_calibration, load_shards
 
 
 def replay_generation(src: str, dst: str) -> int:

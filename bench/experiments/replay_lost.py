@@ -25,8 +25,8 @@ from typing import Any, Union
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 
-from jaipur_ai.match import ResultsFile, play_game  # noqa: E402
-from jaipur_ai.spec import EngineSpec  # noqa: E402
+from jaipur_ai.matches.runner import ResultsFile, play_game  # noqa: E402
+from jaipur_ai.matches.spec import EngineSpec  # noqa: E402
 from belief import BeliefSpec, believing_spec  # noqa: E402
 from peek_hands import HandPeekSpec, peeking_spec  # noqa: E402
 

@@ -1,0 +1,894 @@
+"""The ``jaipur-ai`` command line: analyse, play, match, review, bench, serve, version.
+
+``main(argv)`` returns the exit status: 0 done, 2 bad input (one line on stderr,
+``jaipur-ai: error: <field>: <reason>``, never a traceback), 130 interrupted by
+Ctrl-C (what was finished is reported first), 141 the reader of the output went
+away (``| head``: a broken pipe, as for any command killed by SIGPIPE), 1 anything
+else that failed (also one line; ``JAIPUR_AI_DEBUG=1`` shows the traceback).
+docs/cli.md shows every command with real output.
+"""
+from __future__ import annotations
+
+import argparse
+import errno
+import json
+import os
+import re
+import sys
+import threading
+import time
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
+
+from jaipur_ai._version import __version__
+from jaipur_ai.search._table import format_analysis
+from jaipur_ai.matches.backends import BackendError
+from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
+from jaipur_ai.errors import InvalidOptionError, JaipurError, MissingExtraError
+from jaipur_ai.doors.play import Game
+from jaipur_ai.matches.runner import format_result, run_match
+from jaipur_ai.matches.spec import LEVELS, EngineSpec
+from jaipur_ai.options import ALGORITHMS as ENGINE_ALGORITHMS
+from jaipur_ai.options import ENGINE_OPTIONS, parse_text, unknown
+from jaipur_ai.doors.serve import RequestError, read_request_history, serve_stdio
+from jaipur_ai.rules.position import GameState
+from jaipur_ai.rules.position import View, read_position
+from jaipur_ai.doors.web import DEFAULT_PORT
+
+if TYPE_CHECKING:
+    from jaipur_ai.doors.play import RecordingGameType
+
+__all__ = ["main", "build_parser", "load_position", "CliError"]
+
+PROG = "jaipur-ai"
+SAMPLE_PATH = Path(__file__).resolve().parents[1] / "data" / "sample.txt"
+SAMPLE_RECORD = Path(__file__).resolve().parents[1] / "data" / "sample-record.json"
+ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
+DEFAULT_ANALYSE_TIME = 1.0
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+Position = Union[GameState, View]
+
+
+class CliError(Exception):
+    """A failure to report as ``jaipur-ai: error: <field>: <reason>``."""
+
+    def __init__(self, field: str, reason: str, code: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(f"{field}: {reason}" if field else reason)
+        self.field = field
+        self.reason = reason
+        self.code = code
+
+
+# --------------------------------------------------------------------- argparse
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (raised, reported by main)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        m = re.match(r"argument ([^:]+): (.*)", message, re.S)
+        hint = f" (see '{self.prog} --help')"
+        if m:
+            raise CliError(m.group(1).split("/")[-1], m.group(2) + hint)
+        m = re.match(r"the following arguments are required: (.*)", message)
+        if m:
+            raise CliError(m.group(1), "required" + hint)
+        raise CliError("", message + hint)
+
+
+def _flag(name: str, flag: str) -> Callable[[str], Any]:
+    """The argparse type of a flag that sets option ``name`` of the one table
+    (jaipur_ai.options): the same check, and the same message, as every other door."""
+    def read(text: str) -> Any:
+        try:
+            return parse_text(name, text)
+        except JaipurError as e:
+            raise CliError(flag, e.reason) from None
+    read.__name__ = name
+    return read
+
+
+def _engine_spec(text: str) -> EngineSpec:
+    try:
+        return EngineSpec.parse(text)
+    except JaipurError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _option(text: str) -> tuple[str, Any]:
+    """``-o KEY=VALUE``: an engine option of the table, its value read as its type."""
+    key, eq, val = text.partition("=")
+    key = key.strip().replace("-", "_")
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    if key not in ENGINE_OPTIONS:
+        e = unknown(key)
+        raise CliError(e.field, e.reason)
+    try:
+        return key, parse_text(key, val)
+    except JaipurError as e:
+        raise CliError(e.field, e.reason) from None
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32)
+
+
+# ------------------------------------------------------------------- positions
+def load_position(arg: Union[str, Sequence[str]], stdin: Any = None) -> Position:
+    """A state or a view from the POSITION argument: one-line text (``S ...`` or
+    ``V ...``, its words may come as separate arguments), JSON text, a path to a
+    JSON or text file, ``-`` for stdin, or ``sample``."""
+    text = arg if isinstance(arg, str) else " ".join(arg)
+    text = text.strip()
+    if text == "-":
+        text = (stdin or sys.stdin).read()
+        where = "stdin"
+    elif text.lower() == "sample":
+        if os.path.exists(text):
+            sys.stderr.write(f"{PROG}: note: 'sample' is the built-in sample position, not "
+                             f"the file {text!r} here (write ./{text} for the file)\n")
+        text = SAMPLE_PATH.read_text()
+        where = str(SAMPLE_PATH)
+    elif text.startswith("{") or re.match(r"[SV]\s", text):
+        where = ""
+    elif os.path.isfile(text):
+        path = text
+        try:
+            text = Path(path).read_text()
+        except (OSError, UnicodeDecodeError) as e:
+            raise CliError("position", f"cannot read {path!r}: {e}") from None
+        where = path
+    elif os.path.isdir(text):
+        raise CliError("position", f"{text!r} is a directory, not a position file")
+    else:
+        if "/" in text or os.sep in text or re.search(r"\.(json|txt)$", text, re.I):
+            raise CliError("position", f"no such file: {text!r}")
+        raise CliError("position", f"{text!r} is neither a file nor a position (give the one-line "
+                                   f"'S ...' or 'V ...' text, JSON, a file, '-' for stdin, "
+                                   f"or 'sample')")
+    body = text.strip()
+    if not body.startswith("{"):
+        lines = [ln.strip() for ln in body.splitlines()
+                 if ln.strip() and not ln.lstrip().startswith("#")]
+        if not lines:
+            raise CliError("position", f"{where or 'the input'} holds no position")
+        body = lines[0]
+    try:
+        return read_position(body)
+    except JaipurError as e:
+        raise CliError("position" if e.field in ("text", "json") else e.field,
+                       e.reason) from None
+
+
+# ---------------------------------------------------------------- the engine
+def _engine_class() -> Any:
+    try:
+        from jaipur_ai.search.engine import Engine
+    except ImportError as e:  # pragma: no cover - only while the search is missing
+        raise CliError("engine", f"the search engine is not available ({e})", 1) from None
+    return Engine
+
+
+def _make_engine(algorithm: str, threads: Optional[int] = None, perfect: bool = False,
+                 options: Sequence[tuple[str, Any]] = ()) -> Any:
+    kwargs: dict[str, Any] = dict(options)
+    if threads is not None:
+        kwargs["threads"] = threads
+    if perfect:
+        kwargs["perfect_information"] = True
+    try:
+        return _engine_class()(algorithm=algorithm, **kwargs)
+    except TypeError as e:
+        m = re.search(r"unexpected keyword argument '(\w+)'", str(e))
+        if m:
+            raise CliError("--option", f"{m.group(1)!r} is not an engine option") from None
+        raise CliError("engine", str(e)) from None
+    except JaipurError as e:
+        raise CliError(e.field, e.reason) from None
+    except ValueError as e:
+        raise CliError("engine", str(e)) from None
+
+
+def _run_interruptibly(fn: Callable[[Any], Any]) -> tuple[Any, bool]:
+    """Run ``fn(stop_event)`` in a thread; Ctrl-C sets the event (the search
+    returns what it has) instead of killing it.  Returns (value, interrupted)."""
+    stop = threading.Event()
+    finished = threading.Event()
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn(stop)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller
+            box["error"] = e
+        finally:
+            finished.set()
+
+    # (Event.wait, not Thread.join: a join cut short by Ctrl-C can leave the
+    # thread looking finished while it still runs.)
+    t = threading.Thread(target=target, name="jaipur-ai-search", daemon=True)
+    t.start()
+    interrupted = False
+    while not finished.is_set():
+        try:
+            finished.wait(0.05)
+        except KeyboardInterrupt:
+            if interrupted:  # a second Ctrl-C: give up waiting
+                raise
+            interrupted = True
+            stop.set()
+    if "error" in box:
+        raise box["error"]
+    return box.get("value"), interrupted
+
+
+def _report_dict(report: Any) -> dict:
+    if hasattr(report, "to_dict"):
+        return report.to_dict()
+    return json.loads(report.to_json())  # pragma: no cover - defensive
+
+
+def load_history(path: str, pos: Position) -> Optional[list]:
+    """The moves of the round before ``pos`` from a JSON file (``-``: stdin): the list
+    of ``{"position", "move"}`` objects of the serve protocol's ``history``
+    (docs/protocol.md), read and checked by the same code."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CliError("--history", f"cannot read {path!r}: {e}") from None
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise CliError("--history", f"{path!r} is not JSON: {e}") from None
+    try:
+        return read_request_history(value, pos)
+    except (RequestError, JaipurError) as e:
+        raise CliError(str(e.field), e.reason) from None
+
+
+# ------------------------------------------------------------------- analyse
+def cmd_analyse(args: argparse.Namespace) -> int:
+    pos = load_position(args.position)
+    perfect = args.perfect_information
+    if perfect and not isinstance(pos, GameState):
+        raise CliError("--perfect-information",
+                       "needs a full state (hidden cards included), not a player's view")
+    if pos.is_round_over:
+        raise CliError("position", f"the round is over ({_result_text(pos.result)}): "
+                                   f"no move to analyse")
+    notes = []
+    if isinstance(pos, View):
+        if pos.to_move != pos.observer:
+            raise CliError("position", f"it is player {pos.to_move}'s turn but this is player "
+                                       f"{pos.observer}'s view: only the player to move has "
+                                       f"moves to analyse")
+        target: Position = pos
+        shown: Position = pos
+    elif perfect:
+        target, shown = pos, pos
+        notes.append(f"Perfect-information mode: player {pos.to_move}'s moves are analysed "
+                     f"with every hidden card visible (this is cheating).")
+    else:
+        target = shown = pos.view(pos.to_move)
+        notes.append(f"Full state given: analysing for player {pos.to_move} (to move) from "
+                     f"that player's view only; the hidden cards are not used.")
+    if args.history == "-" and " ".join(args.position).strip() == "-":
+        raise CliError("--history", "the position is read from stdin: give the history "
+                                    "as a file")
+    history = None if args.history is None else load_history(args.history, pos)
+    engine = _make_engine(args.algorithm, args.threads, perfect, args.option)
+    t, n = args.time, args.iterations
+    if t is None and n is None and args.algorithm in ("ismcts", "expectimax"):
+        t = DEFAULT_ANALYSE_TIME
+
+    def search(stop: threading.Event) -> Any:
+        return engine.analyse(target, time=t, iterations=n, top=args.top, seed=args.seed,
+                              stop_event=stop, history=history)
+
+    try:
+        report, interrupted = _run_interruptibly(search)
+    except JaipurError as e:
+        raise CliError(e.field, e.reason) from None
+    except ValueError as e:
+        raise CliError("analyse", str(e)) from None
+    if args.json:
+        print(json.dumps(_report_dict(report), indent=2))
+    else:
+        print(shown)
+        for note in notes:
+            print(note)
+        print()
+        print(format_analysis(report, args.top))
+        if interrupted:
+            print("(interrupted: the search was stopped early; the figures above are what it "
+                  "had found)")
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def _result_text(r: Any) -> str:
+    return "drawn" if r == "draw" else f"won by player {r}"
+
+
+# ---------------------------------------------------------------------- play
+def _level_spec(level: str) -> EngineSpec:
+    try:
+        return EngineSpec.parse(level)
+    except InvalidOptionError as e:
+        raise CliError("--level", f"{level!r}: {e}") from None
+    except JaipurError as e:
+        raise CliError("--level", f"{level!r} is not a level ({', '.join(LEVELS)}), a number "
+                                  f"of iterations or an engine spec: {e.reason}") from None
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game: Game
+    recording: Optional[RecordingGameType] = None
+    if args.record:
+        from jaipur_ai.doors.play import recording_game
+        game = recording = recording_game()(_level_spec(args.level), args.hint,
+                                            seed=args.seed, you=args.you)
+    else:
+        game = Game(_level_spec(args.level), args.hint, seed=args.seed, you=args.you)
+    try:
+        return game.run()
+    except KeyboardInterrupt:
+        print("\ninterrupted: the game is left unfinished.", flush=True)
+        return EXIT_INTERRUPTED
+    finally:
+        if recording is not None:
+            recording.record().save(args.record)
+
+
+# --------------------------------------------------------------------- match
+class _Progress:
+    """The progress bar on stderr of ``match`` (games, with A's results) and ``review``
+    (plies): redrawn in place on a terminal, one line per tenth otherwise."""
+
+    def __init__(self, total: int, enabled: bool, open_ended: bool = False,
+                 unit: str = "games") -> None:
+        self.total = total
+        self.open_ended = open_ended
+        self.enabled = enabled
+        self.unit = unit
+        self.tty = sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+        self.w = self.d = self.l = 0
+        self.step = -1
+        self.new = 0             # games played (plies reviewed) by this run
+        self.done = 0
+
+    def __call__(self, rec: Any, done: int, total: int) -> None:
+        """A match's ``on_result``."""
+        self.w += rec.winner == "A"
+        self.d += rec.winner == "draw"
+        self.l += rec.winner == "B"
+        self.new += 1
+        self.show(done, total, f"A: {self.w} W {self.d} D {self.l} L")
+
+    def plies(self, done: int, total: int) -> None:
+        """A review's ``progress``."""
+        self.total, self.new = total, done
+        self.show(done, total)
+
+    def show(self, done: int, total: int, middle: str = "") -> None:
+        self.done = done
+        if not self.enabled or total <= 0:
+            return
+        width = 24
+        fill = width * done // total
+        elapsed = time.perf_counter() - self.t0
+        rate = self.new / elapsed if elapsed > 0 else 0.0
+        mid = f"  {middle}" if middle else ""
+        if self.open_ended:                           # --sprt: no known end
+            text = f"{done} {self.unit}{mid}  {elapsed:.0f} s"
+        else:
+            text = (f"[{'#' * fill}{'-' * (width - fill)}] {done}/{total} {self.unit}{mid}  "
+                    f"{elapsed:.0f} s")
+            if self.new:
+                left = (total - done) / rate if rate > 0 else 0.0
+                text += f"  {rate:.2f} {self.unit}/s, ~{left:.0f} s left"
+        if self.tty:
+            sys.stderr.write("\r" + text + ("\n" if done == total else ""))
+            sys.stderr.flush()
+        else:
+            step = 10 * done // total if not self.open_ended else done // 100
+            if step != self.step:
+                self.step = step
+                sys.stderr.write(text + "\n")
+                sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.tty and 0 < self.new and self.done < self.total:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from jaipur_ai.options import MAX_GAMES
+    from jaipur_ai.matches.sprt import parse_sprt
+    sprt = None
+    if args.sprt is not None:
+        try:
+            sprt = parse_sprt(args.sprt, alpha=args.alpha, beta=args.beta)
+        except JaipurError as e:
+            raise CliError("--sprt", e.reason) from None
+    elif args.alpha is not None or args.beta is not None:
+        raise CliError("--alpha", "--alpha and --beta are settings of --sprt")
+    games = args.games if args.games is not None else (MAX_GAMES if sprt else 10)
+    progress = _Progress(2 * games, not args.quiet, open_ended=sprt is not None)
+    try:
+        # stdout is the report's alone: Ray prints its workers' deaths to stdout
+        with redirect_stdout(sys.stderr):
+            res = run_match(args.a, args.b, games=games, seed=args.seed,
+                            workers=args.workers, unit=args.unit, on_result=progress,
+                            out=args.out, sprt=sprt, backend=args.backend,
+                            address=args.address)
+    except JaipurError as e:
+        raise CliError(_flag_of(e), e.reason) from None
+    finally:
+        progress.close()
+    if args.record:
+        from jaipur_ai.matches.record import GameRecord
+        GameRecord.from_match(res).save(args.record)
+    if args.json:
+        print(res.to_json(indent=2))
+    else:
+        print(format_result(res))
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+# -------------------------------------------------------------------- review
+def _load_record(arg: str, stdin: Any = None) -> Any:
+    """A game record from a file, ``-`` (stdin) or ``sample`` (the shipped one)."""
+    from jaipur_ai.matches.record import GameRecord
+    if arg == "-":
+        text = (stdin or sys.stdin).read()
+    else:
+        path = SAMPLE_RECORD if arg.lower() == "sample" and not os.path.exists(arg) else Path(arg)
+        if path.is_dir():
+            raise CliError("record", f"{arg!r} is a directory, not a record file")
+        if not path.is_file():
+            raise CliError("record", f"no such file: {arg!r}")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise CliError("record", f"cannot read {arg!r}: {e}") from None
+    return GameRecord.from_json(text)
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from jaipur_ai.doors import _review_plot
+    from jaipur_ai.doors.review import review_game
+    if args.plot is not None:            # before the long part: a missing extra fails now
+        try:
+            _review_plot.check_path(args.plot, "--plot")
+            _review_plot.require_matplotlib("--plot")
+        except JaipurError as e:
+            raise CliError(e.field, e.reason) from None
+    record = _load_record(args.record)
+    engine = _make_engine(args.algorithm, args.threads, False, args.option)
+    bar = _Progress(0, not args.quiet, unit="plies")
+
+    def run(stop: threading.Event) -> Any:
+        return review_game(record, game=args.game, iterations=args.iterations, time=args.time,
+                           seed=args.seed, engine=engine, progress=bar.plies, stop_event=stop)
+
+    try:
+        review, interrupted = _run_interruptibly(run)
+    finally:
+        bar.close()
+    if args.plot is not None:
+        try:
+            review.plot(args.plot)
+        except JaipurError as e:
+            raise CliError("--plot", e.reason) from None
+        except (OSError, ValueError) as e:
+            raise CliError("--plot", f"cannot write {args.plot!r}: {e}") from None
+    print(review.to_json(indent=2) if args.json else str(review))
+    return EXIT_INTERRUPTED if interrupted or not review.complete else 0
+
+
+# --------------------------------------------------------------------- bench
+def cmd_bench(args: argparse.Namespace) -> int:
+    from jaipur_ai.doors import _bench
+    out: dict[str, Any] = {"quick": args.quick, "version": __version__}
+    if args.quick:
+        rules = _bench.rules_report(core_rounds=2000, ref_rounds=10, repeat=1)
+    else:
+        rules = _bench.rules_report()
+    out["rules"] = rules
+    if not args.json:
+        print("Rules core: uniformly random full rounds (one core, median of runs)")
+        print(_bench.format_rules_report(rules))
+        print()
+    out["search"] = _bench.search_report(quick=args.quick)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print("Search speed")
+        print(_bench.format_search_report(out["search"]))
+    return 0
+
+
+# ------------------------------------------------------------------ version
+def _version_text() -> str:
+    import platform
+    try:
+        import numpy
+        np_v = numpy.__version__
+    except ImportError:  # pragma: no cover
+        np_v = "?"
+    return f"{PROG} {__version__} (Python {platform.python_version()}, numpy {np_v})"
+
+
+def cmd_version(args: argparse.Namespace) -> int:
+    print(_version_text())
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    return int(serve_stdio(algorithm=args.algorithm, threads=args.threads,
+                           time=args.time) or 0)
+
+
+def _port(text: str) -> int:
+    t = text.strip()
+    if not t.isdigit() or not 0 <= int(t) <= 65535:
+        raise CliError("--port", f"expected a port number 0..65535 (0: a free one), got "
+                                 f"{text[:40]!r}")
+    return int(t)
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from jaipur_ai.doors import web
+    try:
+        app = web.WebApp(level=_level_spec(args.level), hint=args.hint, threads=args.threads)
+    except web.RequestError as e:
+        raise CliError(f"--{e.field}", e.reason) from None
+    try:
+        return web.run(app, host=args.host, port=args.port, verbose=args.verbose)
+    except OSError as e:   # the port is taken, the host is not this machine's, ...
+        raise CliError("--port" if e.errno in (errno.EADDRINUSE, errno.EACCES) else "--host",
+                       f"cannot listen on {args.host}:{args.port}: "
+                       f"{e.strerror or e}") from None
+
+
+# ------------------------------------------------------------------- parser
+MAIN_EPILOG = f"""\
+examples:
+  {PROG} analyse sample
+  {PROG} analyse 'V 1.0.0.00.- 0 GSMMM 40 - 555779 765 DSSPP/0/-/-.-.-.-.-.-/-.-.- 4/1/-/-.-.-.-.-.-/0.0.0' --time 2
+  {PROG} play --level medium
+  {PROG} match ismcts:iterations=2000 greedy --games 50 --workers 2 --seed 1
+  {PROG} review game.json --plot game.png
+  {PROG} bench --quick
+  {PROG} web --port 0
+
+Exit status: 0 done, 2 bad input (one line on stderr), 130 interrupted (Ctrl-C),
+141 output pipe closed (e.g. '| head'), 1 any other failure.
+"""
+
+ANALYSE_EPILOG = f"""\
+POSITION is one of
+  - the one-line text of a state ('S ...') or of a player's view ('V ...'), quoted;
+  - a path to a file holding that text or the JSON form (docs/notation.md);
+  - '-' to read it from stdin;  'sample' for the sample position shipped with jaipur_ai.
+A full state is analysed for the player to move from that player's view only (the
+opponent's hand and the deck order are not used) unless --perfect-information is given.
+
+examples:
+  {PROG} analyse sample
+  {PROG} analyse sample --iterations 20000 --seed 1 --top 3
+  {PROG} analyse position.json --time 5 --threads 4
+  {PROG} analyse - --json < position.txt
+  {PROG} analyse sample --algorithm expectimax --time 0.5
+"""
+
+PLAY_EPILOG = f"""\
+levels:
+  easy     greedy: the best immediate gain, no look-ahead
+  medium   ISMCTS, 0.2 s per move
+  hard     ISMCTS, 1 s per move
+  max      ISMCTS, 3 s per move
+  N        ISMCTS, N iterations per move (reproducible with --seed)
+  SPEC     any engine spec, e.g. 'expectimax:time=0.5' (see 'jaipur-ai match --help')
+
+Moves are typed in the notation (take D, camels, sell 3L, swap DG for LM; case, spaces
+and full names are forgiven); 'moves' lists them, 'hint' asks the engine, 'help', 'quit'.
+Input is read line by line, so a game can be scripted; end of input ends it.
+
+examples:
+  {PROG} play
+  {PROG} play --level hard --you 0
+  printf 'moves\\nhint\\nquit\\n' | {PROG} play --level easy --seed 3
+"""
+
+MATCH_EPILOG = f"""\
+engine specs: ALGORITHM[:key=value,...]
+  ALGORITHM   ismcts, expectimax, greedy or random (or a level: easy, medium, hard, max)
+  time=S      seconds per move;  iterations=N  iterations per move
+  other keys  passed to jaipur_ai.Engine, e.g. playout=random, threads=2, depth=2;
+              perfect_information=true lets that engine see the hidden cards (cheating)
+  e.g. ismcts:time=1   ismcts:iterations=5000,playout=random   expectimax:time=0.5   greedy
+
+Each of the --games deals is played twice, the engines swapping seats (same cards, same
+player starts).  The win rate counts a draw as 1/2; its 95% interval is the Wilson score
+interval, mapped to Elo for the Elo interval; the paired (pentanomial) statistics count
+each deal's two games together.  With iteration limits (no time=) a match is
+reproducible for its --seed, whatever --workers and --backend.  --backend ray plays the
+games as Ray tasks (docs/cli.md has the cluster recipe).  --out FILE keeps every finished game
+(rerun the same command to resume); --sprt elo0=0,elo1=5 stops when the sequential
+test decides.
+
+examples:
+  {PROG} match ismcts:iterations=1000 greedy --games 20 --seed 1
+  {PROG} match ismcts:time=1 ismcts:time=1,playout=random --games 100 --workers 4
+  {PROG} match hard medium --unit match --games 10 --json > result.json
+  {PROG} match ismcts:time=0.1 ismcts:time=0.1,evaluation=heuristic --sprt elo0=0,elo1=20 --out run.jsonl --workers 2
+  {PROG} match ismcts:iterations=2000 greedy --games 1000 --backend ray --address 10.0.0.1:6379 --out run.jsonl
+"""
+
+REVIEW_EPILOG = f"""\
+RECORD is a game record (JSON, 'jaipur-record/1') as 'match --record' and 'play --record'
+write it, '-' for stdin, or 'sample' for the record shipped with jaipur_ai.  Every ply is
+searched from the mover's view only.  A move is labelled by its loss in win-percentage
+points: inaccuracy >= 5, mistake >= 10, blunder >= 20 (docs/review.md).
+
+examples:
+  {PROG} review game.json
+  {PROG} review match.json --game 3 --iterations 5000 --plot game3.png
+  {PROG} review sample --iterations 1000 --json > review.json
+"""
+
+SERVE_EPILOG = f"""\
+Requests and answers are one JSON object per line; docs/protocol.md has every message.
+
+examples:
+  {PROG} serve
+  {PROG} serve --threads 2 --time 0.5
+  echo '{{"id": 1, "action": "version"}}' | {PROG} serve
+"""
+
+WEB_EPILOG = f"""\
+Open the printed address in a browser: play a match against the engine by clicking
+cards, ask for hints, analyse any position (the analysis updates while the engine
+thinks), set up a position in the editor, and review a finished game.  The page
+and its scripts ship in the package; nothing is fetched from the network.
+docs/web.md describes every screen and the JSON API.
+
+examples:
+  {PROG} web                      # http://127.0.0.1:{DEFAULT_PORT}/
+  {PROG} web --port 0             # any free port (the address is printed)
+  {PROG} web --level hard --hint ismcts:time=1
+  {PROG} web --host 0.0.0.0       # reachable from other machines (no authentication!)
+"""
+
+BENCH_EPILOG = f"""\
+examples:
+  {PROG} bench            # the figures of docs/performance.md, on this machine
+  {PROG} bench --quick    # a few seconds
+  {PROG} bench --json
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, formatter_class=_formatter, epilog=MAIN_EPILOG,
+                description="Jaipur: exact rules, information sets, ISMCTS and "
+                            "expectimax search.")
+    p.add_argument("--version", action="version", version=_version_text())
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                           title="commands")
+
+    a = sub.add_parser("analyse", aliases=["analyze"],
+                       help="suggest moves for the player to move (table or --json)",
+                       formatter_class=_formatter, epilog=ANALYSE_EPILOG,
+                       description="Analyse a position: the engine's top moves with win "
+                                   "probability,\nexpected margin, visits and principal "
+                                   "variation.")
+    a.add_argument("position", nargs="+", metavar="POSITION",
+                   help="one-line text, a file, '-' (stdin) or 'sample'")
+    a.add_argument("--time", type=_flag("time", "--time"), metavar="S",
+                   help=f"seconds to search (default {DEFAULT_ANALYSE_TIME:g} unless "
+                        f"--iterations is given)")
+    a.add_argument("--iterations", type=_flag("iterations", "--iterations"), metavar="N",
+                   help="iterations to run")
+    a.add_argument("--algorithm", choices=ALGORITHMS, default="ismcts",
+                   help="search algorithm (default ismcts)")
+    a.add_argument("--top", type=_flag("top", "--top"), default=5, metavar="K",
+                   help="candidate moves to show (default 5)")
+    a.add_argument("--seed", type=_flag("seed", "--seed"),
+                   help="search seed (default: random, printed)")
+    a.add_argument("--threads", type=_flag("threads", "--threads"), default=None, metavar="T",
+                   help="search threads (default 1)")
+    a.add_argument("-o", "--option", type=_option, action="append", default=[],
+                   metavar="KEY=VALUE", help="other Engine option, e.g. playout=random")
+    a.add_argument("--perfect-information", action="store_true",
+                   help="cheat: search the full state with the hidden cards visible "
+                        "(needs a state, not a view)")
+    a.add_argument("--history", metavar="FILE",
+                   help="JSON file ('-': stdin) of the round's moves before the position, "
+                        "[{\"position\": ..., \"move\": ...}, ...] (docs/protocol.md): the "
+                        "belief weighs the opponent's hand by them")
+    a.add_argument("--json", action="store_true", help="print the Analysis as JSON")
+    a.set_defaults(func=cmd_analyse)
+
+    pl = sub.add_parser("play", help="play a match against the engine in the terminal", formatter_class=_formatter,
+                        epilog=PLAY_EPILOG,
+                        description="Play a match (to two seals) against the engine.")
+    pl.add_argument("--level", default="medium",
+                    help="easy, medium, hard, max, a number of iterations, or an engine spec "
+                         "(default medium)")
+    pl.add_argument("--seed", type=_flag("seed", "--seed"), help="seed of the deals and the engine's searches")
+    pl.add_argument("--you", choices=("0", "1", "random"), default="random",
+                    help="your player number (default random)")
+    pl.add_argument("--hint", type=_engine_spec, default=EngineSpec.parse("ismcts:time=0.5"),
+                    metavar="SPEC", help="engine used by 'hint' (default ismcts:time=0.5)")
+    pl.add_argument("--record", metavar="FILE",
+                    help="write the game as a JSON record (docs/ecosystem.md)")
+    pl.set_defaults(func=cmd_play)
+
+    m = sub.add_parser("match", help="engine against engine on mirrored deals, with statistics", formatter_class=_formatter,
+                       epilog=MATCH_EPILOG,
+                       description="Play engine A against engine B on mirrored deals.")
+    m.add_argument("a", type=_engine_spec, metavar="A", help="engine spec of A")
+    m.add_argument("b", type=_engine_spec, metavar="B", help="engine spec of B")
+    m.add_argument("--games", type=_flag("games", "--games"), default=None, metavar="N",
+                   help="deals, each played in both seats (default 10: 20 games; with "
+                        "--sprt the most deals, default no limit)")
+    m.add_argument("--seed", type=_flag("seed", "--seed"),
+                   help="match seed (default: random, printed)")
+    m.add_argument("--workers", type=_flag("workers", "--workers"), default=None, metavar="W",
+                   help="games played at once (default 1; with --backend ray, the "
+                        "cluster's CPUs)")
+    add_backend_arguments(m)
+    m.add_argument("--unit", choices=("round", "match"), default="round",
+                   help="a game is one round (default) or a match to two seals")
+    m.add_argument("--out", type=_flag("out", "--out"), metavar="FILE",
+                   help="append each finished game to FILE (JSON lines); rerun with the "
+                        "same FILE to resume, finished games are not played again")
+    m.add_argument("--sprt", metavar="elo0=X,elo1=Y",
+                   help="stop when the sequential test decides between H0 (A is elo0 "
+                        "stronger) and H1 (elo1), on the mirrored deal pairs")
+    m.add_argument("--alpha", type=_flag("alpha", "--alpha"), metavar="P",
+                   help="SPRT: chance of accepting H1 when H0 holds (default 0.05)")
+    m.add_argument("--beta", type=_flag("beta", "--beta"), metavar="P",
+                   help="SPRT: chance of accepting H0 when H1 holds (default 0.05)")
+    m.add_argument("--json", action="store_true", help="print the result as JSON")
+    m.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
+    m.add_argument("--record", metavar="FILE",
+                   help="write every game as a JSON record (docs/ecosystem.md)")
+    m.set_defaults(func=cmd_match)
+
+    rv = sub.add_parser("review", help="every move of a recorded game judged, with a summary",
+                        formatter_class=_formatter, epilog=REVIEW_EPILOG,
+                        description="Review a recorded game: for every ply the best move found, "
+                                    "the mover's win\nprobability with it and with the move "
+                                    "played, the loss and a label.")
+    rv.add_argument("record", metavar="RECORD", help="a record file, '-' (stdin) or 'sample'")
+    rv.add_argument("--game", type=_flag("game", "--game"), default=0, metavar="N",
+                    help="which game of the record, counted from 0 (default 0)")
+    limit = rv.add_mutually_exclusive_group()
+    limit.add_argument("--iterations", type=_flag("iterations", "--iterations"), metavar="N",
+                       help="iterations per ply (default 3000)")
+    limit.add_argument("--time", type=_flag("time", "--time"), metavar="S",
+                       help="seconds per ply (not reproducible)")
+    rv.add_argument("--seed", type=_flag("seed", "--seed"), default=0,
+                    help="seed of the review's searches (default 0)")
+    rv.add_argument("--algorithm", choices=("ismcts", "expectimax"), default="ismcts",
+                    help="search algorithm (default ismcts)")
+    rv.add_argument("--threads", type=_flag("threads", "--threads"), default=None, metavar="T",
+                    help="search threads (default 1)")
+    rv.add_argument("-o", "--option", type=_option, action="append", default=[],
+                    metavar="KEY=VALUE", help="other Engine option, e.g. exploration=1")
+    rv.add_argument("--json", action="store_true",
+                    help="print the review as JSON (docs/review.md has the layout)")
+    rv.add_argument("--plot", metavar="FILE.png",
+                    help="draw the win probabilities with the labelled moves marked "
+                         "(needs the plot extra: matplotlib)")
+    rv.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
+    rv.set_defaults(func=cmd_review)
+
+    b = sub.add_parser("bench", help="speed of the rules core and of the search", formatter_class=_formatter,
+                       epilog=BENCH_EPILOG,
+                       description="Rules core vs the pure-Python reference, and ISMCTS "
+                                   "iterations per second.")
+    b.add_argument("--quick", action="store_true", help="short runs (a few seconds)")
+    b.add_argument("--json", action="store_true", help="print the figures as JSON")
+    b.set_defaults(func=cmd_bench)
+
+    sv = sub.add_parser("serve", help="JSON-lines server on stdin/stdout (docs/protocol.md)",
+                        formatter_class=_formatter, epilog=SERVE_EPILOG,
+                        description="Serve the engine over stdin/stdout, one JSON object per "
+                                    "line (docs/protocol.md).")
+    sv.add_argument("--algorithm", default="ismcts", type=_flag("algorithm", "--algorithm"),
+                    metavar="A",
+                    help="search of requests that name none: "
+                         f"{', '.join(ENGINE_ALGORITHMS)} (default: ismcts)")
+    sv.add_argument("--threads", type=_flag("threads", "--threads"), default=1, metavar="N",
+                    help="search threads of requests that name none (default: 1)")
+    sv.add_argument("--time", type=_flag("time", "--time"), default=None, metavar="S",
+                    help="seconds per search for requests that give neither time nor "
+                         "iterations (default: the engine's own default)")
+    sv.set_defaults(func=cmd_serve)
+    w = sub.add_parser("web", help="play, analyse and review in the browser (docs/web.md)",
+                       formatter_class=_formatter, epilog=WEB_EPILOG,
+                       description="Serve the browser page and its JSON API on this machine.")
+    w.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
+                   help=f"port to listen on (default {DEFAULT_PORT}; 0: a free one)")
+    w.add_argument("--host", default="127.0.0.1", metavar="H",
+                   help="address to bind (default 127.0.0.1: this machine only)")
+    w.add_argument("--level", default="medium",
+                   help="the engine of new games that choose none: easy, medium, hard, "
+                        "max, a number of iterations, or an engine spec (default medium)")
+    w.add_argument("--hint", type=_engine_spec, default=EngineSpec.parse("ismcts:time=0.5"),
+                   metavar="SPEC",
+                   help="the engine of hints (default ismcts:time=0.5)")
+    w.add_argument("--threads", type=_flag("threads", "--threads"), default=1, metavar="N",
+                   help="search threads of analyses that name none (default 1)")
+    w.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    w.set_defaults(func=cmd_web)
+    from jaipur_ai.learning.pipeline import add_commands as _add_learning_commands
+    _add_learning_commands(sub, _formatter, _flag)
+    v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
+    v.set_defaults(func=cmd_version)
+    return p
+
+
+def _flag_of(e: JaipurError) -> str:
+    """The field of an error, named as the flag that set it for the backend's errors
+    (``--backend``: Ray missing or failing; ``--address``: a cluster not reached)."""
+    if isinstance(e, (BackendError, MissingExtraError)) and e.field in ("backend", "address"):
+        return "--" + e.field
+    return e.field
+
+
+def _error(field: str, reason: str) -> None:
+    msg = f"{field}: {reason}" if field else reason
+    msg = " ".join(msg.split())  # one line
+    sys.stderr.write(f"{PROG}: error: {msg}\n")
+    sys.stderr.flush()
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
+        try:
+            args = parser.parse_args(args_list)
+        except SystemExit as e:  # --help, --version
+            return int(e.code or 0) if not isinstance(e.code, str) else 2
+        if getattr(args, "func", None) is None:
+            raise CliError("command", "missing: one of analyse, play, match, review, bench, "
+                                      "serve, web, version (see 'jaipur-ai --help')")
+        return int(args.func(args) or 0)
+    except CliError as e:
+        _error(e.field, e.reason)
+        return e.code
+    except JaipurError as e:
+        _error(_flag_of(e), e.reason)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        sys.stderr.write(f"\n{PROG}: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        try:  # the reader went away (| head): stop quietly
+            sys.stdout = open(os.devnull, "w")
+        except OSError:  # pragma: no cover
+            pass
+        return 141
+    except ValueError as e:  # bad input met below the library's typed errors
+        _error("input", str(e) or type(e).__name__)
+        return EXIT_BAD_INPUT
+    except Exception as e:  # noqa: BLE001 - a bug: one line, the traceback on request
+        if os.environ.get("JAIPUR_AI_DEBUG"):
+            raise
+        _error("internal error", f"{type(e).__name__}: {e} (set JAIPUR_AI_DEBUG=1 for the "
+                                 f"traceback)")
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,727 @@
+"""``jaipur-ai serve``: the engine as a child process speaking JSON lines.
+
+A frontend (web, mobile, a bot) starts ``jaipur-ai serve`` and writes one JSON
+object per line to its stdin; the server answers with one JSON object per line
+on its stdout, flushed after each line.  docs/protocol.md describes every
+message; in short::
+
+    -> {"id": 1, "position": "S 1.0.0.00.- ...", "iterations": 2000, "seed": 7}
+    <- {"id": 1, "action": "analyse", "candidates": [...], ..., "final": true}
+
+* Searches run in worker threads (the compiled search releases the GIL), so
+  several requests can be in flight; the reader keeps reading, which is how
+  ``terminate`` and ``quit`` reach a running search.
+* Partial results (``"final": false``) come every ``report_every`` seconds
+  when a request asks for them; the last answer to a search has
+  ``"final": true``.
+* Bad input of any kind gets an ``error`` answer and the server keeps serving;
+  unknown request fields are ignored.  Nothing but protocol lines ever goes to
+  stdout (``print`` is sent to stderr while serving).
+
+>>> import io
+>>> out = io.StringIO()
+>>> Server(io.StringIO('{"id": "v", "action": "version"}\\n'), out).run()
+0
+>>> json.loads(out.getvalue())["protocol"]
+1
+"""
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import re
+import sys
+import threading
+import traceback
+from typing import Any, Callable, Optional, Union
+
+from jaipur_ai._version import __version__
+from jaipur_ai.errors import InvalidOptionError, InvalidPositionError, JaipurError
+from jaipur_ai.options import ALGORITHMS, ENGINE_OPTIONS, check, check_engine_options, option
+from jaipur_ai.rules.move import Move
+from jaipur_ai.rules.position import STATE_FORMAT, GameState
+from jaipur_ai.rules.position import VIEW_FORMAT, View, mover_view, read_position
+
+__all__ = ["Server", "serve_stdio", "PROTOCOL_VERSION", "RequestError", "error_body",
+           "read_request_position", "read_request_history"]
+
+#: Bumped only for changes that break old frontends; adding actions, request
+#: fields or response fields does not bump it.
+PROTOCOL_VERSION = 1
+
+
+Position = Union[GameState, View]
+
+
+# --------------------------------------------------------------------------- errors
+class RequestError(Exception):
+    """A request the server cannot carry out (not a position or move error):
+    ``field`` names the request field (``None``: the whole line), ``reason``
+    says what is wrong with it."""
+
+    def __init__(self, field: Optional[str], reason: str,
+                 type_: str = "InvalidRequestError") -> None:
+        self.type = type_
+        self.field = field
+        self.reason = reason
+        self.message = f"{field}: {reason}" if field else reason
+        super().__init__(self.message)
+
+
+def _position_field(field: str, root: str = "position") -> str:
+    """A position reader's field, as a path inside the request (the position read
+    is the request's ``root`` field)."""
+    if field in ("text", "json", "", "position"):
+        return root
+    if field.startswith("position."):
+        field = field[len("position."):]
+    return f"{root}.{field}"
+
+
+def error_body(exc: BaseException, where: str = "") -> dict[str, Any]:
+    """The ``error`` object of an answer.  ``where`` is "position" when the
+    exception came from reading or checking the request's position."""
+    if isinstance(exc, RequestError):
+        return {"type": exc.type, "field": exc.field, "message": exc.message,
+                "reason": exc.reason}
+    if isinstance(exc, JaipurError):
+        field = _position_field(exc.field) if where == "position" else exc.field
+        # a bad limit or engine option is a request error on the wire (docs/protocol.md)
+        kind = "InvalidRequestError" if isinstance(exc, InvalidOptionError) else \
+            type(exc).__name__
+        return {"type": kind, "field": field,
+                "message": f"{field}: {exc.reason}", "reason": exc.reason}
+    message = f"{type(exc).__name__}: {exc}"
+    return {"type": "InternalError", "field": None, "message": message, "reason": message}
+
+
+# --------------------------------------------------------------------------- reading fields
+_MISSING = object()
+
+
+def _need(req: dict, key: str) -> Any:
+    v = req.get(key, _MISSING)
+    if v is _MISSING or v is None:
+        raise RequestError(key, "missing")
+    return v
+
+
+def _option(req: dict, key: str) -> Any:
+    """Request field ``key``, checked by the one table of options (jaipur_ai.options);
+    absent or null: None."""
+    return check(key, req.get(key))
+
+
+def _integer(req: dict, key: str, lo: int, hi: int) -> Optional[int]:
+    v = req.get(key)
+    if v is None:
+        return None
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RequestError(key, f"expected an integer, got {v!r}")
+    if not lo <= v <= hi:
+        raise RequestError(key, f"{v} is out of range {lo}..{hi}")
+    return v
+
+
+def read_request_position(value: Any) -> tuple[Position, str]:
+    """The request's ``position`` and the form it came in: ``"object"``
+    (a JSON object), ``"json"`` (a JSON string) or ``"text"`` (one line)."""
+    if isinstance(value, dict):
+        if value.get("format") == VIEW_FORMAT:
+            return View.from_dict(value), "object"
+        return GameState.from_dict(value), "object"
+    if isinstance(value, str):
+        form = "json" if value.lstrip().startswith("{") else "text"
+        return read_position(value), form
+    raise RequestError("position", "expected a JSON object or a one-line text "
+                                   f"form, got {type(value).__name__}")
+
+
+def read_request_history(value: Any, pos: Position) -> Optional[list]:
+    """The request's ``history`` (the moves of the round before ``pos``, oldest first:
+    a list of ``{"position": ..., "move": ...}`` objects, each position a state or the
+    searching player's view in any form ``position`` takes) as the engine's
+    (position, move) pairs, checked against ``pos`` now, before any search starts
+    (:func:`jaipur_ai.search.belief.read_history`); absent or null: None."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise RequestError("history", "expected a list of {\"position\", \"move\"} objects, "
+                                      f"got {type(value).__name__}")
+    pairs = []
+    for i, entry in enumerate(value):
+        where = f"history[{i}]"
+        if not isinstance(entry, dict):
+            raise RequestError(where, "expected an object with \"position\" and \"move\", "
+                                      f"got {type(entry).__name__}")
+        for key in ("position", "move"):
+            if entry.get(key) is None:
+                raise RequestError(f"{where}.{key}", "missing")
+        try:
+            before, _ = read_request_position(entry["position"])
+        except RequestError as e:
+            raise RequestError(f"{where}.position", e.reason) from None
+        except JaipurError as e:
+            raise InvalidPositionError(_position_field(e.field, f"{where}.position"),
+                                       e.reason) from None
+        move = entry["move"]
+        if isinstance(move, bool) or not isinstance(move, (str, int)):
+            raise RequestError(f"{where}.move", "expected a move text or an action id, got "
+                                                f"{move!r}")
+        pairs.append((before, move))
+    from jaipur_ai.search.belief import read_history    # with the search: serve starts without it
+    read_history(pairs, mover_view(pos))
+    return pairs
+
+
+def _write_position(pos: Position, form: str) -> Any:
+    if form == "object":
+        return pos.to_dict()
+    if form == "json":
+        return pos.to_json()
+    return pos.to_text()
+
+
+def _as_state(pos: Position, what: str) -> GameState:
+    if not isinstance(pos, GameState):
+        raise RequestError("position", f"{what} needs a full state "
+                                       f"({STATE_FORMAT!r} or 'S ...'), got a view",
+                           "InvalidPositionError")
+    return pos
+
+
+def _scalar_id(req: dict) -> Any:
+    rid = req.get("id")
+    if rid is None or isinstance(rid, (str, int, float, bool)):
+        return rid
+    raise RequestError("id", "expected a JSON scalar (string, number, true/false or null)")
+
+
+_ID_RE = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?'
+                    r'|true|false|null)')
+
+
+def _salvage_id(line: str) -> Any:
+    """Best effort: the id of a line that is not valid JSON."""
+    m = _ID_RE.search(line)
+    if m is None:
+        return None
+    try:
+        return json.loads(m.group(1))
+    except ValueError:
+        return None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _json_safe(x: Any) -> Any:
+    """Non-finite floats become null: they are not JSON."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _json_safe(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_json_safe(v) for v in x]
+    return x
+
+
+# --------------------------------------------------------------------------- the engine
+def _engine_module():
+    try:
+        from jaipur_ai.search import engine
+    except ImportError as e:  # pragma: no cover - only while the search is being built
+        raise RequestError(None, f"the search engine is not available: {e}",
+                           "EngineUnavailableError") from None
+    return engine
+
+
+# Request fields that belong to the protocol or to analyse(), never to Engine().
+_ANALYSE_FIELDS = {"id", "action", "position", "time", "iterations", "top", "seed",
+                   "report_every", "history"}
+
+
+class _Job:
+    """One search in flight."""
+
+    __slots__ = ("token", "rid", "key", "stop", "lock", "done", "thread", "terminated")
+
+    def __init__(self, token: int, rid: Any) -> None:
+        self.token = token
+        self.rid = rid
+        self.key = _id_key(rid)
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.done = False
+        self.thread: Optional[threading.Thread] = None
+        self.terminated = False
+
+
+def _id_key(rid: Any) -> str:
+    # JSON text of the id: 1 and true and "1" are different ids.
+    return json.dumps(rid, sort_keys=True)
+
+
+# --------------------------------------------------------------------------- the server
+ACTIONS: dict[str, dict[str, Any]] = {
+    "analyse": {
+        "fields": ["position", "history", "time", "iterations", "top", "seed", "algorithm",
+                   "threads", "report_every", "<engine options>"],
+        "description": "search the position; partial answers every report_every seconds "
+                       "(final: false), then the final answer (final: true)",
+    },
+    "legal_moves": {"fields": ["position"],
+                    "description": "the legal moves of the player to move, canonical text "
+                                   "and action ids"},
+    "apply": {"fields": ["position", "move"],
+              "description": "the state after the move, in the form the position came in"},
+    "view": {"fields": ["position", "player"],
+             "description": "the player's view of a full state, in the form the state came in"},
+    "result": {"fields": ["position"],
+               "description": "a round's totals, winner and seals"},
+    "terminate": {"fields": ["id"],
+                  "description": "end the searches with this id early; each still gets its "
+                                 "final answer"},
+    "quit": {"fields": [],
+             "description": "end every search (each gets its final answer), then exit"},
+    "version": {"fields": [], "description": "the library and protocol versions"},
+    "help": {"fields": [], "description": "this list of actions"},
+    "actions": {"fields": [], "description": "this list of actions (same as help)"},
+}
+_ALIASES = {"analyze": "analyse", "legal-moves": "legal_moves", "legalmoves": "legal_moves"}
+
+
+class Server:
+    """The JSON-lines engine protocol over two streams.
+
+    ``infile`` yields request lines (a text or binary stream); answers go to
+    ``outfile`` (text or binary), one line each, flushed.  ``run()`` serves
+    until ``quit`` or end of input and returns the exit status (0).
+
+    ``algorithm``, ``threads`` and ``time`` are the defaults of requests that do
+    not name them (``time`` only when a request gives neither ``time`` nor
+    ``iterations``).
+    """
+
+    def __init__(self, infile, outfile, *, algorithm: str = "ismcts", threads: int = 1,
+                 time: Optional[float] = None, log=None) -> None:
+        self.infile = infile
+        self.outfile = outfile
+        # the defaults are options of the one table too: checked here, once
+        self.algorithm = check("algorithm", algorithm)
+        self.threads = check("threads", threads)
+        self.default_time = check("time", time)
+        self.log = log if log is not None else sys.stderr
+        self._binary_out = not isinstance(outfile, io.TextIOBase)
+        self._write_lock = threading.Lock()
+        self._jobs_lock = threading.Lock()
+        self._jobs: dict[int, _Job] = {}
+        self._next_token = 0
+        self._broken = False
+
+    # ------------------------------------------------------------ output
+    def send(self, msg: dict[str, Any]) -> None:
+        """Write one answer line (thread-safe; lines never interleave)."""
+        try:
+            line = json.dumps(msg, allow_nan=False)
+        except ValueError:
+            line = json.dumps(_json_safe(msg), allow_nan=False)
+        except TypeError as e:  # something that is not JSON: an internal error
+            self._log_exception(e)
+            line = json.dumps(_json_safe({"id": msg.get("id"), "error": error_body(e)}))
+        data = line + "\n"
+        with self._write_lock:
+            if self._broken:
+                return
+            try:
+                self.outfile.write(data.encode("utf-8") if self._binary_out else data)
+                self.outfile.flush()
+            except (OSError, ValueError):
+                # the frontend went away: stop every search and stop serving
+                self._broken = True
+                for job in list(self._jobs.values()):  # (a snapshot; no lock needed)
+                    job.stop.set()
+
+    def frontend_gone(self) -> None:
+        """The frontend went away (stdout is closed): stop every search and stop serving."""
+        with self._write_lock:
+            self._broken = True
+        for job in list(self._jobs.values()):  # (a snapshot; no lock needed)
+            job.stop.set()
+
+    def _send_error(self, rid: Any, exc: BaseException, action: Optional[str] = None,
+                    where: str = "") -> None:
+        msg: dict[str, Any] = {"id": rid}
+        if action is not None:
+            msg["action"] = action
+        msg["error"] = error_body(exc, where)
+        self.send(msg)
+
+    def _log_exception(self, exc: BaseException) -> None:
+        try:
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=self.log)
+            self.log.flush()
+        except Exception:  # pragma: no cover - a broken stderr must not stop the server
+            pass
+
+    # ------------------------------------------------------------ main loop
+    def run(self) -> int:
+        """Serve until ``quit`` (searches in flight are terminated and answered)
+        or end of input (searches in flight finish first).  Returns 0."""
+        try:
+            while not self._broken:
+                raw = self.infile.readline()
+                if not raw:
+                    break
+                if self.handle_line(raw) == "quit":
+                    return 0
+            self.wait()
+            return 0
+        except KeyboardInterrupt:
+            self.terminate_all()
+            self.wait()
+            return 130
+
+    def handle_line(self, raw: Union[str, bytes]) -> Optional[str]:
+        """Serve one request line; returns "quit" after a quit request."""
+        rid: Any = None
+        action: Optional[str] = None
+        try:
+            if isinstance(raw, bytes):
+                try:
+                    raw = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    raise RequestError(None, f"the line is not UTF-8: {e}") from None
+            line = raw.strip().lstrip("\ufeff")
+            if not line:
+                return None
+            try:
+                req = json.loads(line, parse_constant=_reject_constant)
+            except (ValueError, RecursionError) as e:
+                rid = _salvage_id(line)
+                raise RequestError(None, f"not valid JSON: {e}") from None
+            if not isinstance(req, dict):
+                raise RequestError(None, "a request is a JSON object, got "
+                                         f"{type(req).__name__ if req is not None else 'null'}")
+            rid = _scalar_id(req)
+            a = req.get("action", "analyse")
+            if a is None:
+                a = "analyse"
+            if not isinstance(a, str):
+                raise RequestError("action", f"expected a string, got {a!r}")
+            a = _ALIASES.get(a.strip().lower(), a.strip().lower())
+            if a not in ACTIONS:
+                raise RequestError("action", f"unknown action {a!r} (known: "
+                                             f"{', '.join(sorted(ACTIONS))})")
+            action = a
+            return self._dispatch(action, rid, req)
+        except _PositionError as e:
+            self._send_error(rid, e.exc, action, where="position")
+        except (RequestError, JaipurError) as e:
+            self._send_error(rid, e, action)
+        except Exception as e:  # an internal error: an answer, never a traceback on stdout
+            self._log_exception(e)
+            self._send_error(rid, e, action)
+        return None
+
+    def _dispatch(self, action: str, rid: Any, req: dict) -> Optional[str]:
+        if action == "analyse":
+            self._start_analyse(rid, req)
+        elif action == "terminate":
+            self.terminate(rid)  # answers inside, before the final answers it causes
+        elif action == "quit":
+            self.terminate_all()
+            self.wait()
+            self.send({"id": rid, "action": "quit"})
+            return "quit"
+        else:
+            body = getattr(self, "_do_" + action)(req)
+            self.send({"id": rid, "action": action, **body})
+        return None
+
+    # ------------------------------------------------------------ no-search actions
+    def _position(self, req: dict) -> tuple[Position, str]:
+        value = _need(req, "position")
+        try:
+            return read_request_position(value)
+        except JaipurError as e:
+            raise _PositionError(e) from None
+
+    def _do_legal_moves(self, req: dict) -> dict[str, Any]:
+        pos, _ = self._position(req)
+        try:
+            moves = pos.legal_moves()
+        except JaipurError as e:
+            raise _PositionError(e) from None
+        return {"to_move": pos.to_move, "moves": [str(m) for m in moves],
+                "action_ids": [m.action_id for m in moves]}
+
+    def _do_apply(self, req: dict) -> dict[str, Any]:
+        pos, form = self._position(req)
+        state = _as_state(pos, "apply")
+        move = Move.coerce(_need(req, "move"))
+        after = state.apply(move)
+        return {"move": str(move), "action_id": move.action_id,
+                "position": _write_position(after, form), "to_move": after.to_move,
+                "result": after.result, "round_over": after.is_round_over,
+                "seals": list(after.seals), "match_over": after.is_match_over}
+
+    def _do_view(self, req: dict) -> dict[str, Any]:
+        pos, form = self._position(req)
+        state = _as_state(pos, "view")
+        _need(req, "player")
+        player = _integer(req, "player", 0, 1)
+        assert player is not None                     # (required above)
+        return {"player": player, "position": _write_position(state.view(player), form)}
+
+    def _do_result(self, req: dict) -> dict[str, Any]:
+        pos, _ = self._position(req)
+        state = _as_state(pos, "result")
+        over = state.is_round_over
+        return {"round_over": over, "result": state.result,
+                "totals": list(state.round_totals()),
+                "winner": state.round_winner() if over else None,
+                "seals": list(state.seals), "match_over": state.is_match_over,
+                "match_winner": state.match_winner, "round": state.round}
+
+    def _do_version(self, req: dict) -> dict[str, Any]:
+        return {"name": "jaipur_ai", "version": __version__, "protocol": PROTOCOL_VERSION,
+                "formats": [STATE_FORMAT, VIEW_FORMAT], "algorithms": list(ALGORITHMS),
+                "default_algorithm": self.algorithm, "default_threads": self.threads,
+                "actions": sorted(ACTIONS)}
+
+    def _do_help(self, req: dict) -> dict[str, Any]:
+        return {"protocol": PROTOCOL_VERSION,
+                "actions": {k: dict(v) for k, v in ACTIONS.items()}}
+
+    _do_actions = _do_help
+
+    # ------------------------------------------------------------ searches
+    def _start_analyse(self, rid: Any, req: dict) -> None:
+        pos, _ = self._position(req)
+        if pos.is_round_over:
+            raise _PositionError(InvalidPositionError(
+                "result", "the round is over: there is no move to search"))
+        if isinstance(pos, View) and pos.to_move != pos.observer:
+            raise _PositionError(InvalidPositionError(
+                "to_move", "it is the opponent's turn: search the view of the player to move"))
+        limits = {k: _option(req, k) for k in ("time", "iterations", "top", "seed")}
+        if limits["top"] is None:
+            limits["top"] = option("top").default
+        if limits["time"] is None and limits["iterations"] is None and self.default_time:
+            limits["time"] = self.default_time
+        report_every = _option(req, "report_every")
+        history = read_request_history(req.get("history"), pos)
+        if history is not None:
+            limits["history"] = history
+        engine = self._make_engine(req)
+        self._launch(rid, engine, pos, limits, report_every)
+
+    def _make_engine(self, req: dict):
+        """The request's engine: every engine option of the one table (jaipur_ai.options)
+        that the request names, checked there; other fields are ignored."""
+        E = _engine_module()
+        opts: dict[str, Any] = {"algorithm": self.algorithm, "threads": self.threads}
+        for k, v in req.items():
+            if k in ENGINE_OPTIONS and k not in _ANALYSE_FIELDS and v is not None:
+                opts[k] = _option(req, k)
+        check_engine_options(opts)
+        return E.Engine(**opts)
+
+    def _launch(self, rid: Any, engine, pos: Position, limits: dict,
+                report_every: Optional[float]) -> None:
+        with self._jobs_lock:
+            token = self._next_token
+            self._next_token += 1
+            job = _Job(token, rid)
+            self._jobs[token] = job
+        t = threading.Thread(target=self._search, args=(job, engine, pos, limits, report_every),
+                             name=f"jaipur-search-{token}", daemon=True)
+        job.thread = t
+        try:
+            t.start()
+        except RuntimeError as e:   # no thread to be had (a memory or process limit)
+            with self._jobs_lock:
+                self._jobs.pop(token, None)
+            raise RequestError(None, f"cannot start a search now ({e}); try again when "
+                                     "fewer searches are running",
+                               "ResourceError") from None
+
+    def _search(self, job: _Job, engine, pos: Position, limits: dict,
+                report_every: Optional[float]) -> None:
+        msg: dict[str, Any]
+        try:
+            kwargs = dict(limits, stop_event=job.stop)
+            if report_every is not None:
+                kwargs["on_progress"] = lambda a: self._partial(job, a)
+                kwargs["report_every"] = report_every
+            report = engine.analyse(pos, **kwargs)
+            body = _analysis_dict(report)
+            msg = {"id": job.rid, "action": "analyse", **body,
+                   "terminated": job.terminated, "final": True}
+        except JaipurError as e:
+            where = "position" if isinstance(e, InvalidPositionError) else ""
+            msg = {"id": job.rid, "action": "analyse", "error": error_body(e, where)}
+        except Exception as e:
+            self._log_exception(e)
+            msg = {"id": job.rid, "action": "analyse", "error": error_body(e)}
+        self._finish(job, msg)
+
+    def _partial(self, job: _Job, analysis) -> None:
+        try:
+            body = _analysis_dict(analysis)
+            with job.lock:
+                if job.done:
+                    return
+                self.send({"id": job.rid, "action": "analyse", **body, "final": False})
+        except Exception as e:  # a report that fails must not end the search
+            self._log_exception(e)
+
+    def _finish(self, job: _Job, msg: dict[str, Any]) -> None:
+        with self._jobs_lock:
+            with job.lock:
+                job.done = True
+                self._jobs.pop(job.token, None)
+                self.send(msg)
+
+    def terminate(self, rid: Any) -> int:
+        """End the searches in flight with id ``rid`` early; answers the
+        terminate request (before their final answers) and returns how many."""
+        key = _id_key(rid)
+        with self._jobs_lock:
+            jobs = [j for j in self._jobs.values() if j.key == key and not j.done]
+            self.send({"id": rid, "action": "terminate", "terminated": len(jobs)})
+            for j in jobs:
+                j.terminated = True
+                j.stop.set()
+        return len(jobs)
+
+    def terminate_all(self) -> int:
+        with self._jobs_lock:
+            jobs = list(self._jobs.values())
+            for j in jobs:
+                j.terminated = True
+                j.stop.set()
+        return len(jobs)
+
+    def wait(self, timeout: Optional[float] = None) -> None:
+        """Wait for every search in flight to send its final answer."""
+        while True:
+            with self._jobs_lock:
+                threads = [j.thread for j in self._jobs.values() if j.thread is not None]
+            if not threads:
+                return
+            for t in threads:
+                t.join(timeout)
+            if timeout is not None:
+                return
+
+    @property
+    def in_flight(self) -> list[Any]:
+        """Ids of the searches running now."""
+        with self._jobs_lock:
+            return [j.rid for j in self._jobs.values()]
+
+
+def _analysis_dict(report) -> dict[str, Any]:
+    """``Analysis.to_dict()``, also for a search stopped before its first
+    iteration (no candidates: ``"best": null``, ``"candidates": []``)."""
+    try:
+        return report.to_dict()
+    except IndexError:
+        if len(report.candidates):
+            raise
+    # Analysis.to_dict() reads candidates[0]; an empty analysis gets the same
+    # fields by hand.
+    import dataclasses
+    d = {f.name: getattr(report, f.name) for f in dataclasses.fields(report)}
+    d.update(best=None, candidates=[], iterations_per_second=report.iterations_per_second,
+             options=dict(d.get("options") or {}))
+    return d
+
+
+class _PositionError(Exception):
+    """A JaipurError raised while reading or checking the request's position."""
+
+    def __init__(self, exc: JaipurError) -> None:
+        super().__init__(str(exc))
+        self.exc = exc
+
+
+# --------------------------------------------------------------------------- CLI
+class _LineReader:
+    """Lines of a file descriptor, read as they come; reading ends (as at the end of
+    input) once ``gone()`` is true, so that the server stops when its frontend went
+    away even while stdin stays open."""
+
+    MAX_LINE = 64 * 1024 * 1024
+
+    def __init__(self, fd: int, gone: Callable[[], bool]) -> None:
+        self.fd = fd
+        self.gone = gone
+        self.buf = b""
+        self.scanned = 0
+        self.eof = False
+
+    def readline(self) -> bytes:
+        import select
+        while True:
+            i = self.buf.find(b"\n", self.scanned)
+            if i >= 0 or self.eof or len(self.buf) > self.MAX_LINE:
+                end = i + 1 if i >= 0 else len(self.buf)
+                line, self.buf, self.scanned = self.buf[:end], self.buf[end:], 0
+                return line
+            self.scanned = len(self.buf)
+            if self.gone():
+                return b""
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                chunk = os.read(self.fd, 1 << 16)
+                if chunk:
+                    self.buf += chunk
+                else:
+                    self.eof = True
+
+
+def _watch_output(fd: int, server: "Server", done: threading.Event) -> None:
+    """Until ``done``: when the reader of ``fd`` (stdout) goes away, stop every search and
+    make the server stop reading (docs/protocol.md, "quit and end of input")."""
+    import select
+    poller = select.poll()
+    poller.register(fd, select.POLLERR | select.POLLHUP)
+    while not done.is_set():
+        if poller.poll(100):
+            server.frontend_gone()
+            return
+
+
+def serve_stdio(algorithm: str = "ismcts", threads: int = 1,
+                time: Optional[float] = None) -> int:
+    """Serve on this process's stdin and stdout until ``quit`` or end of input;
+    what ``jaipur-ai serve`` runs once the command line (jaipur_ai/doors/cli.py) has
+    read its options.  Returns the exit status."""
+    out = sys.stdout
+    binary_out = getattr(out, "buffer", out)
+    binary_in: Any = getattr(sys.stdin, "buffer", sys.stdin)
+    server = Server(binary_in, binary_out, algorithm=algorithm, threads=threads, time=time)
+    done = threading.Event()
+    try:  # read stdin by its descriptor, and watch stdout's (POSIX)
+        import select
+        in_fd, out_fd = sys.stdin.fileno(), out.fileno()
+        if hasattr(select, "poll") and os.name == "posix":
+            server.infile = _LineReader(in_fd, lambda: server._broken)
+            threading.Thread(target=_watch_output, args=(out_fd, server, done),
+                             name="jaipur-stdout-watch", daemon=True).start()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        pass
+    sys.stdout = sys.stderr  # a stray print must never corrupt the protocol
+    try:
+        return server.run()
+    finally:
+        done.set()
+        sys.stdout = out

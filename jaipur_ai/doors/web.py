@@ -1,0 +1,187 @@
+"""``jaipur-ai web``: play, analyse and review in the browser (docs/web.md).
+
+A local HTTP server from the standard library (``ThreadingHTTPServer``, one thread a
+request) around :class:`jaipur_ai.doors.webapi.WebApp`, which answers every request.  It
+binds 127.0.0.1 unless told otherwise, answers only requests addressed to that host
+name when it does (no DNS rebinding), and takes request bodies only as
+``application/json`` (a page of another site cannot post to it without the browser
+asking first).  The HTTP layer's own errors (a bad request line, a body too big) are
+JSON too.
+
+>>> server = make_server(WebApp(level="greedy", hint="greedy"), port=0)
+>>> url_of(server).startswith("http://127.0.0.1:")
+True
+>>> server.server_close()
+"""
+from __future__ import annotations
+
+import socket
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Optional
+
+from jaipur_ai._version import __version__
+from jaipur_ai.options import describe
+from jaipur_ai.doors.serve import RequestError
+from jaipur_ai.doors.webapi import Response, WebApp, error_response, json_response
+
+__all__ = ["WebApp", "make_server", "url_of", "run", "DEFAULT_PORT", "MAX_BODY"]
+
+#: The port ``jaipur-ai web`` listens on unless ``--port`` says otherwise.
+DEFAULT_PORT = 8357
+#: The largest request body read (bytes).
+MAX_BODY = 1 << 20
+
+
+# --------------------------------------------------------------------------- HTTP
+class _Handler(BaseHTTPRequestHandler):
+    server_version = f"jaipur-ai-web/{__version__}"
+    error_content_type = "application/json"
+    server: "_WebServer"
+
+    def do_GET(self) -> None:
+        self._answer("GET")
+
+    def do_POST(self) -> None:
+        self._answer("POST")
+
+    def do_PUT(self) -> None:
+        self._answer("PUT")
+
+    def do_DELETE(self) -> None:
+        self._answer("DELETE")
+
+    def do_PATCH(self) -> None:
+        self._answer("PATCH")
+
+    def _read_body(self) -> bytes:
+        text = self.headers.get("Content-Length")
+        if text is None:
+            return b""
+        try:
+            n = int(text)
+        except ValueError:
+            n = -1
+        if n < 0:
+            raise RequestError("Content-Length", f"expected a number of bytes, got "
+                                                 f"{describe(text)}")
+        if n > MAX_BODY:
+            raise RequestError("body", f"{n} bytes, the most is {MAX_BODY}",
+                               "PayloadTooLargeError")
+        return self.rfile.read(n)
+
+    def _check_headers(self, method: str) -> None:
+        host = (self.headers.get("Host") or "").strip().lower()
+        if host and self.server.loopback:      # (a browser always names the host)
+            name = host.split("]")[0] + "]" if host.startswith("[") else host.split(":")[0]
+            if name not in ("127.0.0.1", "localhost", "[::1]"):
+                raise RequestError("Host", f"{describe(host)}: this server answers requests "
+                                           "to 127.0.0.1 or localhost only", "ForbiddenError")
+        if method == "POST":
+            kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+            if kind != "application/json":
+                raise RequestError("Content-Type", f"expected application/json, got "
+                                                   f"{describe(kind or None)}",
+                                   "UnsupportedMediaTypeError")
+
+    def _answer(self, method: str) -> None:
+        app = self.server.app
+        try:
+            body = self._read_body()
+            self._check_headers(method)
+        except RequestError as e:
+            self.close_connection = True
+            resp = error_response(e)
+        else:
+            resp = app.handle(method, self.path, body)
+        self._send(resp)
+
+    def _send(self, resp: Response) -> None:
+        try:
+            self.send_response(resp.status)
+            self.send_header("Content-Type", resp.content_type)
+            self.send_header("X-Content-Type-Options", "nosniff")
+            for k, v in resp.headers.items():
+                self.send_header(k, v)
+            if resp.stream is None:
+                self.send_header("Content-Length", str(len(resp.body)))
+                self.end_headers()
+                self.wfile.write(resp.body)
+                return
+            self.close_connection = True
+            self.end_headers()
+            for chunk in resp.stream:
+                self.wfile.write(chunk)
+                self.wfile.flush()
+        except OSError:          # the page went away: nothing to answer to
+            self.close_connection = True
+        finally:
+            if resp.stream is not None:
+                close = getattr(resp.stream, "close", None)
+                if close is not None:
+                    close()
+
+    def send_error(self, code: int, message: Optional[str] = None,
+                   explain: Optional[str] = None) -> None:
+        """The HTTP layer's own errors (a bad request line or header) in JSON too."""
+        reason = message or self.responses.get(code, ("error",))[0]
+        body = {"error": {"type": "HTTPError", "field": None, "message": reason,
+                          "reason": reason, "status": code}}
+        self._send(json_response(body, code))
+        self.close_connection = True
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if self.server.verbose:
+            sys.stderr.write(f"{self.address_string()} - {format % args}\n")
+
+
+class _WebServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], app: WebApp, verbose: bool) -> None:
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        self.app = app
+        self.verbose = verbose
+        self.loopback = address[0] in ("localhost", "::1") or address[0].startswith("127.")
+        super().__init__(address, _Handler)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if self.verbose:  # pragma: no cover - only a bug gets here
+            super().handle_error(request, client_address)
+
+
+def _log_stderr(text: str) -> None:
+    sys.stderr.write(text)
+
+
+def make_server(app: WebApp, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
+                verbose: bool = False) -> ThreadingHTTPServer:
+    """An HTTP server of ``app`` bound to ``host``:``port`` (port 0: a free one; its
+    number is ``server.server_address[1]``); ``serve_forever()`` serves."""
+    if verbose:
+        app.log = _log_stderr
+    return _WebServer((host, port), app, verbose)
+
+
+def url_of(server: ThreadingHTTPServer) -> str:
+    host, port = server.server_address[:2]
+    if isinstance(host, bytes):  # pragma: no cover - (a Unix socket; not made here)
+        host = host.decode()
+    shown = f"[{host}]" if ":" in str(host) else host
+    return f"http://{shown}:{port}/"
+
+
+def run(app: WebApp, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
+        verbose: bool = False) -> int:
+    """Serve until Ctrl-C; prints the URL first.  What ``jaipur-ai web`` runs."""
+    server = make_server(app, host, port, verbose)
+    print(f"jaipur-ai web: serving on {url_of(server)} (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        print("\njaipur-ai web: stopped", flush=True)
+        return 130
+    finally:
+        server.server_close()
+    return 0

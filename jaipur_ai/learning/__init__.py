@@ -1,0 +1,1 @@
+"""Learning the evaluation: self-play data, training with numpy, the pipeline."""

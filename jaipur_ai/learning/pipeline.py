@@ -1,0 +1,359 @@
+"""The learning pipeline and its commands: ``selfplay``, ``train``, ``learn`` and
+``calibrate``.
+
+``jaipur-ai learn FOLDER`` goes from an empty folder to a weights file, in generations:
+
+1. generation 0: self-play by the informed playout policy (compiled, seconds), and a
+   first fit of the evaluation on it;
+2. each next generation: self-play by ISMCTS using the previous generation's weights
+   (learned leaf evaluation and priors), and a fit on all the data so far;
+3. ``FOLDER/evaluation.npz`` is the last generation's weights, with a ``meta`` record of
+   how it was made (the settings, the data, the held-out scores of every generation);
+4. its reported win probability is calibrated (``calibrate``) on self-play of the default
+   engine with those weights (``FOLDER/calibration``).
+
+Every step is seeded, so the same command gives the same weights; self-play shards
+already on disk are kept, so an interrupted run resumes where it stopped.
+docs/search.md ("Learned evaluation") describes the features, the model and the
+training; docs/strength.md the matches that decided what ships.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any, Optional, Union
+
+import numpy as np
+
+from jaipur_ai.matches.backends import Backend, make_backend
+from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
+from jaipur_ai.errors import InvalidDataError
+from jaipur_ai.search.evaluation import calibrated, fingerprint, save_weights, with_calibration
+from jaipur_ai.learning.selfplay import selfplay
+from jaipur_ai.learning.train import fit, fit_calibration, load_shards, reliability
+
+__all__ = ["learn", "calibrate", "add_commands", "DEFAULTS"]
+
+# The recipe that made the shipped weights (docs/search.md, "Learned evaluation"):
+# features version 2, the last step being ``calibrate`` with seed + 100 (the weights of
+# features version 1, bench/weights/view.npz, came from it with the features of their day).
+DEFAULTS: dict[str, Any] = {
+    "policy_rounds": 40000,     # generation 0: informed-policy rounds
+    "generations": 3,           # searched generations after generation 0
+    "rounds": 3000,             # searched self-play rounds per generation ...
+    "iterations": 300,          # ... at these ISMCTS iterations per move,
+    "last_rounds": 8000,        # except the last generation: more rounds ...
+    "last_iterations": 600,     # ... at more iterations (its data weigh most in the last fit)
+    "cutoff": 10,               # playout cutoff of the searched self-play
+    "hidden": 0,                # hidden units of the evaluation
+    "epochs": 4,
+    "target": "td",
+    "seed": 1,
+    # the reported win probability's map (``calibrate``, the last step): self-play rounds
+    # of the default engine with the final weights, at these iterations a move
+    "calibration_rounds": 1000,
+    "calibration_iterations": 1000,
+}
+
+
+def _say(msg: str, quiet: bool) -> None:
+    if not quiet:
+        sys.stderr.write(msg + "\n")
+        sys.stderr.flush()
+
+
+def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
+          backend: Union[str, Backend] = "local", address: Optional[str] = None, **settings: Any) -> dict:
+    """Run the pipeline in ``folder``; returns the meta record of the final weights.
+
+    The self-play of every generation runs on ``backend`` (``"local"``: ``workers``
+    processes, default 2; ``"ray"``: Ray tasks on the cluster at ``address``, default
+    as many at once as it has CPUs); the weights do not depend on where it ran."""
+    if workers is None and backend == "local":
+        workers = 2
+    # one backend for every generation (a bad one fails here, before any work)
+    where: dict[str, Any] = {"backend": make_backend(backend, workers, address)}
+    cfg = dict(DEFAULTS)
+    unknown = set(settings) - set(cfg)
+    if unknown:
+        raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
+    cfg.update(settings)
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    history = []
+    data_dirs = [root / "gen0"]
+    _say(f"generation 0: {cfg['policy_rounds']:,} rounds of informed-policy self-play", quiet)
+    selfplay(str(data_dirs[0]), cfg["policy_rounds"], "policy", seed=cfg["seed"],
+             shard_rounds=5000, progress=not quiet, **where)
+    weights_path = root / "gen0.npz"
+    weights, rep = fit(load_shards([str(d) for d in data_dirs]), hidden=cfg["hidden"],
+                       epochs=cfg["epochs"], target=cfg["target"], seed=cfg["seed"])
+    history.append({"generation": 0, "engine": "policy", **rep})
+    save_weights(weights_path, weights, {"generation": 0, "report": rep})
+    _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
+         f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
+    for g in range(1, cfg["generations"] + 1):
+        is_last = g == cfg["generations"]
+        rounds = cfg["last_rounds"] if is_last else cfg["rounds"]
+        iterations = cfg["last_iterations"] if is_last else cfg["iterations"]
+        # the self-play engine's settings are spelled out, so that the recipe does not
+        # drift when the Engine's defaults change (cutoff 10, the opponent choosing in the
+        # sampled world from pooled statistics, and only the policy's candidates below
+        # the root made the shipped weights)
+        engine = (f"ismcts:iterations={iterations},evaluation=learned,"
+                  f"weights={weights_path.resolve()},priors=learned,cutoff={cfg['cutoff']},"
+                  "opponent_view=off,opponent_stats=pooled,all_moves_after=0")
+        d = root / f"gen{g}"
+        data_dirs.append(d)
+        _say(f"generation {g}: {rounds:,} rounds of self-play by {engine}", quiet)
+        selfplay(str(d), rounds, engine, seed=cfg["seed"] + g, shard_rounds=50,
+                 progress=not quiet, **where)
+        weights, rep = fit(load_shards([str(x) for x in data_dirs]), hidden=cfg["hidden"],
+                           epochs=cfg["epochs"], target=cfg["target"], seed=cfg["seed"] + g)
+        history.append({"generation": g, "engine": engine, **rep})
+        weights_path = root / f"gen{g}.npz"
+        save_weights(weights_path, weights, {"generation": g, "report": rep})
+        _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
+             f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
+    meta: dict[str, Any] = {"command": "jaipur-ai learn", "settings": cfg,
+                            "generations": history}
+    # the last fit, then the reported win probability's map, fitted on the final weights'
+    # own play by the default engine (the search that will report it); evaluation.npz
+    # is written only then, so an interrupted run leaves no uncalibrated file by that name
+    final = root / "final-fit.npz"
+    save_weights(final, weights, meta)
+    _say(f"calibration: {cfg['calibration_rounds']:,} rounds of self-play by the default "
+         f"engine at {cfg['calibration_iterations']:,} iterations a move", quiet)
+    out = root / "evaluation.npz"
+    rec = calibrate(final, root / "calibration", rounds=cfg["calibration_rounds"],
+                    iterations=cfg["calibration_iterations"], seed=cfg["seed"] + 100,
+                    out=out, quiet=quiet, **where)
+    meta.update(rec, seconds=round(time.monotonic() - t0, 1))
+    with_calibration(out, rec["calibration"], out, meta)
+    _say(f"wrote {out} in {meta['seconds']:.0f} s", quiet)
+    return meta
+
+
+def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
+              rounds: int = DEFAULTS["calibration_rounds"],
+              iterations: int = DEFAULTS["calibration_iterations"], seed: int = 0,
+              out: Union[str, Path, None] = None, workers: Optional[int] = None,
+              backend: Union[str, Backend] = "local", address: Optional[str] = None,
+              quiet: bool = False) -> dict:
+    """Fit the map from the search's win estimate of the move it plays to the reported
+    win probability (``train.fit_calibration``), on ``rounds`` self-play rounds of the
+    default engine with these weights, and write it into ``out`` (default: the weights
+    file itself).  Returns the fit's record: the map, the data, the in-sample
+    calibration error before and after.
+
+    The self-play uses a copy of the weights with no map
+    (``FOLDER/uncalibrated-<fingerprint>.npz``), so it records the search's raw estimates whatever map the file held, and the result
+    depends only on the weights, the rounds, the iterations and the seed.  Finished
+    shards are kept: rerun to resume."""
+    src = Path(weights)
+    # (reads and checks the file: a bad one fails here, naming it, before any work)
+    weights_id = fingerprint(src)
+    dst = src if out is None else Path(out)
+    if not dst.parent.is_dir():
+        raise InvalidDataError(str(dst), "its folder does not exist")
+    root = Path(folder)
+    if root.exists() and not root.is_dir():
+        raise InvalidDataError(str(root), "not a folder")
+    root.mkdir(parents=True, exist_ok=True)
+    # the copy without a map is named by the weights it holds, so a folder played with
+    # other weights is refused by selfplay's settings check instead of being reused
+    raw = root / f"uncalibrated-{weights_id}.npz"
+    with_calibration(src, (1.0, 0.0), raw, {"calibration": [1.0, 0.0],
+                                            "calibration_data": None})
+    engine = f"ismcts:iterations={int(iterations)},weights={raw.resolve()}"
+    if backend == "local" and workers is None:
+        workers = 2
+    selfplay(str(root / "selfplay"), rounds, engine, seed=seed, shard_rounds=10,
+             workers=workers, backend=backend, address=address, progress=not quiet)
+    d = load_shards(str(root / "selfplay"))
+    asked = d["round"] < rounds          # (a folder may hold more, from an earlier run)
+    have = len(np.unique(d["round"][asked]))
+    if have != rounds:
+        raise InvalidDataError(str(root), f"holds {have} of the {rounds} rounds asked for (a "
+                               "shorter last shard of an earlier run); use another folder")
+    v = d["value"][asked].astype(np.float64)
+    y = d["result"][asked].astype(np.float64)
+    # the fit reads what the map will apply to: exact round-ending results (0 or 1, the
+    # moves judged in every sampled world) are reported unmapped
+    searched = np.isfinite(v) & (v > 0.0) & (v < 1.0)
+    a, b = fit_calibration(v[searched], y[searched])
+    if not (np.isfinite(a) and np.isfinite(b) and a > 0):
+        raise InvalidDataError(str(root), f"the fitted map (a={a}, b={b}) is not usable; "
+                               "play more rounds")
+    ok = np.isfinite(v)
+    mapped = np.array([calibrated(x, (a, b)) if s else x for x, s in zip(v, searched)])
+    data: dict[str, Any] = {"command": "jaipur-ai calibrate", "engine": "ismcts",
+                            "iterations": int(iterations), "rounds": int(rounds),
+                            "seed": int(seed), "positions": int(ok.sum()),
+                            "positions_fitted": int(searched.sum()),
+                            "ece_raw": reliability(v[ok], y[ok])["ece"],
+                            "ece_in_sample": reliability(mapped[ok], y[ok])["ece"]}
+    record = {"calibration": [a, b], "calibration_data": data}
+    with_calibration(src, (a, b), dst, record)
+    _say(f"calibration map a={a:.4f} b={b:.4f} on {int(searched.sum()):,} positions: "
+         f"in-sample calibration error {100 * data['ece_raw']:.1f} -> "
+         f"{100 * data['ece_in_sample']:.1f} points", quiet)
+    return record
+
+
+# ------------------------------------------------------------------ commands
+def _cmd_selfplay(args) -> int:
+    with redirect_stdout(sys.stderr):     # (Ray prints its workers' deaths to stdout)
+        s = selfplay(args.folder, args.rounds, args.engine, seed=args.seed,
+                     shard_rounds=args.shard_rounds, workers=args.workers,
+                     progress=not args.quiet, backend=args.backend, address=args.address)
+    print(json.dumps(s) if args.json else
+          f"{s['folder']}: {s['shards']} shards, {s['rounds']:,} rounds "
+          f"({s['played_shards']} shards played now, {s['positions_played']:,} positions, "
+          f"{s['seconds']:.1f} s)")
+    return 0
+
+
+def _cmd_train(args) -> int:
+    data = load_shards(args.data)
+    weights, rep = fit(data, hidden=args.hidden, epochs=args.epochs, target=args.target,
+                       seed=args.seed)
+    save_weights(args.out, weights, {"command": "jaipur-ai train", "data": args.data,
+                                     "report": rep})
+    if args.json:
+        print(json.dumps(rep))
+    else:
+        print(f"{args.out}: {rep['positions']:,} positions of {rep['rounds']:,} rounds; "
+              f"held out {rep['holdout_rounds']:,} rounds: log-loss "
+              f"{rep['holdout_logloss']:.4f} (constant {rep['constant_logloss']:.4f}), "
+              f"Brier {rep['holdout_brier']:.4f} (constant {rep['constant_brier']:.4f}), "
+              f"margin RMSE {rep['margin_rmse']:.2f} points")
+    return 0
+
+
+def _cmd_learn(args) -> int:
+    over = {k: getattr(args, k) for k in DEFAULTS if getattr(args, k, None) is not None}
+    with redirect_stdout(sys.stderr):
+        meta = learn(args.folder, workers=args.workers, quiet=args.quiet,
+                     backend=args.backend, address=args.address, **over)
+    if args.json:
+        print(json.dumps(meta))
+    return 0
+
+
+def _cmd_calibrate(args) -> int:
+    with redirect_stdout(sys.stderr):
+        rec = calibrate(args.weights, args.folder, rounds=args.rounds,
+                        iterations=args.iterations, seed=args.seed, out=args.out,
+                        workers=args.workers, backend=args.backend, address=args.address,
+                        quiet=args.quiet)
+    if args.json:
+        print(json.dumps(rec))
+    else:
+        c = rec["calibration_data"]
+        print(f"{args.out or args.weights}: calibration a={rec['calibration'][0]:.4f} "
+              f"b={rec['calibration'][1]:.4f} from {c['positions']:,} positions of "
+              f"{c['rounds']:,} rounds; calibration error {100 * c['ece_raw']:.1f} points "
+              f"raw, {100 * c['ece_in_sample']:.1f} mapped (in sample)")
+    return 0
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 1 <= v <= 10**9:
+        raise argparse.ArgumentTypeError(f"must be in 1..1000000000, got {v}")
+    return v
+
+
+def add_commands(sub, formatter, flag) -> None:
+    """Add ``selfplay``, ``train``, ``learn`` and ``calibrate`` to the CLI's subparsers;
+    ``flag(name, "--name")`` is the CLI's argparse type of a flag that sets an option of
+    the table (jaipur_ai.options), so that ``--workers`` is checked, and refused, as
+    ``match``'s."""
+    positive_int = _positive_int
+    sp = sub.add_parser("selfplay", help="self-play records for training (numpy shards)",
+                        formatter_class=formatter,
+                        description="Play seeded self-play rounds and write them as numpy "
+                                    "shards; rerun to resume.")
+    sp.add_argument("folder", help="output folder (created; finished shards are kept)")
+    sp.add_argument("--rounds", type=positive_int, default=1000, metavar="N")
+    sp.add_argument("--engine", default="ismcts:iterations=400", metavar="SPEC",
+                    help="engine spec playing both sides, or 'policy' (default "
+                         "ismcts:iterations=400)")
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--shard-rounds", type=positive_int, default=100, metavar="K")
+    sp.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
+                    help="shards played at once (default 1; with --backend ray, the "
+                         "cluster's CPUs)")
+    add_backend_arguments(sp)
+    sp.add_argument("--json", action="store_true")
+    sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    sp.set_defaults(func=_cmd_selfplay)
+
+    tr = sub.add_parser("train", help="fit the learned evaluation from self-play shards",
+                        formatter_class=formatter,
+                        description="Fit the learned evaluation (numpy) and write a weights "
+                                    "file; prints held-out log-loss and Brier.")
+    tr.add_argument("data", nargs="+", help="shard files or folders")
+    tr.add_argument("--out", default="evaluation.npz", help="weights file to write")
+    tr.add_argument("--hidden", type=int, default=DEFAULTS["hidden"], metavar="H",
+                    help=f"hidden units, 0..64 (default {DEFAULTS['hidden']}: logistic "
+                         "regression)")
+    tr.add_argument("--epochs", type=positive_int, default=DEFAULTS["epochs"])
+    tr.add_argument("--target", choices=("result", "td"), default=DEFAULTS["target"])
+    tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--json", action="store_true")
+    tr.set_defaults(func=_cmd_train)
+
+    le = sub.add_parser("learn", help="the whole pipeline: self-play, train, generations",
+                        formatter_class=formatter,
+                        description="From an empty folder to FOLDER/evaluation.npz: "
+                                    "policy self-play, fit, then searched generations, "
+                                    "then the calibration of the reported win probability.")
+    le.add_argument("folder")
+    le.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
+                    help="self-play shards played at once (default 2; with --backend ray, "
+                         "the cluster's CPUs)")
+    add_backend_arguments(le)
+    for k, v in DEFAULTS.items():
+        # (counts that must be >= 1 are checked here, not after the self-play before them)
+        kind = positive_int if k.startswith("calibration_") else type(v)
+        le.add_argument("--" + k.replace("_", "-"), type=kind, default=None,
+                        help=f"(default {v})")
+    le.add_argument("--json", action="store_true")
+    le.add_argument("-q", "--quiet", action="store_true")
+    le.set_defaults(func=_cmd_learn)
+
+    ca = sub.add_parser("calibrate", help="fit the reported win probability's map of a "
+                        "weights file", formatter_class=formatter,
+                        description="Play self-play rounds of the default engine with "
+                                    "WEIGHTS (in FOLDER; rerun to resume), fit the map from "
+                                    "the search's win estimate to the reported win "
+                                    "probability, and write it into WEIGHTS (or --out).")
+    ca.add_argument("weights", help="weights file (.npz) to calibrate")
+    ca.add_argument("folder", help="folder for the self-play (created; finished shards "
+                                   "are kept)")
+    ca.add_argument("--rounds", type=positive_int, default=DEFAULTS["calibration_rounds"],
+                    metavar="N", help=f"(default {DEFAULTS['calibration_rounds']})")
+    ca.add_argument("--iterations", type=positive_int,
+                    default=DEFAULTS["calibration_iterations"], metavar="N",
+                    help=f"ISMCTS iterations a move (default "
+                         f"{DEFAULTS['calibration_iterations']})")
+    ca.add_argument("--seed", type=int, default=0,
+                    help="self-play seed (default 0; learn's last step uses its --seed + 100)")
+    ca.add_argument("--out", default=None, help="weights file to write (default: WEIGHTS)")
+    ca.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
+                    help="shards played at once (default 2; with --backend ray, the "
+                         "cluster's CPUs)")
+    add_backend_arguments(ca)
+    ca.add_argument("--json", action="store_true")
+    ca.add_argument("-q", "--quiet", action="store_true")
+    ca.set_defaults(func=_cmd_calibrate)

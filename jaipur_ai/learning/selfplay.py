@@ -1,0 +1,208 @@
+"""Self-play records for training the learned evaluation.
+
+``selfplay(folder, rounds, engine)`` plays ``rounds`` seeded rounds and writes them as
+numpy shards, ``shard-NNNNN.npz``, one per ``shard_rounds`` rounds: shard k holds rounds
+``k*shard_rounds ...``, so a shard's content depends only on the seed, the engine and its
+number.  Shards are written whole (to a temporary name, then renamed): after Ctrl-C or a
+crash, running the same command again skips the finished shards and plays the rest.
+``selfplay.json`` in the folder records the settings, and a rerun with other settings is
+refused.
+
+Each row of a shard is a position before a move, seen from the player to move:
+
+=================  =====================================================================
+``features``       float32 (N_FEATURES,): the features of the *full* state (training
+                   data may see everything; the search only ever evaluates sampled worlds)
+``result``         1 / 0.5 / 0: the round's result for the mover
+``margin``         the mover's points minus the opponent's at the end of the round
+``mover``          0 or 1
+``ply``            plies played before this position
+``round``          the round's number in the run (0-based)
+``action``         the move played (action id)
+``value``          the search's win probability of the move played (NaN without search)
+``visits``         the search's visits of the move played (0 without search)
+``iterations``     iterations the search ran (0 without search)
+=================  =====================================================================
+
+Engines: ``"policy"`` plays every move by the informed playout policy in compiled code
+(thousands of rounds a second: generation 0); any engine spec (``"ismcts:iterations=400"``)
+plays each move by that engine's search from the mover's view only.
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as d:
+...     summary = selfplay(d, rounds=4, engine="ismcts:iterations=50", seed=1,
+...                        shard_rounds=2, workers=1, progress=False)
+...     summary["shards"], summary["rounds"]
+(2, 4)
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from contextlib import closing
+from pathlib import Path
+from typing import Optional, Union
+
+import numpy as np
+
+from jaipur_ai.search._features import N_FEATURES_PY as N_FEATURES, features_of
+from jaipur_ai.learning._selfplay import policy_rounds
+from jaipur_ai.matches.backends import Backend, make_backend
+from jaipur_ai.errors import InvalidDataError
+from jaipur_ai.matches.spec import EngineSpec, derive_seed
+from jaipur_ai.rules.position import GameState
+
+__all__ = ["selfplay", "play_shard", "SHARD_KEYS"]
+
+SHARD_KEYS = ("features", "result", "margin", "mover", "ply", "round", "action", "value",
+              "visits", "iterations")
+_SETTINGS = "selfplay.json"
+
+
+def _shard_path(folder: Path, k: int) -> Path:
+    return folder / f"shard-{k:05d}.npz"
+
+
+def play_shard(engine: str, seed: int, first: int, count: int) -> dict:
+    """Play rounds first .. first+count-1 of a run; returns the shard's arrays."""
+    if engine == "policy":
+        d = policy_rounds(derive_seed(seed, 7, first), count)
+        n = len(d["result"])
+        d["round"] = d["round"].astype(np.int64) + first
+        d.update(value=np.full(n, np.nan, np.float32), visits=np.zeros(n, np.int32),
+                 iterations=np.zeros(n, np.int32))
+        return d
+    spec = EngineSpec.parse(engine)
+    eng = spec.make_engine()
+    lim = spec.limits()
+    rows: dict[str, list] = {k: [] for k in SHARD_KEYS}
+    for r in range(first, first + count):
+        state = GameState.new(seed=derive_seed(seed, 1, r), starter=r % 2)
+        start = len(rows["result"])
+        ply = 0
+        while not state.is_round_over:
+            p = state.to_move
+            view = state.view(p)
+            a = eng.analyse(view, time=lim["time"], iterations=lim["iterations"],
+                            seed=derive_seed(seed, 2, r, ply), top=1)
+            best = a.candidates[0] if a.candidates else None
+            move = best.move if best is not None else eng.best_move(
+                view, iterations=1, seed=derive_seed(seed, 3, r, ply))
+            rows["features"].append(features_of(state._core, p).astype(np.float32))
+            rows["mover"].append(p)
+            rows["ply"].append(ply)
+            rows["round"].append(r)
+            rows["action"].append(move.action_id)
+            wp = best.win_probability if best is not None else None
+            rows["value"].append(np.nan if wp is None else wp)
+            rows["visits"].append(best.visits if best is not None else 0)
+            rows["iterations"].append(a.iterations)
+            state = state.apply(move)
+            ply += 1
+        t = state.round_totals()
+        w = state.result
+        for i in range(start, len(rows["mover"])):
+            p = rows["mover"][i]
+            rows["result"].append(0.5 if w == "draw" else float(w == p))
+            rows["margin"].append(t[p] - t[1 - p])
+    types = {"features": np.float32, "result": np.float32, "margin": np.float32,
+             "mover": np.int8, "ply": np.int16, "round": np.int64, "action": np.int32,
+             "value": np.float32, "visits": np.int32, "iterations": np.int32}
+    out = {k: np.asarray(v, types[k]) for k, v in rows.items()}
+    if not len(out["features"]):
+        out["features"] = np.zeros((0, N_FEATURES), np.float32)
+    return out
+
+
+def _job(args: tuple) -> tuple[int, dict]:
+    """One shard, played wherever the backend runs it; written by the caller."""
+    engine, seed, k, first, count = args
+    return k, play_shard(engine, seed, first, count)
+
+
+def _write_shard(folder: Path, k: int, d: dict) -> None:
+    path = _shard_path(folder, k)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        np.savez_compressed(fh, round_offset=np.array(0), **d)
+    os.replace(tmp, path)
+
+
+class _Progress:
+    """A one-line progress bar on stderr: shards done, positions, rate, time left."""
+
+    def __init__(self, total: int, done: int, enabled: bool) -> None:
+        self.total, self.done, self.enabled = total, done, enabled
+        self.start_done, self.t0, self.positions = done, time.monotonic(), 0
+
+    def update(self, positions: int) -> None:
+        self.done += 1
+        self.positions += positions
+        if not self.enabled:
+            return
+        el = time.monotonic() - self.t0
+        rate = (self.done - self.start_done) / el if el > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else math.inf
+        width = 30
+        fill = int(width * self.done / max(1, self.total))
+        eta = "--" if math.isinf(left) else f"{left:,.0f} s"
+        sys.stderr.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} "
+                         f"shards, {self.positions:,} positions, {eta} left ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
+             seed: int = 0, shard_rounds: int = 100, workers: Optional[int] = None,
+             progress: bool = True, backend: Union[str, Backend] = "local",
+             address: Optional[str] = None) -> dict:
+    """Play and write the shards that are missing; returns a summary dict.
+
+    ``workers`` shards are played at once (default 1) by ``backend``: ``"local"``
+    processes, or Ray tasks (``"ray"``, on the cluster at ``address``; ``workers``
+    defaults to its CPUs), see :mod:`jaipur_ai.matches.backends`.  A shard's rows depend only
+    on the seed, the engine and the shard's number, so every backend writes the same
+    shards; they are written here, in this process, as each comes back."""
+    if engine != "policy":
+        EngineSpec.parse(engine)            # a bad spec fails here, before any work
+    if rounds < 1 or shard_rounds < 1:
+        raise ValueError("rounds and shard_rounds must be >= 1")
+    runner = make_backend(backend, workers, address)
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    settings = {"format": "jaipur-ai-selfplay/1", "engine": engine, "seed": int(seed),
+                "rounds": int(rounds), "shard_rounds": int(shard_rounds),
+                "n_features": N_FEATURES}
+    sfile = path / _SETTINGS
+    if sfile.exists():
+        old = json.loads(sfile.read_text())
+        if {k: old.get(k) for k in settings if k != "rounds"} != {
+                k: v for k, v in settings.items() if k != "rounds"}:
+            raise InvalidDataError(str(sfile), f"made with other settings ({old}); use "
+                                               "another folder")
+    sfile.write_text(json.dumps(settings, indent=1) + "\n")
+    n_shards = (rounds + shard_rounds - 1) // shard_rounds
+    todo = [(engine, seed, k, k * shard_rounds, min(shard_rounds, rounds - k * shard_rounds))
+            for k in range(n_shards) if not _shard_path(path, k).exists()]
+    runner = runner.for_tasks(len(todo))
+    bar = _Progress(n_shards, n_shards - len(todo), progress)
+    t0 = time.monotonic()
+    try:
+        if todo:
+            runner.start()
+            with closing(runner.map(_job, todo)) as played:
+                for k, d in played:
+                    _write_shard(path, k, d)
+                    bar.update(len(d["result"]))
+    finally:
+        bar.close()
+    return {"folder": str(path), "shards": n_shards, "rounds": rounds,
+            "played_shards": len(todo), "positions_played": bar.positions,
+            "seconds": time.monotonic() - t0, "backend": runner.name,
+            "workers": runner.workers}

@@ -1,0 +1,264 @@
+"""Fit the learned evaluation from self-play shards, with numpy only.
+
+The win logit is ``lin . f + h(f) - h(-f)`` with ``h(f) = sum_j v_j relu(w_j . f + b_j)``
+(H hidden units; H = 0 is logistic regression), fitted by minibatch Adam on the
+cross-entropy to a target in [0, 1]: the round's result from the mover's side (1 win,
+0.5 draw, 0 loss), or a TD(lambda) return that mixes it with the model's own values of
+the later positions of the same round.  The margin head is a ridge regression on the
+final margin.  Rounds, not positions, are held out, so that no round is in both sets.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> f = rng.normal(size=(2000, N_FEATURES)).astype(np.float32)
+>>> y = (f[:, 0] + 0.3 * rng.normal(size=2000) > 0).astype(np.float32)
+>>> data = {"features": f, "result": y, "margin": 10 * f[:, 0], "round": np.arange(2000)}
+>>> w, rep = fit(data, hidden=0, epochs=5, seed=1)
+>>> rep["holdout_logloss"] < rep["constant_logloss"]
+True
+"""
+from __future__ import annotations
+
+import glob
+import os
+import zipfile
+from typing import Iterable, Optional, Union
+
+import numpy as np
+
+from jaipur_ai.search._features import N_FEATURES_PY as N_FEATURES
+from jaipur_ai.errors import InvalidDataError
+
+__all__ = ["load_shards", "fit", "fit_calibration", "reliability",
+           "td_targets", "metrics", "N_FEATURES"]
+
+KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "value", "visits",
+        "iterations")
+
+
+def load_shards(paths: Union[str, Iterable[str]]) -> dict:
+    """Concatenate shards (``*.npz`` files, or folders holding them) into one dict.
+
+    Round ids are made unique across the paths given: each self-play run numbers its
+    rounds from 0, so the rounds of each path after the first are shifted past the
+    largest id read so far (a shard's own ``round_offset`` is added too).  A path
+    without shards, an unreadable shard or one whose features have another width than
+    the first is an InvalidDataError naming it."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    groups: list[list[str]] = []
+    for p in paths:
+        p = str(p)
+        files = sorted(glob.glob(os.path.join(p, "*.npz"))) if os.path.isdir(p) else [p]
+        if not files or not os.path.isfile(files[0]):
+            raise InvalidDataError(p, "no shards (*.npz files)" if os.path.isdir(p)
+                                   else "no such file or folder")
+        groups.append(files)
+    parts: dict = {k: [] for k in KEYS}
+    base = 0
+    width = None
+    for files in groups:
+        top = base - 1
+        for f in files:
+            z = _read_shard(f)
+            if width is None:
+                width = z["features"].shape[1]
+            elif z["features"].shape[1] != width:
+                raise InvalidDataError(f, f"features of {z['features'].shape[1]} columns, "
+                                          f"the shards before it have {width}")
+            off = base + (int(z["round_offset"]) if "round_offset" in z else 0)
+            for k in KEYS:
+                if k in z:
+                    a = z[k]
+                    if k == "round":
+                        a = a.astype(np.int64) + off
+                        if len(a):
+                            top = max(top, int(a.max()))
+                    parts[k].append(a)
+        base = top + 1
+    return {k: np.concatenate(v) for k, v in parts.items() if v}
+
+
+def _read_shard(path: str) -> dict:
+    """The arrays of one shard, checked for what training reads."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            d = {k: z[k] for k in z.files}
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
+        raise InvalidDataError(path, f"not a readable shard ({e})") from None
+    missing = [k for k in ("features", "result", "margin", "round") if k not in d]
+    if missing:
+        raise InvalidDataError(path, f"missing arrays: {', '.join(missing)}")
+    n = len(d["result"])
+    if d["features"].ndim != 2 or any(len(d[k]) != n for k in ("features", "margin", "round")):
+        raise InvalidDataError(path, "features (rows, columns), result, margin and round "
+                                     "must have one row per position")
+    return d
+
+
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+
+
+def _forward(p: dict, f: np.ndarray):
+    a = f @ p["hidden_w"].T                     # (n, H)
+    up = np.maximum(a + p["hidden_b"], 0.0)
+    um = np.maximum(p["hidden_b"] - a, 0.0)
+    z = f @ p["lin"] + (up - um) @ p["out_w"]
+    return z, a, up, um
+
+
+def predict(weights: dict, f: np.ndarray) -> np.ndarray:
+    """Win probabilities of feature rows, as the compiled evaluation computes them."""
+    return _sigmoid(_forward(weights, np.asarray(f, np.float64))[0])
+
+
+def metrics(p: np.ndarray, y: np.ndarray) -> dict:
+    """Log-loss and Brier score of probabilities p against targets y in [0, 1]."""
+    q = np.clip(p, 1e-7, 1 - 1e-7)
+    return {"logloss": float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q))),
+            "brier": float(np.mean((p - y) ** 2))}
+
+
+def td_targets(data: dict, values: np.ndarray, lam: float) -> np.ndarray:
+    """TD(lambda) returns: G_t = (1 - lam) v'_{t+1} + lam G_{t+1}, G at the last
+    position of a round blending the result; v' is the next position's value seen
+    from the mover at t (1 - v when the other player moves next)."""
+    rid, mover, y = data["round"], data["mover"], data["result"].astype(np.float64)
+    g = np.empty(len(y))
+    n = len(y)
+    for t in range(n - 1, -1, -1):
+        if t == n - 1 or rid[t + 1] != rid[t]:
+            g[t] = y[t]
+        else:
+            nxt = values[t + 1] if mover[t + 1] == mover[t] else 1.0 - values[t + 1]
+            gn = g[t + 1] if mover[t + 1] == mover[t] else 1.0 - g[t + 1]
+            g[t] = (1.0 - lam) * nxt + lam * gn
+    return g
+
+
+def fit(data: dict, *, hidden: int = 0, epochs: int = 10, batch: int = 2048, lr: float = 3e-3,
+        l2: float = 1e-5, seed: int = 0, holdout: float = 0.1, target: str = "result",
+        lam: float = 0.8, init: Optional[dict] = None) -> tuple[dict, dict]:
+    """Fit the evaluation; returns (weights, report).
+
+    ``target``: ``"result"`` (the round's result) or ``"td"`` (TD(lambda) returns of
+    a first fit on the result, refitted).  The report has held-out log-loss and Brier
+    of the model and of a constant prediction, and the margin head's RMSE."""
+    if target not in ("result", "td"):
+        raise ValueError("target must be 'result' or 'td'")
+    rng = np.random.default_rng(seed)
+    f = np.asarray(data["features"], np.float64)
+    y = np.asarray(data["result"], np.float64)
+    rounds = np.unique(data["round"])
+    test_rounds = rng.choice(rounds, size=max(1, int(len(rounds) * holdout)), replace=False)
+    test = np.isin(data["round"], test_rounds)
+    train = ~test
+    params = (_init_params(hidden, f.shape[1], rng) if init is None
+              else {k: np.array(v, np.float64) for k, v in init.items()})
+    params = _adam(params, f[train], y[train], epochs, batch, lr, l2, rng)
+    if target == "td":
+        v = predict(params, f)
+        g = td_targets(data, v, lam)
+        params = _adam(params, f[train], g[train], max(1, epochs // 2), batch, lr, l2, rng)
+    # margin head: ridge regression (no intercept: the features are antisymmetric)
+    m = np.asarray(data["margin"], np.float64)
+    A = f[train]
+    params["margin"] = np.linalg.solve(A.T @ A + 1e-3 * len(A) * np.eye(f.shape[1]),
+                                       A.T @ m[train])
+    pt = predict(params, f[test])
+    rep = {f"holdout_{k}": v for k, v in metrics(pt, y[test]).items()}
+    const = metrics(np.full(test.sum(), y[train].mean()), y[test])
+    rep.update({f"constant_{k}": v for k, v in const.items()})
+    rep["margin_rmse"] = float(np.sqrt(np.mean((f[test] @ params["margin"] - m[test]) ** 2)))
+    rep.update({"positions": int(len(y)), "rounds": int(len(rounds)),
+                "holdout_rounds": int(len(test_rounds)), "hidden": hidden, "target": target})
+    return params, rep
+
+
+def _init_params(hidden: int, n_features: int, rng) -> dict:
+    return {"lin": np.zeros(n_features), "margin": np.zeros(n_features),
+            "hidden_w": rng.normal(0, 0.3, (hidden, n_features)),
+            "hidden_b": np.full(hidden, 0.1), "out_w": rng.normal(0, 0.1, hidden)}
+
+
+def _adam(p: dict, f: np.ndarray, y: np.ndarray, epochs: int, batch: int, lr: float,
+          l2: float, rng) -> dict:
+    keys = ("lin", "hidden_w", "hidden_b", "out_w")
+    m = {k: np.zeros_like(p[k]) for k in keys}
+    v = {k: np.zeros_like(p[k]) for k in keys}
+    b1, b2, t = 0.9, 0.999, 0
+    n = len(y)
+    for ep in range(epochs):
+        order = rng.permutation(n)
+        step = lr * (0.5 * (1 + np.cos(np.pi * ep / max(1, epochs))))   # cosine decay
+        for s in range(0, n, batch):
+            idx = order[s:s + batch]
+            fb, yb = f[idx], y[idx]
+            z, a, up, um = _forward(p, fb)
+            d = (_sigmoid(z) - yb) / len(idx)           # dL/dz
+            g = {"lin": fb.T @ d + l2 * p["lin"],
+                 "out_w": (up - um).T @ d + l2 * p["out_w"]}
+            if p["hidden_w"].shape[0]:
+                sp = (a + p["hidden_b"] > 0).astype(np.float64)
+                sm = (p["hidden_b"] - a > 0).astype(np.float64)
+                dv = d[:, None] * p["out_w"][None, :]
+                g["hidden_b"] = ((sp - sm) * dv).sum(0)
+                g["hidden_w"] = ((sp + sm) * dv).T @ fb + l2 * p["hidden_w"]
+            else:
+                g["hidden_b"] = np.zeros(0)
+                g["hidden_w"] = np.zeros((0, fb.shape[1]))
+            t += 1
+            for k in keys:
+                m[k] = b1 * m[k] + (1 - b1) * g[k]
+                v[k] = b2 * v[k] + (1 - b2) * g[k] ** 2
+                p[k] = p[k] - step * (m[k] / (1 - b1 ** t)) / (np.sqrt(v[k] / (1 - b2 ** t)) + 1e-8)
+    return p
+
+
+def fit_calibration(values: np.ndarray, results: np.ndarray) -> tuple[float, float]:
+    """``(a, b)`` such that ``sigmoid(a logit(value) + b)`` best predicts the result
+    (logistic regression on the logit, by Newton's method): the map from the search's
+    win estimate of the move it played to the reported win probability.
+
+    >>> v = np.array([0.9, 0.9, 0.9, 0.9, 0.1, 0.1, 0.1, 0.1])
+    >>> y = np.array([1, 1, 1, 0, 0, 0, 0, 1.0])
+    >>> a, b = fit_calibration(v, y)
+    >>> round(float(1 / (1 + np.exp(-(a * np.log(9) + b)))), 3)
+    0.75
+    """
+    ok = np.isfinite(values)
+    p = np.clip(np.asarray(values, np.float64)[ok], 1e-4, 1 - 1e-4)
+    y = np.asarray(results, np.float64)[ok]
+    x = np.log(p / (1 - p))
+    X = np.stack([x, np.ones_like(x)], 1)
+    w = np.array([1.0, 0.0])
+    for _ in range(50):
+        q = _sigmoid(X @ w)
+        g = X.T @ (q - y) / len(y)
+        h = (X * (q * (1 - q))[:, None]).T @ X / len(y) + 1e-9 * np.eye(2)
+        step = np.linalg.solve(h, g)
+        w -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return float(w[0]), float(w[1])
+
+
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict:
+    """Per-bin mean prediction, observed rate and count, and the expected calibration
+    error (``ece``, in probability units: the bins' gaps weighted by their positions).
+
+    >>> r = reliability(np.array([0.1, 0.1, 0.9, 0.9]), np.array([0, 0, 1, 0.0]))
+    >>> round(r["ece"], 3), [b["positions"] for b in r["bins"]]
+    (0.25, [2, 2])
+    """
+    edges = np.linspace(0, 1, bins + 1)
+    idx = np.clip(np.digitize(p, edges) - 1, 0, bins - 1)
+    rows = []
+    ece = 0.0
+    for b in range(bins):
+        m = idx == b
+        if m.any():
+            rows.append({"bin": b, "mean_predicted": float(p[m].mean()),
+                         "observed": float(y[m].mean()), "positions": int(m.sum())})
+            ece += m.sum() / len(p) * abs(p[m].mean() - y[m].mean())
+    return {"ece": float(ece), "positions": int(len(p)), "bins": rows}

@@ -1,0 +1,135 @@
+"""The result of a search: :class:`Analysis`, its ranked :class:`Candidate` moves.
+
+Every value is from the point of view of the player to move (the *mover*):
+``win_probability`` is the estimated chance that the mover wins the round (a draw
+counts half), ``expected_margin`` the mover's expected points minus the opponent's at
+the end of the round.  :mod:`jaipur_ai.search.engine` makes them.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Optional, Union, overload
+
+from jaipur_ai.rules.move import Move
+
+__all__ = ["Analysis", "Candidate"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate move of an :class:`Analysis` (values from the mover's view).
+
+    ``visits``: ISMCTS visits of the move (summed over threads); for expectimax the
+    number of sampled worlds it was searched in; 0 for greedy and random.
+    ``win_probability``: estimated chance the mover wins the round (a draw counts
+    half); ``None`` where the algorithm has no estimate (greedy, random).
+    ``expected_margin``: expected end-of-round points of the mover minus the
+    opponent's; ``None`` where unknown.
+    ``pv``: principal variation starting with ``move`` (opponent replies included).
+    ``score``: greedy's heuristic score (``None`` for the other algorithms).
+    ``decisive``: ``"win"``/``"loss"``/``"mixed"`` for a move that ends the round at
+    once (by its result in the sampled worlds), else ``None``.
+    """
+
+    move: Move
+    visits: int
+    win_probability: Optional[float]
+    expected_margin: Optional[float]
+    pv: list[Move] = field(default_factory=list)
+    score: Optional[float] = None
+    decisive: Optional[str] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "move": str(self.move),
+            "visits": self.visits,
+            "win_probability": self.win_probability,
+            "expected_margin": self.expected_margin,
+            "pv": [str(m) for m in self.pv],
+            "score": self.score,
+            "decisive": self.decisive,
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Ranked candidate moves of a search, best first, and its totals.
+
+    All values are from the point of view of the player to move.  ``iterations``
+    counts ISMCTS iterations or expectimax nodes; ``determinizations`` the sampled
+    worlds; ``elapsed`` is wall-clock seconds.  ``seed`` reproduces the search.
+    ``candidates`` holds the searched moves only: it is empty (and ``best`` is
+    ``None``) when nothing could be searched (ISMCTS with ``iterations=0``, or a search
+    stopped before its first iteration or depth), except that moves ending the round
+    at once are always judged.
+    """
+
+    candidates: list[Candidate]
+    algorithm: str
+    seed: int
+    iterations: int
+    determinizations: int
+    elapsed: float
+    threads: int = 1
+    depth: Optional[int] = None
+    stopped: bool = False
+    perfect_information: bool = False
+    legal_moves: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """One short line (``str()`` is the table; ``to_dict()`` has everything)."""
+        best = None if self.best is None else str(self.best)
+        return (f"<Analysis {self.algorithm}: best {best!r}, {len(self.candidates)} "
+                f"candidates, {self.iterations:,} iterations, seed {self.seed}>")
+
+    @property
+    def best(self) -> Optional[Move]:
+        """The move the search recommends (``None`` when nothing was searched)."""
+        return self.candidates[0].move if self.candidates else None
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
+
+    def __len__(self) -> int:
+        return len(self.candidates)
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return iter(self.candidates)
+
+    @overload
+    def __getitem__(self, i: int) -> Candidate: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Candidate]: ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[Candidate, list[Candidate]]:
+        return self.candidates[i]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (moves as canonical text), e.g. for JSON."""
+        return {
+            "algorithm": self.algorithm,
+            "seed": self.seed,
+            "best": None if self.best is None else str(self.best),
+            "candidates": [c.to_dict() for c in self.candidates],
+            "iterations": self.iterations,
+            "determinizations": self.determinizations,
+            "elapsed": self.elapsed,
+            "iterations_per_second": self.iterations_per_second,
+            "threads": self.threads,
+            "depth": self.depth,
+            "stopped": self.stopped,
+            "perfect_information": self.perfect_information,
+            "legal_moves": self.legal_moves,
+            "options": dict(self.options),
+        }
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def __str__(self) -> str:
+        """The table that ``jaipur-ai analyse`` prints (jaipur_ai.search._table)."""
+        from jaipur_ai.search._table import format_analysis
+        return format_analysis(self)

@@ -1,0 +1,215 @@
+"""Learned-evaluation weights: the file format, loading with checks, saving.
+
+A weights file is a numpy ``.npz`` archive with these arrays:
+
+==================  =====================================================
+``format``          the string ``"jaipur-ai-evaluation"``
+``version``         format version (1)
+``features_version`` the feature set the weights were trained on
+``feature_names``   the feature names, in order (checked against this build)
+``lin``             (F,) linear weights of the win logit
+``margin``          (F,) linear weights of the expected margin, in points
+``hidden_w``        (H, F) hidden layer (H may be 0: a linear model)
+``hidden_b``        (H,) hidden biases
+``out_w``           (H,) output weights of the hidden units
+``calibration``     (2,) ``a, b`` of the map from the search's win estimate ``p`` to the
+                    reported win probability, ``1 / (1 + exp(-(a logit(p) + b)))``
+                    (optional; absent: ``1, 0``, no change)
+``meta``            a JSON string: how the weights were made (data, command, scores)
+==================  =====================================================
+
+The features are those of ``jaipur_ai.search._features`` (docs/search.md, "Learned
+evaluation"); features and weights are versioned together, and a file made for
+another feature set is refused. Version 2 of the features begins with version 1's 29,
+unchanged, so a file of version 1 still loads: its weights read those 29 only.  The shipped weights (``data/evaluation.npz``) are
+loaded once, on first use.
+
+>>> ev = default_evaluation()
+>>> ev.source.endswith("evaluation.npz")
+True
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import zipfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Union
+
+import numpy as np
+
+from jaipur_ai.search._evaluation import Evaluation
+from jaipur_ai.search._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY, N_FEATURES_V1_PY
+from jaipur_ai.errors import InvalidWeightsError
+
+__all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
+           "save_weights", "read_meta", "calibrated", "with_calibration", "fingerprint"]
+
+FORMAT = "jaipur-ai-evaluation"
+VERSION = 1
+DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "data" / "evaluation.npz"
+_ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
+MAX_HIDDEN = 64
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The feature sets this build evaluates, by version: their names, in order.
+FEATURE_SETS: dict[int, tuple[str, ...]] = {1: tuple(FEATURE_NAMES[:N_FEATURES_V1_PY]),
+                                            FEATURES_VERSION_PY: tuple(FEATURE_NAMES)}
+
+
+def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
+    """Write a weights file (atomically: a partial file never replaces a good one)."""
+    path = Path(path)
+    arrays: dict[str, Any] = {k: np.asarray(weights[k], np.float64) for k in _ARRAYS}
+    arrays["calibration"] = np.asarray(weights.get("calibration", (1.0, 0.0)), np.float64)
+    # the feature set is the one the weights' length names (this build's, or version 1)
+    n = len(arrays["lin"])
+    version = next((v for v, names in FEATURE_SETS.items() if len(names) == n), None)
+    if version is None:
+        raise ValueError(f"weights of {n} features; this build's feature sets have "
+                         f"{', '.join(str(len(x)) for x in FEATURE_SETS.values())}")
+    arrays.update(format=np.array(FORMAT), version=np.array(VERSION),
+                  features_version=np.array(version),
+                  feature_names=np.array(FEATURE_SETS[version]),
+                  meta=np.array(json.dumps(dict(meta))))
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        np.savez(fh, **arrays)
+    os.replace(tmp, path)
+
+
+def _read(path: Path) -> dict:
+    name = str(path)
+    if not path.is_file():
+        raise InvalidWeightsError(name, "no such file")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
+        raise InvalidWeightsError(name, f"not a readable weights file ({e})") from None
+
+
+def _check(name: str, z: dict) -> dict:
+    missing = [k for k in ("format", "version", "features_version", "feature_names") + _ARRAYS
+               if k not in z]
+    if missing:
+        raise InvalidWeightsError(name, f"missing arrays: {', '.join(missing)}")
+    if str(z["format"]) != FORMAT:
+        raise InvalidWeightsError(name, f"format is {str(z['format'])!r}, expected {FORMAT!r}")
+    if int(z["version"]) != VERSION:
+        raise InvalidWeightsError(name, f"format version {int(z['version'])}, this build "
+                                  f"reads version {VERSION}")
+    names = tuple(str(x) for x in z["feature_names"])
+    version = int(z["features_version"])
+    if FEATURE_SETS.get(version) != names:
+        raise InvalidWeightsError(
+            name, f"made for features version {version} ({len(names)} features); this "
+            f"build computes version {FEATURES_VERSION_PY} ({N_FEATURES_PY} features) and "
+            "reads version 1 too: retrain with 'jaipur-ai train'")
+    n = len(names)
+    a = {k: np.asarray(z[k], np.float64) for k in _ARRAYS}
+    nh = a["hidden_w"].shape[0] if a["hidden_w"].ndim == 2 else -1
+    shapes_ok = (a["lin"].shape == (n,) and a["margin"].shape == (n,)
+                 and a["hidden_w"].ndim == 2 and a["hidden_w"].shape[1] == n
+                 and a["hidden_b"].shape == (nh,) and a["out_w"].shape == (nh,))
+    if not shapes_ok:
+        raise InvalidWeightsError(name, "array shapes do not match the features "
+                                  f"(lin and margin ({n},), hidden_w (H, {n}), hidden_b "
+                                  "and out_w (H,))")
+    if nh > MAX_HIDDEN:
+        raise InvalidWeightsError(name, f"{nh} hidden units, at most {MAX_HIDDEN}")
+    a["calibration"] = np.asarray(z.get("calibration", (1.0, 0.0)), np.float64)
+    if a["calibration"].shape != (2,) or not a["calibration"][0] > 0:
+        raise InvalidWeightsError(name, "calibration must be two numbers a > 0 and b")
+    for k, v in a.items():
+        if not np.all(np.isfinite(v)):
+            raise InvalidWeightsError(name, f"{k} holds a value that is not finite")
+    return a
+
+
+def load_evaluation(path: PathLike) -> Evaluation:
+    """Load and check a weights file; raises InvalidWeightsError naming the file."""
+    p = Path(path)
+    a = _check(str(path), _read(p))
+    return Evaluation(a["lin"], a["margin"], a["hidden_w"], a["hidden_b"], a["out_w"],
+                      source=str(p),
+                      calibration=(float(a["calibration"][0]), float(a["calibration"][1])))
+
+
+def calibrated(p: float, calibration: tuple[float, float]) -> float:
+    """The reported win probability for the search's estimate ``p``: the search's value
+    of its best move is biased upwards (it is the maximum of noisy estimates), and this
+    map, fitted on self-play (``train.fit_calibration``), removes the bias.
+
+    >>> round(calibrated(0.8, (1.0, 0.0)), 6), round(calibrated(0.8, (0.5, 0.0)), 4)
+    (0.8, 0.6667)
+    """
+    a, b = calibration
+    q = min(max(p, 1e-9), 1.0 - 1e-9)
+    z = a * math.log(q / (1.0 - q)) + b
+    if z >= 0.0:                            # (the two forms keep exp from overflowing)
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def with_calibration(path: PathLike, calibration: tuple[float, float], out: PathLike,
+                     meta: Mapping[str, Any]) -> None:
+    """Write to ``out`` the weights of ``path`` (checked) with another calibration map
+    and ``meta`` merged into its meta record; ``out`` may be ``path`` itself."""
+    z = _read(Path(path))
+    a = _check(str(path), z)
+    record = _meta(str(path), z)
+    record.update(meta)
+    weights = {k: a[k] for k in _ARRAYS}
+    weights["calibration"] = tuple(float(x) for x in calibration)
+    save_weights(out, weights, record)
+
+
+def fingerprint(path: PathLike) -> str:
+    """Twelve hex digits of a SHA-256 of the weights file's evaluation (its arrays, not
+    its calibration map nor its meta record): two files that evaluate alike share it."""
+    a = _check(str(path), _read(Path(path)))
+    h = hashlib.sha256()
+    for k in _ARRAYS:
+        h.update(k.encode() + np.ascontiguousarray(a[k], np.float64).tobytes())
+    return h.hexdigest()[:12]
+
+
+def read_meta(path: PathLike) -> dict:
+    """The ``meta`` record of a weights file (how it was made), or {} if it has none."""
+    return _meta(str(path), _read(Path(path)))
+
+
+def _meta(name: str, z: dict) -> dict:
+    try:
+        record = json.loads(str(z["meta"])) if "meta" in z else {}
+    except ValueError:
+        record = None
+    if not isinstance(record, dict):
+        raise InvalidWeightsError(name, "meta is not a JSON object")
+    return record
+
+
+@lru_cache(maxsize=None)
+def _cached(path: str, mtime: float) -> Evaluation:
+    return load_evaluation(path)
+
+
+def default_evaluation() -> Evaluation:
+    """The shipped weights, loaded once."""
+    return cached_evaluation(DEFAULT_WEIGHTS)
+
+
+def cached_evaluation(path: PathLike) -> Evaluation:
+    """load_evaluation(path), loaded once per file version (reused across searches)."""
+    p = Path(path)
+    try:
+        mtime = p.stat().st_mtime
+    except OSError:
+        raise InvalidWeightsError(str(path), "no such file") from None
+    return _cached(str(p.resolve()), mtime)

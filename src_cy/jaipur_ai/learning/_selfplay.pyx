@@ -1,0 +1,95 @@
+# cython: language_level=3
+"""Fast self-play by the informed playout policy, for training data (generation 0).
+
+Each round is dealt from the seed and played by the informed policy for both
+players; every position before a move is recorded with its features from the
+mover's side, and labelled afterwards with the round's result and margin from that
+side.  Searched self-play (ISMCTS choosing the moves) lives in jaipur_ai.learning.selfplay;
+this loop is the same idea without the search, thousands of rounds a second.
+"""
+from libc.stdint cimport uint64_t, int32_t
+
+import numpy as np
+
+from jaipur_ai.rules._core cimport (State, Move, Rng, RESULT_NONE, RESULT_DRAW, rng_seed,
+                              rng_below, new_match, apply_move, action_of, round_totals)
+from libc.string cimport memset
+from jaipur_ai.search._params cimport Params, PLAYOUT_INFORMED
+from jaipur_ai.search._policy cimport policy_move
+from jaipur_ai.search._features cimport N_FEATURES, features
+from jaipur_ai.search._worlds cimport mix
+
+DEF MAX_PLIES = 400
+
+
+def policy_rounds(uint64_t seed, int rounds, double epsilon=0.1, double noise=1.0):
+    """Play `rounds` rounds by the informed policy; returns a dict of numpy arrays, one
+    row per position: features (float32, N_FEATURES), result and margin from the
+    mover's side (1 / 0.5 / 0; points), mover, ply, round (0..rounds-1), action."""
+    cdef State s
+    cdef Rng r
+    cdef Move m
+    cdef Params P
+    cdef int i, k, n = 0, start, ply, t[2], w, cap
+    cdef double f[N_FEATURES]
+    if rounds < 0:
+        raise ValueError("rounds must be >= 0")
+    cap = rounds * 64 + 64
+    feats = np.zeros((cap, N_FEATURES), np.float32)
+    result = np.zeros(cap, np.float32)
+    margin = np.zeros(cap, np.float32)
+    mover = np.zeros(cap, np.int8)
+    plies = np.zeros(cap, np.int16)
+    rid = np.zeros(cap, np.int32)
+    action = np.zeros(cap, np.int32)
+    cdef float[:, ::1] F = feats
+    cdef float[::1] R = result, M = margin
+    cdef signed char[::1] MV = mover
+    cdef short[::1] PL = plies
+    cdef int32_t[::1] RI = rid, AC = action
+    memset(&P, 0, sizeof(Params))
+    P.playout = PLAYOUT_INFORMED
+    P.epsilon = epsilon
+    P.noise = noise
+    for i in range(rounds):
+        rng_seed(&r, mix(seed ^ mix(<uint64_t>i)))
+        new_match(&s, &r, rng_below(&r, 2), 0)
+        start = n
+        ply = 0
+        while s.result == RESULT_NONE and ply < MAX_PLIES:
+            if policy_move(&s, &r, &P, &m) != 0:
+                break
+            if n >= cap:
+                # (rounds longer than 64 plies are rare; grow by half)
+                cap = cap + cap // 2
+                feats = np.resize(feats, (cap, N_FEATURES)); F = feats
+                result = np.resize(result, cap); R = result
+                margin = np.resize(margin, cap); M = margin
+                mover = np.resize(mover, cap); MV = mover
+                plies = np.resize(plies, cap); PL = plies
+                rid = np.resize(rid, cap); RI = rid
+                action = np.resize(action, cap); AC = action
+            features(&s, s.to_move, f, N_FEATURES)
+            for k in range(N_FEATURES):
+                F[n, k] = <float>f[k]
+            MV[n] = s.to_move
+            PL[n] = ply
+            RI[n] = i
+            AC[n] = action_of(&m)
+            n += 1
+            apply_move(&s, &m)
+            ply += 1
+        if s.result == RESULT_NONE:
+            n = start            # never finished: drop the round
+            continue
+        round_totals(&s, t)
+        w = s.result
+        for k in range(start, n):
+            if w == RESULT_DRAW:
+                R[k] = 0.5
+            else:
+                R[k] = 1.0 if w == MV[k] else 0.0
+            M[k] = t[MV[k]] - t[1 - MV[k]]
+    return {"features": feats[:n].copy(), "result": result[:n].copy(),
+            "margin": margin[:n].copy(), "mover": mover[:n].copy(), "ply": plies[:n].copy(),
+            "round": rid[:n].copy(), "action": action[:n].copy()}

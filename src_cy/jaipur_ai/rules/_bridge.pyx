@@ -1,0 +1,236 @@
+# cython: language_level=3
+"""The Python objects over the rules core's C structs: ``CoreState`` (a full game state)
+and ``CoreView`` (one player's information set), and their conversion to and from raw
+fields (plain dicts and lists).  Validation and the public notation live in the Python
+package (jaipur_ai.rules.position, jaipur_ai.rules.position); the rules themselves are in _core.pyx."""
+from libc.string cimport memset
+from libc.stdint cimport int32_t, uint64_t, uint8_t
+from jaipur_ai.rules._core cimport (State, Move, MoveCount, Rng, N_GOODS, N_TYPES, N_CARDS,
+                              N_BONUS_KINDS, MAX_BONUS, MAX_MOVES, RESULT_NONE, RESULT_DRAW,
+                              BONUS_STANDARD, token_value, rng_seed, new_match, deal_round,
+                              gen_moves, count_moves, nth_move, action_of, move_of, is_legal,
+                              apply_move, round_totals, round_winner, random_playout,
+                              make_view, sample_view, sample_view_hand)
+
+
+cdef dict _raw_of(const State* s):
+    """The struct as a dict of ints and lists (deck only up to deck_len)."""
+    return {
+        "market": [s.market[i] for i in range(N_TYPES)],
+        "hand": [[s.hand[p][i] for i in range(N_GOODS)] for p in range(2)],
+        "herd": [s.herd[0], s.herd[1]],
+        "known": [[s.known[p][i] for i in range(N_GOODS)] for p in range(2)],
+        "discard": [s.discard[i] for i in range(N_GOODS)],
+        "deck": [s.deck[i] for i in range(s.deck_len)],
+        "tok_pos": [s.tok_pos[i] for i in range(N_GOODS)],
+        "tok_owner": [s.tok_owner[i] for i in range(N_GOODS)],
+        "bonus": [[s.bonus[k][i] for i in range(s.bonus_len[k])] for k in range(N_BONUS_KINDS)],
+        "bonus_pos": [s.bonus_pos[k] for k in range(N_BONUS_KINDS)],
+        "bonus_owner": [s.bonus_owner[k] for k in range(N_BONUS_KINDS)],
+        "to_move": s.to_move,
+        "starter": s.starter,
+        "round_no": s.round_no,
+        "seals": [s.seals[0], s.seals[1]],
+        "bonus_set": s.bonus_set,
+        "result": s.result,
+    }
+
+
+cdef void _set_raw(State* s, dict raw) except *:
+    """Fill the struct from raw fields; derived scores are recomputed."""
+    cdef int p, i, k, g, owner, v
+    memset(s, 0, sizeof(State))
+    for i in range(N_TYPES):
+        s.market[i] = raw["market"][i]
+    for p in range(2):
+        s.herd[p] = raw["herd"][p]
+        s.seals[p] = raw["seals"][p]
+        for i in range(N_GOODS):
+            s.hand[p][i] = raw["hand"][p][i]
+            s.known[p][i] = raw["known"][p][i]
+    for i in range(N_GOODS):
+        s.discard[i] = raw["discard"][i]
+        s.tok_pos[i] = raw["tok_pos"][i]
+        s.tok_owner[i] = raw["tok_owner"][i]
+    deck = raw["deck"]
+    if len(deck) > N_CARDS:
+        raise ValueError("deck too long")
+    s.deck_len = len(deck)
+    for i in range(s.deck_len):
+        s.deck[i] = deck[i]
+    for k in range(N_BONUS_KINDS):
+        stack = raw["bonus"][k]
+        if len(stack) > MAX_BONUS:
+            raise ValueError("bonus stack too long")
+        s.bonus_len[k] = len(stack)
+        s.bonus_pos[k] = raw["bonus_pos"][k]
+        s.bonus_owner[k] = raw["bonus_owner"][k]
+        for i in range(s.bonus_len[k]):
+            s.bonus[k][i] = stack[i]
+    s.to_move = raw["to_move"]
+    s.starter = raw["starter"]
+    s.round_no = raw["round_no"]
+    s.bonus_set = raw["bonus_set"]
+    s.result = raw["result"]
+    # Scores are derived from who took which token.
+    for g in range(N_GOODS):
+        for i in range(s.tok_pos[g]):
+            owner = (s.tok_owner[g] >> i) & 1
+            s.goods_pts[owner] += token_value(g, i)
+            s.n_goods_tok[owner] += 1
+    for k in range(N_BONUS_KINDS):
+        for i in range(s.bonus_pos[k]):
+            owner = (s.bonus_owner[k] >> i) & 1
+            s.bonus_pts[owner] += s.bonus[k][i]
+            s.n_bonus_tok[owner] += 1
+
+
+cdef class CoreState:
+    """A full game state held as one C struct (see _core.pxd)."""
+
+    @staticmethod
+    def new(uint64_t seed, int starter, int bonus_set=BONUS_STANDARD):
+        cdef CoreState c = CoreState.__new__(CoreState)
+        cdef Rng r
+        rng_seed(&r, seed)
+        new_match(&c.s, &r, starter, bonus_set)
+        return c
+
+    @staticmethod
+    def from_raw(dict raw):
+        cdef CoreState c = CoreState.__new__(CoreState)
+        _set_raw(&c.s, raw)
+        return c
+
+    def raw(self):
+        """The struct as a dict of ints and lists (deck only up to deck_len)."""
+        return _raw_of(&self.s)
+
+    def copy(self):
+        cdef CoreState c = CoreState.__new__(CoreState)
+        c.s = self.s
+        return c
+
+    def __reduce__(self):
+        return (CoreState.from_raw, (self.raw(),))
+
+    def legal_actions(self):
+        """Action ids of the legal moves, ascending."""
+        cdef Move buf[MAX_MOVES]
+        cdef int n = gen_moves(&self.s, buf), i
+        return sorted([action_of(&buf[i]) for i in range(n)])
+
+    def generated_actions(self):
+        """Action ids of the legal moves in generation order: the order in which
+        searches and playouts index them (``gen_moves``)."""
+        cdef Move buf[MAX_MOVES]
+        cdef int n = gen_moves(&self.s, buf), i
+        return [action_of(&buf[i]) for i in range(n)]
+
+    def counted_actions(self):
+        """The same list built by ``count_moves`` and ``nth_move`` for every index
+        (the path of random moves); equal to generated_actions()."""
+        cdef MoveCount q
+        cdef Move m
+        cdef int n = count_moves(&self.s, &q), j
+        out = []
+        for j in range(n):
+            nth_move(&self.s, &q, j, &m)
+            out.append(action_of(&m))
+        return out
+
+    def is_legal_action(self, int32_t action):
+        cdef Move m
+        if move_of(action, &m) != 0:
+            return False
+        return is_legal(&self.s, &m)
+
+    def apply_action(self, int32_t action):
+        """Apply a move in place; ValueError (and no change) if it is illegal."""
+        cdef Move m
+        if move_of(action, &m) != 0 or not is_legal(&self.s, &m):
+            raise ValueError(f"action {action} is not legal here")
+        apply_move(&self.s, &m)
+
+    def next_round(self, uint64_t seed):
+        """Deal the next round in place: the loser of the last round starts,
+        after a drawn round the player who did not start it."""
+        cdef Rng r
+        if self.s.result == RESULT_NONE:
+            raise ValueError("the round is still running")
+        rng_seed(&r, seed)
+        starter = (1 - self.s.starter) if self.s.result == RESULT_DRAW else (1 - self.s.result)
+        self.s.round_no += 1
+        deal_round(&self.s, &r, starter)
+
+    def totals(self):
+        cdef int t[2]
+        round_totals(&self.s, t)
+        return (t[0], t[1])
+
+    def winner(self):
+        """0, 1 or 2 (draw) as if the round ended now."""
+        return round_winner(&self.s)
+
+    def random_playout(self, uint64_t seed, int max_plies=10000):
+        cdef Rng r
+        rng_seed(&r, seed)
+        with nogil:
+            n = random_playout(&self.s, &r, max_plies)
+        return n
+
+    def view(self, int observer):
+        cdef CoreView v = CoreView.__new__(CoreView)
+        make_view(&self.s, observer, &v.v)
+        return v
+
+
+cdef class CoreView:
+    """A player's information set: a masked State plus the opponent's hand size."""
+
+    @staticmethod
+    def from_raw(dict raw, int observer, int opp_hand_n):
+        cdef CoreView c = CoreView.__new__(CoreView)
+        _set_raw(&c.v.s, raw)
+        c.v.observer = observer
+        c.v.opp_hand_n = opp_hand_n
+        return c
+
+    def raw(self):
+        return _raw_of(&self.v.s)
+
+    @property
+    def observer(self):
+        return self.v.observer
+
+    @property
+    def opp_hand_n(self):
+        return self.v.opp_hand_n
+
+    def __reduce__(self):
+        return (CoreView.from_raw, (self.raw(), self.v.observer, self.v.opp_hand_n))
+
+    def sample(self, uint64_t seed, unknown_goods=None):
+        """A full CoreState drawn uniformly among the worlds consistent with the view
+        (with ``unknown_goods``, N_GOODS counts: among those where the opponent's
+        unknown hand slots hold exactly those goods)."""
+        cdef CoreState c = CoreState.__new__(CoreState)
+        cdef Rng r
+        cdef uint8_t u[N_GOODS]
+        cdef int g, rc
+        rng_seed(&r, seed)
+        if unknown_goods is None:
+            rc = sample_view(&self.v, &c.s, &r)
+        else:
+            if len(unknown_goods) != N_GOODS:
+                raise ValueError(f"unknown_goods must hold {N_GOODS} counts")
+            for g in range(N_GOODS):
+                if not 0 <= unknown_goods[g] <= 255:
+                    raise ValueError("unknown_goods must be counts from 0 to 255")
+                u[g] = unknown_goods[g]
+            rc = sample_view_hand(&self.v, u, &c.s, &r)
+            if rc != 0:
+                raise ValueError("those unknown goods do not fit the view")
+        if rc != 0:
+            raise ValueError("the view is inconsistent: no full state matches it")
+        return c

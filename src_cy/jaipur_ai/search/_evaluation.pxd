@@ -1,0 +1,28 @@
+# cython: language_level=3
+"""The leaf evaluation: hand-set or learned (see _evaluation.pyx)."""
+from jaipur_ai.rules._core cimport State
+from jaipur_ai.search._features cimport N_FEATURES
+
+cdef enum:
+    MAX_HIDDEN = 64            # largest hidden layer of a learned evaluation
+
+ctypedef struct Model:
+    int n_hidden                       # hidden units in use (0: a linear model)
+    int n_features                     # features the weights read: N_FEATURES, or
+                                       # N_FEATURES_V1 for weights of features version 1
+    double lin[N_FEATURES]             # linear weights of the win logit
+    double margin[N_FEATURES]          # linear weights of the expected margin (points)
+    double w[MAX_HIDDEN][N_FEATURES]   # hidden layer weights
+    double b[MAX_HIDDEN]               # hidden layer biases
+    double v[MAX_HIDDEN]               # output weights of the hidden units
+
+cdef class Evaluation:
+    cdef Model m                       # the weights, read by the search without the GIL
+    cdef readonly object source        # where the weights came from (a path or a name)
+    cdef readonly tuple calibration    # (a, b) of the reported win probability's map
+
+# win chance of p (and margin in points) of a full state: learned when model is not
+# NULL, else the hand-set evaluation; a finished round is scored exactly
+cdef double evaluate(const State* s, int p, double* margin, const Model* model) noexcept nogil
+cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil
+cdef double learned_logit(const Model* M, const State* s, int p, double* margin) noexcept nogil

@@ -1,0 +1,166 @@
+# cython: language_level=3
+"""The leaf evaluation: what a position not played to its end is worth.
+
+ISMCTS scores a playout cut after ``cutoff`` plies with it, expectimax its leaves.
+It reads the world it is given (a sampled world, never the real hidden state) and
+returns an estimated win chance of one player, with an estimated margin in points
+(docs/search.md, "Leaf evaluation").
+
+Two evaluations: the hand-set one (tokens, what the hands would sell for, camels,
+through a logistic curve) and a learned one (``Evaluation``): a win logit that is a
+linear function of the features (_features.pyx) plus an antisymmetric hidden layer,
+``h(f) - h(-f)`` with ``h(f) = sum_j v_j relu(w_j . f + b_j)``, and a linear margin.
+As the features change sign with the player, the two players' values add up to one.
+"""
+from libc.math cimport exp
+
+import numpy as np
+
+from jaipur_ai.rules._core cimport N_GOODS, RESULT_NONE, round_totals
+from jaipur_ai.rules._bridge cimport CoreState
+from jaipur_ai.search._features cimport features, N_FEATURES_V1
+from jaipur_ai.search._heuristic cimport Heur, weights, hold_value
+from jaipur_ai.search._decisive cimport outcome
+
+cdef const Heur* H = weights()
+
+
+cdef inline double _heuristic(const State* s, int p, double* margin) noexcept nogil:
+    cdef int t[2]
+    cdef int g, o = 1 - p
+    cdef double e
+    round_totals(s, t)
+    e = t[p] - t[o]
+    for g in range(N_GOODS):
+        if s.hand[p][g]:
+            e += H.eval_hold * hold_value(s, g, s.hand[p][g])
+        if s.hand[o][g]:
+            e -= H.eval_hold * hold_value(s, g, s.hand[o][g])
+    e += H.eval_camel * (<int>s.herd[p] - <int>s.herd[o])
+    margin[0] = e
+    return 1.0 / (1.0 + exp(-e / H.eval_scale))
+
+
+cdef double learned_logit(const Model* M, const State* s, int p, double* margin) noexcept nogil:
+    """The learned win logit of p in a running round (and the margin, in points)."""
+    cdef double f[N_FEATURES]
+    cdef double z = 0.0, mg = 0.0, a
+    cdef int i, j, n = M.n_features
+    features(s, p, f, n)
+    for i in range(n):
+        z += M.lin[i] * f[i]
+        mg += M.margin[i] * f[i]
+    for j in range(M.n_hidden):
+        a = 0.0
+        for i in range(n):
+            a += M.w[j][i] * f[i]
+        # h(f) - h(-f), one unit at a time
+        if a + M.b[j] > 0.0:
+            z += M.v[j] * (a + M.b[j])
+        if M.b[j] - a > 0.0:
+            z -= M.v[j] * (M.b[j] - a)
+    margin[0] = mg
+    if z > 40.0:
+        return 40.0
+    if z < -40.0:
+        return -40.0
+    return z
+
+
+cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil:
+    """The learned win chance of p in a running round (no check for a finished one)."""
+    return 1.0 / (1.0 + exp(-learned_logit(M, s, p, margin)))
+
+
+cdef double evaluate(const State* s, int p, double* margin, const Model* model) noexcept nogil:
+    """Leaf evaluation: (estimated win chance of p, estimated margin in points)."""
+    if s.result != RESULT_NONE:
+        return outcome(s, p, margin)
+    if model != NULL:
+        return learned(model, s, p, margin)
+    return _heuristic(s, p, margin)
+
+
+cdef class Evaluation:
+    """Learned evaluation weights in the form the search reads (plain C arrays).
+
+    Built from numpy arrays already checked by ``jaipur_ai.search.evaluation`` (which loads
+    and validates weights files): ``lin`` and ``margin`` of length F, ``hidden_w``
+    (H, F), ``hidden_b`` and ``out_w`` (H,), H <= MAX_HIDDEN, where F is N_FEATURES
+    or, for weights of features version 1, N_FEATURES_V1 (they read those only)."""
+
+    def __init__(self, lin, margin, hidden_w, hidden_b, out_w, source="<arrays>",
+                 calibration=(1.0, 0.0)):
+        lin = np.asarray(lin, np.float64)
+        margin = np.asarray(margin, np.float64)
+        nf = lin.shape[0] if lin.ndim == 1 else -1
+        if nf not in (N_FEATURES, N_FEATURES_V1) or margin.shape != (nf,):
+            raise ValueError(f"lin and margin must have {N_FEATURES} entries (or "
+                             f"{N_FEATURES_V1}, features version 1)")
+        hidden_w = np.asarray(hidden_w, np.float64).reshape(-1, nf)
+        hidden_b = np.asarray(hidden_b, np.float64).ravel()
+        out_w = np.asarray(out_w, np.float64).ravel()
+        nh = hidden_w.shape[0]
+        if nh > MAX_HIDDEN or hidden_b.shape != (nh,) or out_w.shape != (nh,):
+            raise ValueError(f"hidden layer: at most {MAX_HIDDEN} units, with one bias "
+                             "and one output weight each")
+        for arr in (lin, margin, hidden_w, hidden_b, out_w):
+            if not np.all(np.isfinite(arr)):
+                raise ValueError("weights must be finite")
+        self.m.n_hidden = nh
+        self.m.n_features = nf
+        for i in range(nf):
+            self.m.lin[i] = lin[i]
+            self.m.margin[i] = margin[i]
+        for j in range(nh):
+            self.m.b[j] = hidden_b[j]
+            self.m.v[j] = out_w[j]
+            for i in range(nf):
+                self.m.w[j][i] = hidden_w[j, i]
+        self.source = source
+        self.calibration = (float(calibration[0]), float(calibration[1]))
+
+    @property
+    def n_hidden(self):
+        return self.m.n_hidden
+
+    @property
+    def n_features(self):
+        """Features the weights read (N_FEATURES, or N_FEATURES_V1 for version 1)."""
+        return self.m.n_features
+
+    def value(self, CoreState st, int player):
+        """(win chance, margin) of a full state for player, as the search computes it."""
+        cdef double mg
+        if player not in (0, 1):
+            raise ValueError("player must be 0 or 1")
+        w = evaluate(&st.s, player, &mg, &self.m)
+        return w, mg
+
+
+def heuristic_value(CoreState st, int player):
+    """(win chance, margin) of a full state for player by the hand-set evaluation."""
+    cdef double mg
+    if player not in (0, 1):
+        raise ValueError("player must be 0 or 1")
+    w = evaluate(&st.s, player, &mg, NULL)
+    return w, mg
+
+
+def time_evaluation(CoreState st, int n, Evaluation evaluation=None):
+    """Seconds per evaluation of st (learned with `evaluation`, else hand-set), timed
+    over n calls in C: the cost figure of docs/performance.md."""
+    from time import perf_counter
+    cdef double mg, acc = 0.0
+    cdef int i
+    cdef const Model* m = NULL if evaluation is None else &evaluation.m
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    t = perf_counter()
+    with nogil:
+        for i in range(n):
+            acc += evaluate(&st.s, i & 1, &mg, m)
+    t = perf_counter() - t
+    if acc < 0:     # (keeps the loop from being optimised away)
+        raise AssertionError
+    return t / n

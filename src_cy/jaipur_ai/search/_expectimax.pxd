@@ -1,0 +1,42 @@
+# cython: language_level=3
+"""Depth-limited expectimax over sampled worlds (see _expectimax.pyx and
+docs/search.md, "Expectimax")."""
+from libc.stdint cimport uint8_t, int32_t
+from jaipur_ai.rules._core cimport State, Move, Rng, MAX_MOVES
+from jaipur_ai.search._root cimport RootSearch
+from jaipur_ai.search._evaluation cimport Evaluation, Model
+
+ctypedef struct XCtx:
+    int P                       # the searching player
+    long long nodes             # states generated (one per apply_move)
+    long long node_limit        # -1: none
+    double deadline             # < 0: none
+    volatile int* stop          # the searcher's stop flag
+    int aborted                 # set once the search must unwind
+    int beam                    # moves tried at inner nodes (0 = all)
+    int chance_samples          # sampled draws when 3+ cards are drawn
+    int max_outcomes            # exact enumeration up to this many draw outcomes
+    Rng rng                     # draws the sampled refills
+    const Model* model          # learned leaf evaluation, or NULL (hand-set)
+
+
+cdef class ExpectimaxSearcher(RootSearch):
+    cdef readonly int samples          # worlds searched
+    cdef object _worlds_arr            # the numpy array behind `worlds`
+    cdef uint8_t[::1] worlds           # samples * sizeof(State) bytes: the sampled worlds
+    cdef readonly int n_moves          # legal root moves
+    cdef Move moves[MAX_MOVES]         # the root moves
+    cdef int32_t root_acts[MAX_MOVES]  # their action ids
+    cdef double[:, ::1] value          # [move, world]: value of the depth being searched
+    cdef double[:, ::1] marg           # [move, world]: margin, same
+    cdef int32_t[:, ::1] reply         # [move, world]: the opponent's best reply (-1: none)
+    cdef readonly long long nodes      # states generated so far
+    cdef readonly double elapsed       # seconds spent in run_depth()
+    cdef readonly int depth_done       # deepest completed depth
+    cdef readonly int beam             # moves tried at inner nodes (0 = all)
+    cdef readonly int chance_samples   # sampled draws when 3+ cards are drawn
+    cdef readonly Evaluation evaluation  # learned leaf evaluation, or None (hand-set)
+    cdef object _last                  # (value, marg, reply) of the deepest completed depth
+
+    cdef double _root_move(self, XCtx* X, const State* w, int i, int depth, double* mg,
+                           int32_t* reply) noexcept nogil

@@ -1,0 +1,402 @@
+# cython: language_level=3
+"""Depth-limited expectimax with chance nodes (Star1 pruning), over sampled worlds.
+
+The hidden cards are fixed by sampling ``samples`` worlds of the observer's view; in
+each world every root move is searched to the given depth, the cards a refill draws
+being a chance node (exact for one or two cards, sampled for more).  Leaves are
+scored by the leaf evaluation (_evaluation.pyx); moves are ordered by the move score.
+"""
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport qsort
+from libc.stdint cimport uint64_t
+
+import numpy as np
+
+from jaipur_ai.rules._core cimport (N_TYPES, N_CARDS, CAMEL, MOVE_TAKE, MOVE_CAMELS, RESULT_NONE,
+                              gen_moves, apply_move, action_of, rng_seed, rng_below)
+from jaipur_ai.search._root cimport now, deadline_of
+from jaipur_ai.search._worlds cimport sample_world, mix
+from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
+from jaipur_ai.search._decisive cimport ends_round, end_score, any_end_possible
+from jaipur_ai.search._decisive import decisive_kind
+from jaipur_ai.search._evaluation cimport Evaluation, evaluate
+
+
+cdef inline bint _x_check(XCtx* X) noexcept nogil:
+    """Count a node; True when the search must stop."""
+    if X.aborted:
+        return True
+    if X.node_limit >= 0 and X.nodes >= X.node_limit:
+        X.aborted = 1
+        return True
+    X.nodes += 1
+    if (X.nodes & 255) == 0:
+        if X.stop[0] or (X.deadline >= 0.0 and now() >= X.deadline):
+            X.aborted = 1
+            return True
+    return False
+
+
+cdef inline void _force_top(State* s, const uint8_t* types, int k) noexcept nogil:
+    """Reorder the deck so that its top k cards are types[0..k-1] (drawn in that order)."""
+    cdef int j, i, pos
+    cdef uint8_t t
+    for j in range(k):
+        pos = s.deck_len - 1 - j
+        i = pos
+        while i >= 0 and s.deck[i] != types[j]:
+            i -= 1
+        if i >= 0 and i != pos:
+            t = s.deck[i]
+            s.deck[i] = s.deck[pos]
+            s.deck[pos] = t
+
+
+cdef double _x_child(XCtx* X, const State* s, const Move* m, const uint8_t* types, int k,
+                     int depth, double alpha, double beta, double* margin,
+                     int32_t* reply) noexcept nogil:
+    cdef State c
+    memcpy(&c, s, sizeof(State))
+    if k > 0:
+        _force_top(&c, types, k)
+    apply_move(&c, m)
+    return _x_node(X, &c, depth - 1, alpha, beta, margin, reply)
+
+
+cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double alpha,
+                      double beta, double* margin, int32_t* reply) noexcept nogil:
+    """Value of move m: an average over the cards its refill can draw (Star1)."""
+    cdef int gaps, L, c1, c2, no = 0, i, j, t, k
+    cdef int cnt[N_TYPES]
+    cdef uint8_t otypes[64][5]
+    cdef double oprob[64]
+    cdef uint8_t tmp[N_CARDS]
+    cdef double q, acc = 0.0, macc = 0.0, rem = 1.0, ca, cb, v, mg, bestq
+    cdef uint8_t swp[5]
+    cdef int32_t rep
+    reply[0] = -1
+    gaps = 0
+    if m.kind == MOVE_TAKE:
+        gaps = 1
+    elif m.kind == MOVE_CAMELS:
+        gaps = s.market[CAMEL]
+    L = s.deck_len
+    if gaps == 0 or L < gaps:
+        return _x_child(X, s, m, NULL, 0, depth, alpha, beta, margin, reply)
+    memset(cnt, 0, sizeof(cnt))
+    for i in range(L):
+        cnt[s.deck[i]] += 1
+    if gaps == 1:
+        for c1 in range(N_TYPES):
+            if cnt[c1]:
+                otypes[no][0] = c1
+                oprob[no] = <double>cnt[c1] / L
+                no += 1
+    elif gaps == 2:
+        for c1 in range(N_TYPES):
+            for c2 in range(c1, N_TYPES):
+                if c1 == c2:
+                    q = <double>cnt[c1] * (cnt[c1] - 1)
+                else:
+                    q = 2.0 * cnt[c1] * cnt[c2]
+                if q > 0:
+                    otypes[no][0] = c1
+                    otypes[no][1] = c2
+                    oprob[no] = q / (<double>L * (L - 1))
+                    no += 1
+    else:
+        # sampled draws, each with the same weight
+        k = X.chance_samples
+        if k > 64:
+            k = 64
+        for j in range(k):
+            for i in range(L):
+                tmp[i] = s.deck[i]
+            for i in range(gaps):
+                t = i + rng_below(&X.rng, L - i)
+                otypes[j][i] = tmp[t]
+                tmp[t] = tmp[i]
+            oprob[j] = 1.0 / k
+        no = k
+    # most likely outcomes first (selection order; stable for equal weights)
+    for i in range(no):
+        bestq = oprob[i]
+        t = i
+        for j in range(i + 1, no):
+            if oprob[j] > bestq:
+                bestq = oprob[j]
+                t = j
+        if t != i:
+            q = oprob[i]
+            oprob[i] = oprob[t]
+            oprob[t] = q
+            memcpy(swp, otypes[i], 5)
+            memcpy(otypes[i], otypes[t], 5)
+            memcpy(otypes[t], swp, 5)
+    for i in range(no):
+        q = oprob[i]
+        rem -= q
+        if rem < 1e-12:
+            rem = 0.0
+        ca = (alpha - acc - rem * 1.0) / q
+        cb = (beta - acc - rem * 0.0) / q
+        if ca < 0.0:
+            ca = 0.0
+        if cb > 1.0:
+            cb = 1.0
+        v = _x_child(X, s, m, otypes[i], gaps, depth, ca, cb, &mg, &rep)
+        if X.aborted:
+            return 0.0
+        if i == 0:
+            reply[0] = rep
+        acc += q * v
+        macc += q * mg
+        if acc + rem <= alpha:
+            margin[0] = macc
+            return acc + rem
+        if acc >= beta:
+            margin[0] = macc
+            return acc
+    margin[0] = macc
+    return acc
+
+
+ctypedef struct _Ord:
+    double sc
+    int32_t act
+    int idx
+
+
+cdef int _ord_cmp(const void* a, const void* b) noexcept nogil:
+    cdef const _Ord* x = <const _Ord*>a
+    cdef const _Ord* y = <const _Ord*>b
+    if x.sc > y.sc:
+        return -1
+    if x.sc < y.sc:
+        return 1
+    if x.act < y.act:
+        return -1
+    if x.act > y.act:
+        return 1
+    return 0
+
+
+cdef int _ordered_moves(const State* s, Move* buf, _Ord* order) noexcept nogil:
+    """Generate the moves, best heuristic score first (ties: lowest action id)."""
+    cdef int n, i
+    cdef bint endp
+    cdef HoldTab T
+    n = gen_moves(s, buf)
+    endp = any_end_possible(s)
+    hold_tab(s, &T)
+    for i in range(n):
+        order[i].act = action_of(&buf[i])
+        order[i].idx = i
+        if endp and ends_round(s, &buf[i]):
+            order[i].sc = end_score(s, &buf[i])
+        else:
+            order[i].sc = score(s, &T, &buf[i])
+    qsort(order, n, sizeof(_Ord), _ord_cmp)
+    return n
+
+
+cdef double _x_node(XCtx* X, const State* s, int depth, double alpha, double beta,
+                    double* margin, int32_t* best_act) noexcept nogil:
+    cdef Move buf[MAX_MOVES]
+    cdef _Ord order[MAX_MOVES]
+    cdef int n, i, j, lim, bi
+    cdef bint maxi
+    cdef double best, v, mg, bm = 0.0
+    cdef int32_t rep
+    best_act[0] = -1
+    if _x_check(X):
+        margin[0] = 0.0
+        return 0.0
+    if s.result != RESULT_NONE or depth <= 0:
+        return evaluate(s, X.P, margin, X.model)
+    n = _ordered_moves(s, buf, order)
+    lim = n
+    if X.beam > 0 and lim > X.beam:
+        lim = X.beam
+    maxi = s.to_move == X.P
+    best = -1.0 if maxi else 2.0
+    bi = -1
+    for j in range(lim):
+        i = order[j].idx
+        v = _x_chance(X, s, &buf[i], depth, alpha, beta, &mg, &rep)
+        if X.aborted:
+            margin[0] = 0.0
+            return 0.0
+        if maxi:
+            if v > best:
+                best = v
+                bm = mg
+                bi = j
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+                bm = mg
+                bi = j
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    margin[0] = bm
+    if bi >= 0:
+        best_act[0] = order[bi].act
+    return best
+
+
+cdef class ExpectimaxSearcher(RootSearch):
+    """Depth-limited expectimax over `samples` sampled worlds of the observer's view.
+
+    ``run_depth(d)`` searches every root move to d plies in every world (one C call);
+    the Python driver deepens iteratively.  Values are win-chance estimates in [0, 1]
+    from the mover's point of view; margins are points."""
+
+    def __init__(self, pos, *, uint64_t seed=0, int samples=8, int beam=0,
+                 int chance_samples=4, int decisive_samples=64,
+                 Evaluation evaluation=None, bint judge=True):
+        cdef Rng r
+        cdef int j, bad = 0
+        cdef State* w
+        if samples < 1 or samples > 4096:
+            raise ValueError("samples must be in 1..4096")
+        self._set_root(pos, seed)
+        self.evaluation = evaluation
+        if self.cheat:
+            samples = 1
+        self.samples = samples
+        self.beam = beam
+        self.chance_samples = chance_samples if chance_samples > 0 else 1
+        self._worlds_arr = np.zeros(samples * sizeof(State), np.uint8)
+        self.worlds = self._worlds_arr
+        rng_seed(&r, seed)
+        for j in range(samples):
+            w = <State*>&self.worlds[j * sizeof(State)]
+            if sample_world(&self.view, &self.truth, self.cheat, NULL, w, &r) != 0:
+                bad = 1
+                break
+        if bad:
+            raise ValueError("the view is inconsistent: no full state matches it")
+        self.n_moves = gen_moves(&self.view.s, self.moves)
+        for j in range(self.n_moves):
+            self.root_acts[j] = action_of(&self.moves[j])
+        self.value = np.zeros((self.n_moves, samples), np.float64)
+        self.marg = np.zeros((self.n_moves, samples), np.float64)
+        self.reply = np.full((self.n_moves, samples), -1, np.int32)
+        self.nodes = 0
+        self.elapsed = 0.0
+        self.depth_done = 0
+        self._judge_decisive(decisive_samples, judge)
+        self._last = None
+
+    def run_depth(self, int depth, node_limit=None, seconds=None, deadline=None):
+        """Search every root move to `depth` plies in every world.  Stops early at
+        `node_limit` more nodes, after `seconds`, at the clock reading `deadline`
+        (``time.monotonic()``), or on the stop flag; returns True when the depth was
+        completed (its results then replace the previous ones)."""
+        cdef XCtx X
+        cdef double t0
+        cdef int i, j, ok
+        cdef double mg, v
+        cdef int32_t ba
+        cdef State* w
+        if depth < 1:
+            raise ValueError("depth must be >= 1")
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("this searcher is already running")
+        try:
+            X.P = self.view.observer
+            X.nodes = 0
+            X.node_limit = -1 if node_limit is None else max(0, int(node_limit))
+            t0 = now()
+            X.deadline = deadline_of(seconds, deadline)
+            X.stop = &self.stop_flag
+            X.aborted = 0
+            X.beam = self.beam
+            X.chance_samples = self.chance_samples
+            X.model = NULL if self.evaluation is None else &self.evaluation.m
+            with nogil:
+                for j in range(self.samples):
+                    if X.aborted:
+                        break
+                    w = <State*>&self.worlds[j * sizeof(State)]
+                    for i in range(self.n_moves):
+                        rng_seed(&X.rng, mix(self.seed ^ mix(<uint64_t>(
+                            (depth * 4096 + j) * 2048 + i))))
+                        v = self._root_move(&X, w, i, depth, &mg, &ba)
+                        if X.aborted:
+                            break
+                        self.value[i, j] = v
+                        self.marg[i, j] = mg
+                        self.reply[i, j] = ba
+            self.nodes += X.nodes
+            self.elapsed += now() - t0
+            ok = not X.aborted
+            if ok:
+                self.depth_done = depth
+                self._last = (np.asarray(self.value).copy(), np.asarray(self.marg).copy(),
+                              np.asarray(self.reply).copy())
+            return bool(ok)
+        finally:
+            self._lock.release()
+
+    cdef double _root_move(self, XCtx* X, const State* w, int i, int depth, double* mg,
+                           int32_t* reply) noexcept nogil:
+        """Value of root move i in world w, with the opponent's best reply (in the
+        most likely draw)."""
+        if _x_check(X):
+            return 0.0
+        return _x_chance(X, w, &self.moves[i], depth, 0.0, 1.0, mg, reply)
+
+    def root_actions(self):
+        return [int(self.root_acts[i]) for i in range(self.n_moves)]
+
+    def summary(self):
+        """Root statistics of the deepest completed depth (plain Python data)."""
+        children = []
+        last = self._last
+        for i in range(self.n_moves):
+            a = int(self.root_acts[i])
+            st = self.decisive.get(a)
+            if last is None:
+                val, mar, pv = 0.0, 0.0, [a]
+            else:
+                val = float(last[0][i].mean())
+                mar = float(last[1][i].mean())
+                reps = [int(x) for x in last[2][i] if x >= 0]
+                pv = [a]
+                if reps:
+                    counts = {}
+                    for x in reps:
+                        counts[x] = counts.get(x, 0) + 1
+                    pv.append(min(counts, key=lambda x: (-counts[x], x)))
+            children.append({
+                "action": a,
+                "visits": self.samples if last is not None else 0,
+                "value": val,
+                "win": val,
+                "margin": mar,
+                "pv": pv,
+                "decisive": decisive_kind(st),
+                "decisive_stats": st,
+            })
+        children.sort(key=lambda c: (
+            0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1),
+            -c["value"], -c["margin"], c["action"]))
+        return {
+            "algorithm": "expectimax",
+            "children": children,
+            "iterations": int(self.nodes),
+            "nodes": int(self.nodes),
+            "determinizations": self.samples,
+            "depth": self.depth_done,
+            "elapsed": self.elapsed,
+            "seed": int(self.seed),
+            "perfect_information": bool(self.cheat),
+            "stopped": bool(self.stop_flag),
+            "root_moves": self.n_moves,
+        }

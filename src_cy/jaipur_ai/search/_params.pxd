@@ -1,0 +1,37 @@
+# cython: language_level=3
+"""The settings of one search, as plain C data shared by the playout policy, the leaf
+evaluation and the searchers (filled from the Engine's options)."""
+from jaipur_ai.search._evaluation cimport Model
+
+cdef enum:
+    PLAYOUT_RANDOM = 0         # playouts by uniformly random legal moves
+    PLAYOUT_INFORMED = 1       # playouts by the informed policy (_policy.pyx)
+    PLAYOUT_LEARNED = 2        # the informed policy's candidates chosen by learned values
+    REWARD_WIN = 0             # reward: 1 win, 0.5 draw, 0 loss (+ margin tie-break)
+    REWARD_MARGIN = 1          # reward: the margin mapped linearly onto [0, 1]
+    EXPAND_RANDOM = 0          # expand an untried move drawn uniformly
+    EXPAND_ORDERED = 1         # expand the untried move with the best move score (+ noise)
+
+ctypedef struct Params:
+    double c_uct               # UCB exploration constant
+    int playout                # PLAYOUT_RANDOM or PLAYOUT_INFORMED
+    int reward                 # REWARD_WIN or REWARD_MARGIN
+    double margin_weight       # weight of the margin tie-break in REWARD_WIN
+    double margin_scale        # points that map to a full reward swing
+    double epsilon             # informed policy: chance of a uniformly random candidate
+    double noise               # informed policy: uniform noise added to scores
+    int max_playout            # plies before a playout is scored as it stands
+    int expand                 # EXPAND_RANDOM or EXPAND_ORDERED
+    int cutoff                 # playout plies before the leaf evaluation scores it (0: none)
+    int tree_depth             # deepest tree node an iteration descends to (0: no limit)
+    double widen               # progressive widening: children <= 1 + widen*sqrt(visits) (0: off)
+    double puct                # PUCT constant below the root (0: UCB over all moves)
+    double prior_temp          # temperature (points) of the PUCT priors from move scores
+    int all_moves_after        # PUCT nodes with this many visits also consider every legal
+                               # move, not only the policy's candidates (0: never)
+    int chance_nodes           # tree nodes branch on the cards drawn into the market
+    int learned_priors         # PUCT priors from learned afterstate values (needs model)
+    const Model* model         # learned evaluation weights, or NULL (hand-set evaluation)
+    int observer               # the searching player (whose hand is real in every world)
+    int opp_view               # the opponent's move choice reads a world re-dealt from its
+                               # own information: 0 never, 1 its tree priors, 2 also playouts

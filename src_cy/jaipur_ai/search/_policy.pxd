@@ -1,0 +1,20 @@
+# cython: language_level=3
+"""The informed playout policy (see _policy.pyx, docs/search.md "Playout policies")."""
+from jaipur_ai.rules._core cimport State, Move, Rng
+from jaipur_ai.search._params cimport Params
+from jaipur_ai.search._heuristic cimport HoldTab
+from jaipur_ai.search._evaluation cimport Model
+
+cdef enum:
+    MAX_CAND = 48              # candidate moves the informed policy scores
+    LEARNED_POINTS = 8         # points per unit of learned win logit, where learned
+                               # values replace move scores (the hand-set evaluation
+                               # moves its logit by one unit per 8 points)
+
+cdef int candidates(const State* s, const HoldTab* T, Move* cand) noexcept nogil
+cdef int score_candidates(const State* s, const HoldTab* T, const Move* cand, int n,
+                          double* sc) noexcept nogil
+cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
+                          const Model* model) noexcept nogil
+cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcept nogil
+cdef double playout(State* s, Rng* r, const Params* P) noexcept nogil
