@@ -39,7 +39,7 @@ def positions(n: int) -> list:
 
 def _job(args):
     s, options, lo, hi = args
-    e = Engine(**options)
+    e = Engine.from_options(**options)
     a = e.analyse(s, iterations=lo, seed=1)
     b = e.analyse(s, iterations=hi, seed=2)
     c = e.analyse(s, iterations=hi, seed=3, top=None)    # every root move: the short

@@ -21,7 +21,7 @@ from jaipur_ai.doors.cli import _option
 def sums(deals: int, iterations: int, max_plies: int, first_seed: int = 1000,
          **options) -> list[tuple[int, float]]:
     """(ply, mover's estimate + opponent's next estimate) over self-play deals."""
-    engine = jp.Engine(**options)
+    engine = jp.Engine.from_options(**options)
     out = []
     for deal in range(deals):
         s = jp.GameState.new(seed=first_seed + deal)

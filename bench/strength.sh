@@ -20,8 +20,8 @@ run() {  # name A B deals [seed]
   echo "== $name: $a vs $b, $deals deals x 2 seats" >&2
   python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed "$seed" --workers 2 -q --json > "$out/$name.json"
 }
-H=evaluation=heuristic,priors=heuristic    # the hand-set default, move for move
-M=opponent_stats=hand,all_moves_after=1000,belief=mixed  # this build's default, spelled out
+H=evaluation=heuristic,settings=handset,belief=off    # the hand-set default, move for move
+M=opponent_stats=hand,all_moves_after=1000,belief=on   # this build's default, spelled out
 C=opponent_stats=hand,all_moves_after=1000,belief=off    # the previous default
 O=opponent_stats=pooled,all_moves_after=0,belief=off     # ... and the defaults before it
 F2=weights=bench/weights/features2.npz,$O  # features version 2: the default before the previous

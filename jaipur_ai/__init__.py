@@ -6,27 +6,22 @@ search that suggests the best move without peeking at hidden cards.
 >>> len(state.legal_moves()) > 0
 True
 """
-from jaipur_ai.errors import (IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError,
-                     JaipurError, MissingExtraError)
-from jaipur_ai.rules.move import N_ACTIONS, Move
-from jaipur_ai.rules.position import GameState, PlayerState
-from jaipur_ai.rules.position import View, read_position
-from jaipur_ai.vecenv import VectorEnv
-from jaipur_ai.matches.record import GameRecord, RecordError
-
 from jaipur_ai._version import __version__
+from jaipur_ai.doors.review import GameReview, PlyReview, ReviewError, review_game
+from jaipur_ai.errors import (IllegalMoveError, InvalidMoveError, InvalidOptionError,
+                              InvalidPositionError, JaipurError, MissingExtraError)
+from jaipur_ai.matches.record import GameRecord, RecordError
+from jaipur_ai.rules.move import N_ACTIONS, Move
+from jaipur_ai.rules.position import GameState, PlayerState, View, read_position
+from jaipur_ai.search.engine import Analysis, Candidate, Engine, analyse, best_move
+from jaipur_ai.search.settings import Settings
+from jaipur_ai.vecenv import VectorEnv
 
 __all__ = [
     "GameState", "PlayerState", "View", "Move", "N_ACTIONS", "read_position",
+    "Engine", "Settings", "Analysis", "Candidate", "analyse", "best_move",
+    "review_game", "GameReview", "PlyReview", "ReviewError",
     "JaipurError", "InvalidPositionError", "InvalidMoveError", "IllegalMoveError",
     "InvalidOptionError", "MissingExtraError", "VectorEnv", "GameRecord", "RecordError",
     "__version__",
 ]
-
-try:  # the search API (jaipur_ai.search.engine) builds on the above
-    from jaipur_ai.search.engine import Analysis, Candidate, Engine, analyse, best_move  # noqa: F401
-    __all__ += ["Engine", "Analysis", "Candidate", "analyse", "best_move"]
-    from jaipur_ai.doors.review import GameReview, PlyReview, ReviewError, review_game  # noqa: F401
-    __all__ += ["review_game", "GameReview", "PlyReview", "ReviewError"]
-except ImportError:  # pragma: no cover - only while the search is being built
-    pass

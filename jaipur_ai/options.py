@@ -36,12 +36,16 @@ from typing import Any, Iterable, Mapping, Optional, Union
 
 from jaipur_ai.errors import InvalidOptionError
 
-__all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SEARCH_LIMITS", "ALGORITHMS",
+__all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIONS",
+           "SEARCH_LIMITS",
+           "ALGORITHMS", "SETTINGS_NAMES",
            "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",
            "check", "check_engine_options", "parse_text", "describe", "option",
            "markdown_table"]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random", "cheat")
+#: The named search settings (jaipur_ai.search.settings.NAMED).
+SETTINGS_NAMES = ("default", "handset")
 
 MAX_THREADS = 256             #: search threads of one search
 MAX_ITERATIONS = 10**12       #: iterations (ISMCTS) or nodes (expectimax) of one search
@@ -61,9 +65,9 @@ class Option:
     """One option: ``kind`` is "int", "float", "bool", "choice" or "path"; ``lo``/``hi``
     the inclusive range of a number (``lo_open``: ``lo`` itself excluded);
     ``none``: ``None`` is allowed (and means what ``doc`` says); ``scope``:
-    "engine" (an :class:`Engine` parameter), "search" (a limit of one search: also
-    an :class:`Engine` default), "analyse" (of one search only), "serve", "match" or
-    "review"."""
+    "engine" (an :class:`Engine` parameter), "settings" (a field of the search's
+    :class:`~jaipur_ai.search.settings.Settings`), "search" (a limit of one search: also
+    an :class:`Engine` default), "analyse" (of one search only), "match" or "review"."""
 
     name: str
     kind: str
@@ -275,83 +279,72 @@ OPTIONS: tuple[Option, ...] = (
     _o("evaluation", "choice", "learned", "leaf evaluation of ISMCTS and expectimax: "
        "weights learned by self-play, or the hand-set one", choices=("learned", "heuristic"),
        algorithms=_SEARCH),
-    _o("priors", "choice", None, "where the ISMCTS PUCT priors come from: learned values of "
-       "the positions the moves lead to, or the hand-set move scores (none: as evaluation)",
-       choices=("learned", "heuristic"), none=True, algorithms=_IS),
     _o("weights", "path", None, "a weights file of one's own for evaluation=learned "
        "(none: the shipped weights)", none=True, algorithms=_SEARCH),
+    _o("belief", "bool", True, "weigh the opponent's unseen goods by the moves it was "
+       "shown playing this round (Engine.see_move or the history given with the position; "
+       "matches and games show every move), read as the moves of a player like the search "
+       "or of a greedy one (docs/search.md, \"A belief over the opponent's hand\"); false: "
+       "deal them uniformly", algorithms=_IS),
+    _o("settings", "choice", None, "the search's tuning by name: this build's, or "
+       "`handset`, the baseline the hand-set evaluation was tuned with (the fields below "
+       "change single settings; none: `default`)", choices=SETTINGS_NAMES, none=True,
+       algorithms=_SEARCH),
+    # -- the search's settings (jaipur_ai.search.settings.Settings) ------------------------
     _o("max_nodes", "int", 4_000_000, "ISMCTS tree nodes per thread (the tree stops "
-       "growing there)", lo=MIN_NODES, hi=MAX_NODES, algorithms=_IS),
+       "growing there)", lo=MIN_NODES, hi=MAX_NODES, algorithms=_IS, scope="settings"),
     _o("decisive_samples", "int", 64, "sampled worlds that judge the moves ending the "
-       "round at once", lo=1, hi=MAX_SAMPLES),
-    _o("playout", "choice", "informed", "ISMCTS playouts: the informed policy, its "
-       "candidates chosen by learned values (needs evaluation=learned), or uniformly "
-       "random moves", choices=("informed", "learned", "random"), algorithms=_IS),
+       "round at once", lo=1, hi=MAX_SAMPLES, scope="settings"),
+    _o("playout", "choice", "informed", "ISMCTS playouts: the informed policy or "
+       "uniformly random moves", choices=("informed", "random"), algorithms=_IS,
+       scope="settings"),
     _o("exploration", "float", 0.7, "UCB exploration constant at the root (ISMCTS)",
-       lo=0, hi=100, algorithms=_IS),
+       lo=0, hi=100, algorithms=_IS, scope="settings"),
     _o("reward", "choice", "win", "what an ISMCTS iteration backs up: 1/0.5/0 for a "
        "win/draw/loss, or the score margin mapped onto [0, 1]", choices=("win", "margin"),
-       algorithms=_IS),
-    _o("margin_weight", "float", 0.0, "weight of a margin tie-break mixed into the win "
-       "reward", lo=0, hi=1, algorithms=_IS),
+       algorithms=_IS, scope="settings"),
     _o("margin_scale", "float", 40.0, "points of margin that map to a full reward swing",
-       lo=1, hi=1000, algorithms=_IS),
+       lo=1, hi=1000, algorithms=_IS, scope="settings"),
     _o("epsilon", "float", 0.1, "informed policy: chance of a uniformly random candidate",
-       lo=0, hi=1, algorithms=_IS),
+       lo=0, hi=1, algorithms=_IS, scope="settings"),
     _o("noise", "float", 1.0, "informed policy and ordered expansion: uniform noise added "
-       "to the move scores, in points", lo=0, hi=1000, algorithms=_IS),
+       "to the move scores, in points", lo=0, hi=1000, algorithms=_IS, scope="settings"),
     _o("max_playout", "int", 400, "plies after which a playout is scored as it stands",
-       lo=0, hi=10_000, algorithms=_IS),
+       lo=0, hi=10_000, algorithms=_IS, scope="settings"),
     _o("expand", "choice", "ordered", "order in which ISMCTS tries untried moves: best "
        "move score first (with noise), or uniformly random", choices=("ordered", "random"),
-       algorithms=_IS),
-    _o("cutoff", "int", None, "playout plies after which an unfinished round is scored by "
-       "the leaf evaluation (0: play every round out; none: 6 with the learned evaluation, "
-       "10 with the hand-set one)", lo=0, hi=10_000, none=True, algorithms=_IS),
+       algorithms=_IS, scope="settings"),
+    _o("cutoff", "int", 6, "playout plies after which an unfinished round is scored by "
+       "the leaf evaluation (0: play every round out)", lo=0, hi=10_000, algorithms=_IS, scope="settings"),
     _o("tree_depth", "int", 0, "decisions an ISMCTS iteration descends before its playout "
-       "(0: no limit; 1: flat Monte Carlo)", lo=0, hi=128, algorithms=_IS),
+       "(0: no limit; 1: flat Monte Carlo)", lo=0, hi=128, algorithms=_IS, scope="settings"),
     _o("widen", "float", 0.0, "progressive widening: a node gets a new child only while "
        "its legal children number fewer than 1 + widen * sqrt(visits) (0: off)", lo=0,
-       hi=100, algorithms=_IS),
-    _o("puct", "float", 1.5, "PUCT constant below the root, priors from the move scores "
-       "(0: UCB over all legal moves)", lo=0, hi=100, algorithms=_IS),
-    _o("opponent_view", "choice", None, "what the opponent's choices in the search read: "
-       "'off' the sampled world; 'priors' its tree priors, 'all' its priors and playout "
-       "moves, from that world re-dealt as the opponent sees it (none: 'all' with "
-       "evaluation=learned, 'off' with the hand-set one)",
-       choices=("off", "priors", "all"), none=True, algorithms=_IS),
-    _o("opponent_stats", "choice", None, "the statistics the opponent's choices in the "
+       hi=100, algorithms=_IS, scope="settings"),
+    _o("puct", "float", 1.5, "PUCT constant below the root, priors from the evaluation "
+       "(0: UCB over all legal moves)", lo=0, hi=100, algorithms=_IS, scope="settings"),
+    _o("opponent_view", "choice", "all", "what the opponent's choices in the search read: "
+       "'off' the sampled world; 'all' its priors and playout moves from that world "
+       "re-dealt as the opponent sees it", choices=("off", "all"), algorithms=_IS, scope="settings"),
+    _o("opponent_stats", "choice", "hand", "the statistics the opponent's choices in the "
        "ISMCTS tree read: 'pooled' over the hands it may hold, or 'hand' kept apart for "
-       "each hand (docs/search.md, \"The opponent's statistics\"; none: 'hand' with "
-       "evaluation=learned, 'pooled' with the hand-set one)",
-       choices=("pooled", "hand"), none=True, algorithms=_IS),
-    _o("all_moves_after", "int", None, "visits after which an ISMCTS node below the root "
+       "each hand (docs/search.md, \"The opponent's statistics\")",
+       choices=("pooled", "hand"), algorithms=_IS, scope="settings"),
+    _o("all_moves_after", "int", 1000, "visits after which an ISMCTS node below the root "
        "also considers every legal move, not only the playout policy's candidates "
-       "(0: never; none: 1000 with evaluation=learned, 0 with the hand-set one)",
-       lo=0, hi=1_000_000_000, none=True, algorithms=_IS),
-    _o("belief", "choice", None, "weigh the opponent's unseen goods by the moves it was "
-       "shown playing this round (Engine.see_move or the history given with the position; "
-       "matches and games show every move): "
-       "'moves' every legal move valued by the learned evaluation, 'candidates' the "
-       "policy's candidates so valued, 'scores' by their move scores, 'greedy' every "
-       "legal move by its move score (a greedy player), 'mixed' either 'moves' or "
-       "'greedy', the moves deciding which (docs/search.md, \"A belief over the "
-       "opponent's hand\"); 'off' deals them uniformly (none: 'mixed' with "
-       "evaluation=learned, 'off' with the hand-set one)",
-       choices=("off", "moves", "candidates", "scores", "greedy", "mixed"), none=True,
-       algorithms=_IS),
+       "(0: never)", lo=0, hi=1_000_000_000, algorithms=_IS, scope="settings"),
     _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points",
-       lo=0.01, hi=1000, algorithms=_IS),
+       lo=0.01, hi=1000, algorithms=_IS, scope="settings"),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "
-       "the market", algorithms=_IS),
+       "the market", algorithms=_IS, scope="settings"),
     _o("depth", "int", None, "expectimax plies (none: 3 without a time limit; with one, "
-       "deeper until the time is spent)", lo=1, hi=MAX_DEPTH, none=True, algorithms=_X),
+       "deeper until the time is spent)", lo=1, hi=MAX_DEPTH, none=True, algorithms=_X, scope="settings"),
     _o("samples", "int", 8, "sampled worlds expectimax averages over", lo=1, hi=MAX_SAMPLES,
-       algorithms=_X),
+       algorithms=_X, scope="settings"),
     _o("beam", "int", 0, "expectimax moves tried at inner nodes (0: all)", lo=0, hi=1024,
-       algorithms=_X),
+       algorithms=_X, scope="settings"),
     _o("chance_samples", "int", 4, "expectimax: sampled draws when three or more cards "
-       "are drawn", lo=1, hi=64, algorithms=_X),
+       "are drawn", lo=1, hi=64, algorithms=_X, scope="settings"),
     # -- match ----------------------------------------------------------------------------
     _o("games", "int", 10, "deals of a match, each played in both seats", lo=1,
        hi=MAX_GAMES, scope="match"),
@@ -382,6 +375,11 @@ _BY_NAME = {o.name: o for o in OPTIONS}
 #: The parameters of :class:`jaipur_ai.Engine`, in its signature's order.
 ENGINE_OPTIONS: tuple[str, ...] = tuple(
     o.name for o in OPTIONS if o.scope == "engine") + ("seed", "time", "iterations")
+#: The fields of the search's settings (:class:`jaipur_ai.search.settings.Settings`),
+#: which engine specs, the command line and the server name as options too.
+SETTING_OPTIONS: tuple[str, ...] = tuple(o.name for o in OPTIONS if o.scope == "settings")
+#: Every option an engine spec or a door's engine options may name.
+SPEC_OPTIONS: tuple[str, ...] = ENGINE_OPTIONS + SETTING_OPTIONS
 #: The limits of one search (:meth:`Engine.analyse`).
 SEARCH_LIMITS: tuple[str, ...] = ("time", "iterations", "top", "seed", "report_every")
 
@@ -394,7 +392,7 @@ def option(name: str) -> Option:
     return o
 
 
-def unknown(name: Any, known: Iterable[str] = ENGINE_OPTIONS) -> InvalidOptionError:
+def unknown(name: Any, known: Iterable[str] = SPEC_OPTIONS) -> InvalidOptionError:
     shown = name if isinstance(name, str) and len(name) <= 40 else describe(name)
     return InvalidOptionError(str(shown), "not an engine option (known: "
                                           f"{', '.join(sorted(known))})")
@@ -411,21 +409,21 @@ def parse_text(name: str, text: str) -> Any:
 
 
 def check_engine_options(values: Mapping[str, Any]) -> dict[str, Any]:
-    """Every engine option of ``values`` checked (names unknown to :class:`Engine` are an
-    InvalidOptionError naming them), and the rules between options."""
+    """Every option of ``values`` checked: the engine's own and the search's settings
+    (names unknown to both are an InvalidOptionError naming them), and the rules
+    between options."""
     out: dict[str, Any] = {}
     for k, v in values.items():
-        if k not in ENGINE_OPTIONS:
+        if k not in SPEC_OPTIONS:
             raise unknown(k)
-        out[k] = _BY_NAME[k].check(v)
+        if k == "settings" and v is not None and not isinstance(v, str):
+            out[k] = v      # a Settings value itself (jaipur_ai.search.settings checks it)
+        else:
+            out[k] = _BY_NAME[k].check(v)
     evaluation = out.get("evaluation", "learned")
     if out.get("weights") is not None and evaluation != "learned":
         raise InvalidOptionError("weights", "only with evaluation=learned, got evaluation="
                                             f"{evaluation}")
-    for name in ("priors", "playout"):
-        if out.get(name) == "learned" and evaluation != "learned":
-            raise InvalidOptionError(name, "learned needs evaluation=learned, got "
-                                           f"evaluation={evaluation}")
     return out
 
 

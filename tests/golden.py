@@ -36,10 +36,11 @@ def positions():
 
 def run(name: str, view, options: dict) -> dict:
     # recorded before the learned evaluation existed: every search uses the hand-set
-    # evaluation and priors, which must reproduce those searches move for move
-    opts = {"evaluation": "heuristic", "priors": "heuristic", **options}
+    # evaluation and priors with the settings they were tuned with (no belief), which
+    # must reproduce those searches move for move
+    opts = {"evaluation": "heuristic", "settings": "handset", "belief": False, **options}
     engine_opts = {k: v for k, v in opts.items() if k != "iterations"}
-    eng = jp.Engine(**engine_opts)
+    eng = jp.Engine.from_options(**engine_opts)
     a = eng.analyse(view, iterations=opts.get("iterations"), seed=7, top=100)
     return {
         "best": str(a.best),

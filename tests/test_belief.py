@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from jaipur_ai import Engine, GameState
 from jaipur_ai.search import _search as S
 from jaipur_ai.search import belief as bel
-from jaipur_ai.search._belief import (SCORER_CANDIDATES, SCORER_GREEDY, SCORER_LEARNED,
-                               hand_likelihoods)
+from jaipur_ai.search._belief import SCORER_GREEDY, SCORER_LEARNED, hand_likelihoods
 from jaipur_ai.errors import InvalidPositionError, JaipurError
 from jaipur_ai.matches.runner import run_match
 
@@ -130,16 +129,15 @@ def test_bad_hand_priors_are_refused():
 
 
 @pytest.mark.parametrize("seed,plies", [(3, 0), (5, 7), (11, 14), (13, 21)])
-@pytest.mark.parametrize("model", ["hand-set", "learned", "every move", "greedy"])
+@pytest.mark.parametrize("model", ["search-like", "greedy"])
 def test_the_move_model_is_a_distribution_over_the_legal_moves(seed, plies, model):
     """For any hand, the likelihoods of all the mover's legal moves sum to 1, and an
     illegal move (a sale of goods the hand does not hold) gets 0."""
     s = mid_position(seed, plies)
     observer = 1 - s.to_move
     v = s.view(observer)._core
-    ev = Engine().searcher_options()["evaluation"] if model != "hand-set" else None
-    scorer = {"every move": SCORER_LEARNED, "greedy": SCORER_GREEDY}.get(model,
-                                                                       SCORER_CANDIDATES)
+    ev = Engine().searcher_options()["evaluation"]
+    scorer = {"search-like": SCORER_LEARNED, "greedy": SCORER_GREEDY}[model]
     u = np.array([unknown_goods(s, observer)])
     total = sum(hand_likelihoods(v, a, u, ev, scorer=scorer)[0]
                 for a in s._core.legal_actions())
@@ -173,16 +171,17 @@ def test_the_move_model_refuses_bad_input():
         hand_likelihoods(v, 0, u, None, scorer=7)
 
 
-@pytest.mark.parametrize("model", ["moves", "greedy", "mixed"])
-def test_the_belief_never_rules_out_the_true_hand_and_reads_only_views(model):
+@pytest.mark.parametrize("kinds", [(bel.SEARCH_LIKE,), (bel.GREEDY,), bel.KINDS],
+                         ids=["search-like", "greedy", "both"])
+def test_the_belief_never_rules_out_the_true_hand_and_reads_only_views(kinds):
     """Over rounds of random play, the opponent's true unknown goods keep a positive
     weight, every hypothesis fits the view, and two beliefs fed the same views and
     moves agree (nothing else reaches them)."""
     for seed in (1, 2):
         rng = random.Random(seed)
         s = GameState.new(seed=seed, starter=0)
-        b = [bel.HandBelief(model) for _ in range(2)]
-        twin = bel.HandBelief(model)
+        b = [bel.HandBelief(kinds=kinds) for _ in range(2)]
+        twin = bel.HandBelief(kinds=kinds)
         for ply in range(40):
             if s.is_round_over:
                 break
@@ -230,13 +229,13 @@ def test_the_belief_learns_from_the_opponents_moves():
     assert np.mean(gains) > 0
 
 
-def test_the_mixed_belief_averages_its_two_models_hand_by_hand():
-    """'mixed' weighs each hand by the uniform deal times the mean, over its two kinds
-    of opponent, of how likely each makes the moves seen (not the mean of the two
+def test_the_belief_averages_its_two_kinds_of_opponent_hand_by_hand():
+    """The belief weighs each hand by the uniform deal times the mean, over its two
+    kinds of opponent, of how likely each makes the moves seen (not the mean of the two
     beliefs' normalised weights)."""
     greedy = Engine("greedy")
     s = GameState.new(seed=6, starter=1)
-    mixed = bel.HandBelief("mixed")
+    mixed = bel.HandBelief()
     for ply in range(9):
         m = greedy.best_move(s.view(s.to_move), seed=ply)
         mixed.see(s.view(0), m)
@@ -246,21 +245,22 @@ def test_the_mixed_belief_averages_its_two_models_hand_by_hand():
     rows, w = mixed.prior(v)
     rows0, logw0 = bel.unknown_hands(v)
     _unseen, known = bel._sides(v)
-    lik = sum(np.exp(logw0 + mixed._log_likelihoods(rows0, known, m, t, f)) * 0.5
-              for m, t, f, _lw in mixed.parts)
-    assert [p[0] for p in mixed.parts] == ["moves", "greedy"]
+    lik = sum(np.exp(logw0 + mixed._log_likelihoods(rows0, known, kind)) * 0.5
+              for kind in mixed.kinds)
+    assert [k.name for k in mixed.kinds] == ["search-like", "greedy"]
     keep = lik > 0
     assert np.array_equal(rows, rows0[keep])
     assert np.allclose(w, lik[keep] / lik.max())
     # greedy's moves are far likelier under the greedy model, which the mixture follows
-    ll = {p[0]: mixed._log_likelihoods(rows0, known, *p[:3]) for p in mixed.parts}
+    ll = {k.name: mixed._log_likelihoods(rows0, known, k) for k in mixed.kinds}
     truth = np.all(rows0 == np.array(unknown_goods(s, 0)), axis=1)
-    assert ll["greedy"][truth][0] > ll["moves"][truth][0]
+    assert ll["greedy"][truth][0] > ll["search-like"][truth][0]
 
 
-def test_the_engine_option_offers_every_model_of_the_belief():
-    from jaipur_ai.options import option
-    assert option("belief").choices == ("off",) + bel.MODELS
+def test_the_engine_option_turns_the_belief_on_and_off():
+    from jaipur_ai.options import option, parse_text
+    assert option("belief").kind == "bool" and option("belief").default is True
+    assert parse_text("belief", "off") is False and parse_text("belief", "on") is True
 
 
 # ------------------------------------------------------------ the engine's belief
@@ -296,9 +296,9 @@ def test_an_engine_with_a_belief_searches_the_worlds_of_its_prior():
     s, seen = _round_with_moves(5, 3)         # player 1 started: two moves of its own
     assert not s.is_round_over and s.to_move == 0
     v = s.view(0)
-    plain = _result(Engine(seed=3).analyse(v, iterations=600))
-    assert _result(Engine(seed=3, belief="moves").analyse(v, iterations=600)) == plain
-    eng = _shown(Engine(seed=3, belief="moves"), seen, 0)
+    plain = _result(Engine(seed=3).analyse(v, iterations=600))     # nothing shown yet
+    assert _result(Engine(seed=3, belief=False).analyse(v, iterations=600)) == plain
+    eng = _shown(Engine(seed=3), seen, 0)
     b = bel.HandBelief()
     for t, m in seen:
         b.see(t.view(0), m)
@@ -315,43 +315,44 @@ def test_an_engine_with_a_belief_searches_the_worlds_of_its_prior():
 
 def test_the_engines_belief_starts_afresh_each_round_and_ignores_its_own_moves():
     s, seen = _round_with_moves(8, 6)
-    eng = _shown(Engine(belief="moves"), seen, 0)
+    eng = _shown(Engine(), seen, 0)
     b = eng._beliefs[0]
     assert b.round == 1 and len(b.seen) == sum(t.to_move == 1 for t, _ in seen)
     nxt = GameState.new(seed=9, starter=0)
     nxt2 = GameState.from_dict({**nxt.to_dict(), "round": 2})
     eng.see_move(nxt2.view(0), nxt2.legal_moves()[0])     # its own move, round 2
     assert eng._beliefs[0].round == 2 and eng._beliefs[0].seen == []
-    eng2 = _shown(Engine(belief="moves"), seen, 0)
+    eng2 = _shown(Engine(), seen, 0)
     other = GameState.new(seed=11, starter=0)              # another game's round 1
     assert eng2._beliefs[0].seen and eng2._belief_prior(other.view(0)) is None
     eng2.see_move(other.view(0), other.legal_moves()[0])   # (its fuller pile): afresh
     assert eng2._beliefs[0].seen == [] and eng2._beliefs[0].deck_size == 40
-    off = _shown(Engine(belief="off"), seen, 0)           # belief off: nothing kept
+    off = _shown(Engine(belief=False), seen, 0)           # belief off: nothing kept
     assert off._beliefs == {}
 
 
-def test_the_learned_default_reads_the_opponents_moves_and_the_hand_set_one_does_not():
-    """The default (learned evaluation) weighs the opponent's unseen goods by its moves,
-    reading it as a player like the search or a greedy one; the hand-set default deals
-    them uniformly, as before (so evaluation="heuristic" still plays its old moves)."""
+def test_the_default_reads_the_opponents_moves_whatever_the_evaluation():
+    """By default an engine weighs the opponent's unseen goods by its moves, reading it
+    as a player like the search or a greedy one, with the learned evaluation and the
+    hand-set one alike; belief=False deals them uniformly (the hand-set baseline of the
+    matches: evaluation="heuristic", settings="handset", belief=False)."""
     s, seen = _round_with_moves(5, 3)          # two of the opponent's moves
-    learned, heuristic = _shown(Engine(), seen, 0), _shown(Engine(evaluation="heuristic"), seen, 0)
-    assert learned.belief == "mixed" and heuristic.belief == "off"
-    assert heuristic._belief_prior(s.view(0)) is None
-    mixed = bel.HandBelief("mixed")
+    mixed = bel.HandBelief()
     for t, m in seen:
         mixed.see(t.view(0), m)
-    (hands, weights), (want_hands, want) = learned._belief_prior(s.view(0)), mixed.prior(s.view(0))
-    assert np.array_equal(hands, want_hands) and np.allclose(weights, want)
-    assert len(weights) > 1 and np.ptp(weights / weights.sum()) > 0
-    assert Engine(evaluation="heuristic", belief="mixed").belief == "mixed"
+    want_hands, want = mixed.prior(s.view(0))
+    for engine in (Engine(), Engine(evaluation="heuristic")):
+        hands, weights = _shown(engine, seen, 0)._belief_prior(s.view(0))
+        assert np.array_equal(hands, want_hands) and np.allclose(weights, want)
+    assert len(want) > 1 and np.ptp(want / want.sum()) > 0
+    off = _shown(Engine(evaluation="heuristic", settings="handset", belief=False), seen, 0)
+    assert off._belief_prior(s.view(0)) is None
 
 
 def test_bad_input_to_the_engines_belief_is_a_typed_error():
     s = GameState.new(seed=2, starter=0)
     m = s.legal_moves()[0]
-    e = Engine(belief="moves")
+    e = Engine()
     with pytest.raises(InvalidPositionError, match="view"):
         e.see_move(s, m)                                  # a full state, not a view
     with pytest.raises(InvalidPositionError, match="move"):
@@ -359,14 +360,13 @@ def test_bad_input_to_the_engines_belief_is_a_typed_error():
     with pytest.raises(JaipurError, match="belief"):
         Engine(belief="psychic")
     assert e._beliefs == {}                               # nothing half-applied
-    x = Engine("expectimax", belief="moves")              # an ISMCTS option: unused
+    x = Engine("expectimax")                              # an ISMCTS option: unused
     x.see_move(s.view(1), m)
     assert x._beliefs == {}
 
 
-@pytest.mark.parametrize("model", ["moves", "mixed"])
-def test_a_match_shows_the_moves_to_a_believing_engine_deterministically(model):
-    a = f"ismcts:iterations=300,belief={model}"
+def test_a_match_shows_the_moves_to_a_believing_engine_deterministically():
+    a = "ismcts:iterations=300"
     r1 = run_match(a, "greedy", games=1, seed=4)
     r2 = run_match(a, "greedy", games=1, seed=4)
     assert [x["moves"] for x in r1.to_dict()["records"]] == \
@@ -379,7 +379,7 @@ def test_a_game_against_the_engine_shows_it_every_move():
     from jaipur_ai.doors.play import Game
     from jaipur_ai.matches.spec import EngineSpec
     from jaipur_ai.doors.webgame import WebGame
-    spec = EngineSpec.parse("ismcts:iterations=200,belief=moves")
+    spec = EngineSpec.parse("ismcts:iterations=200")
     for make in (lambda: Game(spec, EngineSpec.parse("greedy"), seed=4, you=0),
                  lambda: WebGame(spec, EngineSpec.parse("greedy"), seed=4, you=0)):
         g = make()
@@ -404,12 +404,7 @@ def test_bad_input_to_a_hand_belief_is_a_typed_error():
     b = bel.HandBelief()
     for call, field in ((lambda: b.see(s, s.legal_moves()[0]), "view"),
                         (lambda: b.see(s.view(0), "camels"), "move"),
-                        (lambda: b.prior(s), "view"),
-                        (lambda: bel.HandBelief("psychic"), "model"),
-                        (lambda: bel.HandBelief(temperature=0), "temperature"),
-                        (lambda: bel.HandBelief(floor=1.5), "floor"),
-                        (lambda: bel.HandBelief("mixed", temperature=1), "temperature"),
-                        (lambda: bel.HandBelief("greedy", floor=True), "floor")):
+                        (lambda: b.prior(s), "view")):
         with pytest.raises(JaipurError) as e:
             call()
         assert e.value.field == field

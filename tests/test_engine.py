@@ -127,8 +127,8 @@ def test_threads_reproducible_and_exact():
 
 def test_expectimax_threads_split_samples():
     s = mid_position()
-    a = Engine("expectimax", threads=2, samples=4, depth=2).analyse(s, seed=3, time=30)
-    b = Engine("expectimax", threads=2, samples=4, depth=2).analyse(s, seed=3, time=30)
+    a = Engine.from_options("expectimax", threads=2, samples=4, depth=2).analyse(s, seed=3, time=30)
+    b = Engine.from_options("expectimax", threads=2, samples=4, depth=2).analyse(s, seed=3, time=30)
     assert a.depth == 2 and a.determinizations == 4
     assert stable(a) == stable(b)
 
@@ -187,7 +187,7 @@ def test_stop_event_ends_the_search():
 
 def test_engine_stop_from_another_thread():
     s = mid_position()
-    e = Engine("expectimax", depth=12)
+    e = Engine.from_options("expectimax", depth=12)
     out = {}
     t = threading.Thread(target=lambda: out.setdefault("a", e.analyse(s, time=120, seed=1)))
     t.start()
@@ -243,7 +243,7 @@ def test_errors():
         Engine(threads=0)
     for bad in (dict(puct=-1.0), dict(prior_temp=0.0), dict(tree_depth=-1), dict(cutoff=-2)):
         with pytest.raises(InvalidOptionError) as e:
-            Engine(**bad)
+            Engine.from_options(**bad)
         assert e.value.field == next(iter(bad))
     with pytest.raises(ValueError):
         jp.analyse(s, iterations=-1)
@@ -280,7 +280,7 @@ def test_analysis_table_and_json():
 
 def test_reward_margin_and_random_playouts():
     s = mid_position()
-    for opts in ({"reward": "margin"}, {"playout": "random"}, {"margin_weight": 0.1},
+    for opts in ({"reward": "margin"}, {"playout": "random"}, {"widen": 0.5},
                  {"exploration": 0.0}):
         assert jp.best_move(s, iterations=200, seed=1, **opts) in s.legal_moves()
 

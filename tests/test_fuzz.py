@@ -259,4 +259,4 @@ def test_range_ends_reach_the_engine(name):
         return
     for v in (o.lo if not o.lo_open else o.lo + 0.01, o.hi):
         v = int(v) if o.kind == "int" else float(v)
-        jp.Engine(**{name: v})
+        jp.Engine.from_options(**{name: v})

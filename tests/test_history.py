@@ -51,7 +51,7 @@ def test_a_history_is_the_belief_of_an_engine_shown_the_moves():
     for t, m in pairs:
         shown.see_move(t.view(0), m)
     assert _result(shown.analyse(v, iterations=600)) == got
-    b = bel.HandBelief("mixed")
+    b = bel.HandBelief()
     for t, m in pairs:
         b.see(t.view(0), m)
     rows, w = b.prior(v)
@@ -121,7 +121,7 @@ def test_a_bad_history_is_a_typed_error_naming_the_entry(k):
         eng.analyse(s, iterations=50, history=history)
     assert e.value.field == field
     with pytest.raises(InvalidPositionError) as e2:         # checked with the belief off too
-        jp.Engine(belief="off").best_move(s, iterations=50, history=history)
+        jp.Engine(belief=False).best_move(s, iterations=50, history=history)
     assert e2.value.field == field
     assert eng._beliefs == {}
 

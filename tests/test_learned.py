@@ -169,17 +169,17 @@ def test_engine_options_for_the_learned_evaluation():
         jp.Engine(evaluation="magic")
     with pytest.raises(jp.InvalidOptionError, match="weights"):
         jp.Engine(evaluation="heuristic", weights="x.npz")
-    with pytest.raises(jp.InvalidOptionError, match="priors"):
-        jp.Engine(evaluation="heuristic", priors="learned")
-    with pytest.raises(jp.InvalidOptionError, match="playout"):
-        jp.Engine(evaluation="heuristic", playout="learned")
+    with pytest.raises(jp.InvalidOptionError, match="priors"):        # retired
+        jp.Engine.from_options(evaluation="heuristic", priors="learned")
+    with pytest.raises(jp.InvalidOptionError, match="playout"):      # retired
+        jp.Engine.from_options(playout="learned")
 
 
 @pytest.mark.parametrize("opts", [
-    dict(evaluation="learned", priors="learned"),
-    dict(evaluation="learned", priors="learned", opponent_view="priors"),
-    dict(evaluation="learned", priors="learned", opponent_stats="hand"),
-    dict(evaluation="learned", priors="heuristic", playout="learned"),
+    dict(evaluation="learned"),
+    dict(evaluation="learned", opponent_view="off"),
+    dict(evaluation="learned", opponent_stats="pooled"),
+    dict(evaluation="heuristic", settings="handset"),
     dict(algorithm="expectimax", evaluation="learned", depth=2),
 ])
 def test_learned_search_is_fair_and_deterministic(opts):
@@ -187,7 +187,7 @@ def test_learned_search_is_fair_and_deterministic(opts):
     s = mid_position(11, 25)
     v = s.view(s.to_move)
     w = next(x for x in (v.sample(k) for k in range(50)) if x != s)
-    e = jp.Engine(**opts)
+    e = jp.Engine.from_options(**opts)
     a = e.analyse(s, iterations=600, seed=3)
     b = e.analyse(w, iterations=600, seed=3)
     assert [(str(c.move), c.visits, c.win_probability) for c in a] == \
@@ -195,19 +195,19 @@ def test_learned_search_is_fair_and_deterministic(opts):
     assert a.best in s.legal_moves()
 
 
-def test_the_opponent_view_follows_the_evaluation_and_changes_the_search():
-    assert jp.Engine().opponent_view == "all"
-    assert jp.Engine(evaluation="heuristic").opponent_view == "off"
+def test_the_opponent_view_changes_the_search():
+    assert jp.Engine().settings.opponent_view == "all"
+    assert jp.Engine(settings="handset").settings.opponent_view == "off"
 
     def runs(s):
         return [[(str(c.move), c.visits) for c in
-                 jp.Engine(opponent_view=v).analyse(s, iterations=2000, seed=1)]
-                for v in ("off", "priors", "all")]
-    off, priors, all_ = runs(mid_position(3, 6))    # the mover holds a card unseen
-    assert off != priors and priors != all_ and off != all_
+                 jp.Engine.from_options(opponent_view=v).analyse(s, iterations=2000, seed=1)]
+                for v in ("off", "all")]
+    off, all_ = runs(mid_position(3, 6))    # the mover holds a card unseen
+    assert off != all_
     # the opponent has seen every card of the mover's hand: nothing to re-deal
-    off, priors, all_ = runs(mid_position(3, 20))
-    assert off == priors == all_
+    off, all_ = runs(mid_position(3, 20))
+    assert off == all_
     assert jp.Engine().options()["opponent_view"] == "all"
 
 
@@ -270,7 +270,7 @@ def test_selfplay_to_train_to_engine_end_to_end(tmp_path):
     assert rep["holdout_brier"] < rep["constant_brier"]
     path = tmp_path / "mine.npz"
     evaluation.save_weights(path, weights, {"report": rep})
-    e = jp.Engine(evaluation="learned", weights=str(path), priors="learned")
+    e = jp.Engine(evaluation="learned", weights=str(path))
     s = mid_position(2, 12)
     assert e.best_move(s, iterations=300, seed=1) in s.legal_moves()
     assert json.loads(str(np.load(path)["meta"]))["report"]["hidden"] == 4

@@ -38,7 +38,7 @@ def test_the_table_adds_up_what_it_is_given(updates, max_size):
 
 
 def _searcher(s, seed=5, **kw):
-    e = jp.Engine(opponent_stats="hand")
+    e = jp.Engine.from_options(opponent_stats="hand")
     opts = e.searcher_options()
     opts.update(kw)
     return S.IsmctsSearcher(s.view(s.to_move)._core, seed=seed, **opts)
@@ -70,30 +70,31 @@ def test_each_opponent_move_node_counts_its_visits_by_hand(seed, plies):
 
 def test_pooled_statistics_keep_no_table():
     s = mid_position(3, 6)
-    e = jp.Engine(opponent_stats="pooled")
-    assert e.opponent_stats == "pooled" and e.options()["opponent_stats"] == "pooled"
+    e = jp.Engine.from_options(opponent_stats="pooled")
+    assert e.settings.opponent_stats == "pooled" and e.options()["opponent_stats"] == "pooled"
     se = S.IsmctsSearcher(s.view(s.to_move)._core, seed=5, **e.searcher_options())
     assert se.opp_stats is None
 
 
-def test_the_defaults_follow_the_evaluation():
-    # the learned default keeps the hand's statistics and looks past the candidates;
-    # the hand-set default is the search it always was
-    learned, hand_set = jp.Engine(), jp.Engine(evaluation="heuristic")
-    assert (learned.opponent_stats, learned.all_moves_after) == ("hand", 1000)
-    assert (hand_set.opponent_stats, hand_set.all_moves_after) == ("pooled", 0)
-    assert learned.searcher_options()["opp_stats"] == "hand"
+def test_the_default_and_the_hand_set_baseline():
+    # the default keeps the hand's statistics and looks past the candidates; the
+    # hand-set baseline is the search it always was, whatever the evaluation
+    default, hand_set = jp.Engine(), jp.Engine(evaluation="heuristic", settings="handset")
+    assert (default.settings.opponent_stats, default.settings.all_moves_after) == ("hand", 1000)
+    assert (hand_set.settings.opponent_stats, hand_set.settings.all_moves_after) == ("pooled", 0)
+    assert default.searcher_options()["opp_stats"] == "hand"
     assert hand_set.searcher_options()["all_moves_after"] == 0
+    assert jp.Engine(evaluation="heuristic").settings == default.settings
     # given explicitly, either evaluation takes them as given
-    e = jp.Engine(evaluation="heuristic", opponent_stats="hand", all_moves_after=5)
-    assert (e.opponent_stats, e.all_moves_after) == ("hand", 5)
-    e = jp.Engine(opponent_stats="pooled", all_moves_after=0)
-    assert (e.opponent_stats, e.all_moves_after) == ("pooled", 0)
+    e = jp.Engine.from_options(evaluation="heuristic", opponent_stats="hand", all_moves_after=5)
+    assert (e.settings.opponent_stats, e.settings.all_moves_after) == ("hand", 5)
+    e = jp.Engine.from_options(settings="handset", all_moves_after=7)
+    assert (e.settings.opponent_stats, e.settings.all_moves_after) == ("pooled", 7)
 
 
 def test_the_hand_statistics_change_the_search():
     s = mid_position(3, 6)
-    a, b = (jp.Engine(opponent_stats=v).analyse(s, iterations=3000, seed=1)
+    a, b = (jp.Engine.from_options(opponent_stats=v).analyse(s, iterations=3000, seed=1)
             for v in ("pooled", "hand"))
     assert [(str(c.move), c.visits) for c in a] != [(str(c.move), c.visits) for c in b]
     assert b.best in s.legal_moves()
@@ -101,7 +102,7 @@ def test_the_hand_statistics_change_the_search():
 
 def test_a_bad_value_is_a_typed_error():
     with pytest.raises(jp.InvalidOptionError, match="opponent_stats"):
-        jp.Engine(opponent_stats="peek")
+        jp.Engine.from_options(opponent_stats="peek")
     with pytest.raises(ValueError, match="opp_stats"):
         S.IsmctsSearcher(mid_position(3, 6).view(0)._core, opp_stats="peek")
 
@@ -126,7 +127,7 @@ def _known_hand_position():
 @pytest.mark.parametrize("after", [0, 1, 200])
 def test_much_visited_nodes_consider_every_legal_move(after):
     s = _known_hand_position()
-    opts = jp.Engine(all_moves_after=after).searcher_options()
+    opts = jp.Engine.from_options(all_moves_after=after).searcher_options()
     se = S.IsmctsSearcher(s.view(s.to_move)._core, seed=5, **opts)
     se.run(iterations=4000)
     pool = se.pool.arrays

@@ -263,7 +263,7 @@ def test_a_time_limited_review_and_an_engine_of_ones_own():
     review = review_game(record, time=0.02)
     assert review.complete and len(review.plies) == 2
     assert review.settings["time"] == 0.02 and review.settings["iterations"] is None
-    engine = jp.Engine("expectimax", depth=1, samples=2)
+    engine = jp.Engine.from_options("expectimax", depth=1, samples=2)
     review = review_game(record, engine=engine, iterations=500)
     assert review.settings["algorithm"] == "expectimax"
     assert all(p.method in ("best", "root") for p in review.plies)

@@ -505,6 +505,10 @@ class _StubEngine:
         self.algorithm = "boom" if exploration == 13 else algorithm
         self.exploration = exploration
 
+    @classmethod
+    def from_options(cls, algorithm="ismcts", threads=1, exploration=0.7):
+        return cls(algorithm, threads, exploration)
+
     def analyse(self, pos, time=None, iterations=None, top=5, seed=None, stop_event=None,
                 on_progress=None, report_every=None):
         if self.algorithm == "boom":

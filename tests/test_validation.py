@@ -47,13 +47,13 @@ def test_selection_never_indexes_out_of_range():
         import jaipur_ai as jp
         from jaipur_ai.search import _search as S
         v = jp.View.from_text(%r)._core
-        for mw in (1e308, float("nan"), -1e308):
+        for scale in (1e-308, float("nan"), 1e308):
             for seed in range(10):
-                se = S.IsmctsSearcher(v, seed=seed, margin_weight=mw, cutoff=10,
-                                      chance_nodes=True, puct=1.5)
+                se = S.IsmctsSearcher(v, seed=seed, reward="margin", margin_scale=scale,
+                                      cutoff=10, chance_nodes=True, puct=1.5)
                 se.run(iterations=3000)
                 assert se.best_action() is not None
-                se = S.IsmctsSearcher(v, seed=seed, margin_weight=mw)
+                se = S.IsmctsSearcher(v, seed=seed, reward="margin", margin_scale=scale)
                 se.run(iterations=3000)
                 assert se.best_action() is not None
         print("ok")
@@ -102,7 +102,7 @@ SAME = [
     ("top", 0, "0", "0"),
     ("exploration", -1, "-1", "-1"),
     ("exploration", "x", "x", '"x"'),
-    ("margin_weight", 1e308, "1e308", "1e308"),
+    ("widen", 1e308, "1e308", "1e308"),
     ("margin_scale", 0, "0", "0"),
     ("samples", 4097, "4097", "4097"),
     ("max_nodes", 2**31, str(2**31), str(2**31)),
@@ -180,11 +180,11 @@ def test_messages_use_the_inputs_spelling():
     (["analyse", "sample", "--seed", "-1"], "--seed"),
     (["analyse", "sample", "--iterations", "10", "-o", "exploration=-1"], "exploration"),
     (["analyse", "sample", "--iterations", "10", "-o", "exploration=x"], "exploration"),
-    (["analyse", "sample", "--iterations", "10", "-o", "margin_weight=1e308"], "margin_weight"),
+    (["analyse", "sample", "--iterations", "10", "-o", "widen=1e308"], "widen"),
     (["analyse", "sample", "--iterations", "10", "-o", "threads=100000"], "threads"),
     (["analyse", "sample", "--iterations", "10", "-o", "bogus=1"], "bogus"),
     (["match", "greedy", "random", "--games", "100000000000000000000", "-q"], "--games"),
-    (["match", "ismcts:iterations=10,margin_weight=1e308", "greedy"], "margin_weight"),
+    (["match", "ismcts:iterations=10,widen=1e308", "greedy"], "widen"),
     (["play", "--level", "ismcts:bogus=1"], "bogus"),
     (["serve", "--threads", "5000"], "--threads"),
     (["serve", "--time", "-1"], "--time"),
@@ -320,7 +320,7 @@ def test_engine_stop_reaches_the_decisive_sampling():
     ev = threading.Event()
     ev.set()
     view = _positions().winning_camels().view(0)
-    a = jp.Engine(decisive_samples=O.MAX_SAMPLES).analyse(view, time=100, seed=1, stop_event=ev)
+    a = jp.Engine.from_options(decisive_samples=O.MAX_SAMPLES).analyse(view, time=100, seed=1, stop_event=ev)
     assert a.stopped
 
 
@@ -458,7 +458,7 @@ def test_long_whitespace_is_linear():
 def test_tiny_trees_are_refused():
     for n in (2, 10, O.MIN_NODES - 1):
         with pytest.raises(InvalidOptionError) as e:
-            jp.Engine(max_nodes=n)
+            jp.Engine.from_options(max_nodes=n)
         assert e.value.field == "max_nodes"
     s = jp.GameState.new(seed=1, starter=0)
     assert jp.best_move(s, iterations=2000, seed=1, max_nodes=O.MIN_NODES) in s.legal_moves()

@@ -4,9 +4,9 @@ Were the rounds lost unwinnable deals, or the engine's bad luck with its own see
 round that side A of a results file (``jaipur-ai match --out``, or ``--json``'s
 ``records``) lost or drew is played again from the same deal, in the same seat, with
 the same starter and the same opponent (B's spec), once per engine and seed given.
-An engine written ``hands+<spec>`` is shown the opponent's hand (peek_hands.py);
-``belief+<spec>`` weighs it by the opponent's moves (belief.py; its default model, or
-``belief(<model>,t=<temp>,f=<floor>)+<spec>``).
+An engine written ``hands+<spec>`` is shown the opponent's hand (peek_hands.py); every
+engine is shown the round's moves, so a searching one weighs the opponent's hand by them
+(``belief``, on by default).
 
     PYTHONPATH=. python3 bench/experiments/replay_lost.py \
         bench/results/cand-1-vs-greedy.json bench/results/cand-1-vs-greedy-b.json \
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import multiprocessing as mp
 import os
 import sys
@@ -27,7 +26,6 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from jaipur_ai.matches.runner import ResultsFile, play_game  # noqa: E402
 from jaipur_ai.matches.spec import EngineSpec  # noqa: E402
-from belief import BeliefSpec, believing_spec  # noqa: E402
 from peek_hands import HandPeekSpec, peeking_spec  # noqa: E402
 
 
@@ -44,14 +42,8 @@ def lost_rounds(path: str) -> tuple[str, list[dict]]:
     return b, [r for r in records if r["score"] < 1]
 
 
-def engine_spec(text: str) -> Union[EngineSpec, HandPeekSpec, BeliefSpec]:
-    """A match spec, ``hands+<spec>`` for that engine shown the opponent's hand, or
-    ``belief+<spec>`` for it weighing the opponent's hand by its moves."""
-    if text.startswith("belief+"):
-        return believing_spec(text[len("belief+"):])
-    m = re.fullmatch(r"belief\((\w+),t=([0-9.]+),f=([0-9.]+)\)\+(.+)", text)
-    if m:                                     # belief.py's own spelling of a model
-        return believing_spec(m.group(4), float(m.group(2)), float(m.group(3)), m.group(1))
+def engine_spec(text: str) -> Union[EngineSpec, HandPeekSpec]:
+    """A match spec, or ``hands+<spec>`` for that engine shown the opponent's hand."""
     return peeking_spec(text[len("hands+"):]) if text.startswith("hands+") else \
         EngineSpec.parse(text)
 

@@ -109,7 +109,7 @@ def _engine_tree(**options) -> dict:
     """The searcher settings an Engine passes by default (or with these options); the
     playout is given separately to ismcts_rate."""
     from jaipur_ai.search.engine import Engine
-    d = Engine(**options).searcher_options()
+    d = Engine.from_options(**options).searcher_options()
     d.pop("playout")
     return d
 
@@ -125,7 +125,7 @@ def ismcts_configs(weights: Optional[str] = None) -> tuple:
     another feature set)."""
     learned = {} if weights is None else {"weights": weights}
     pooled = {"opponent_stats": "pooled", "all_moves_after": 0, **learned}
-    heuristic = _engine_tree(evaluation="heuristic", priors="heuristic")
+    heuristic = _engine_tree(evaluation="heuristic", settings="handset")
     return (
         ("default (learned evaluation and priors, opponent's view and hand)", "informed",
          _engine_tree(**learned)),

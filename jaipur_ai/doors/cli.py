@@ -30,7 +30,7 @@ from jaipur_ai.doors.play import Game
 from jaipur_ai.matches.runner import format_result, run_match
 from jaipur_ai.matches.spec import LEVELS, EngineSpec
 from jaipur_ai.options import ALGORITHMS as ENGINE_ALGORITHMS
-from jaipur_ai.options import ENGINE_OPTIONS, parse_text, unknown
+from jaipur_ai.options import SPEC_OPTIONS, parse_text, unknown
 from jaipur_ai.doors.serve import RequestError, read_request_history, serve_stdio
 from jaipur_ai.rules.position import GameState
 from jaipur_ai.rules.position import View, read_position
@@ -102,7 +102,7 @@ def _option(text: str) -> tuple[str, Any]:
     key = key.strip().replace("-", "_")
     if not eq or not key:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    if key not in ENGINE_OPTIONS:
+    if key not in SPEC_OPTIONS:
         e = unknown(key)
         raise CliError(e.field, e.reason)
     try:

@@ -37,7 +37,7 @@ from jaipur_ai.search.engine import Analysis, Candidate, Engine
 from jaipur_ai.errors import InvalidOptionError, JaipurError
 from jaipur_ai.matches.spec import derive_seed
 from jaipur_ai.rules.move import Move
-from jaipur_ai.options import check, check_engine_options, describe
+from jaipur_ai.options import check, describe
 from jaipur_ai.matches.record import GameRecord, RecordError
 from jaipur_ai.rules.position import GameState
 from jaipur_ai.rules.position import View
@@ -322,7 +322,7 @@ def _round_review(number: int, plies: list[PlyReview], result: Any,
 
 def _make_engine(engine: Optional[Engine], algorithm: str, options: dict) -> Engine:
     if engine is None:
-        engine = Engine(algorithm, **check_engine_options(options))
+        engine = Engine.from_options(algorithm, **options)
     elif not isinstance(engine, Engine):
         raise InvalidOptionError("engine", f"expected a jaipur_ai.Engine, got {describe(engine)}")
     elif options or algorithm != "ismcts":

@@ -39,7 +39,7 @@ from typing import Any, Callable, Optional, Union
 
 from jaipur_ai._version import __version__
 from jaipur_ai.errors import InvalidOptionError, InvalidPositionError, JaipurError
-from jaipur_ai.options import ALGORITHMS, ENGINE_OPTIONS, check, check_engine_options, option
+from jaipur_ai.options import ALGORITHMS, SPEC_OPTIONS, check, option
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import STATE_FORMAT, GameState
 from jaipur_ai.rules.position import VIEW_FORMAT, View, mover_view, read_position
@@ -528,10 +528,9 @@ class Server:
         E = _engine_module()
         opts: dict[str, Any] = {"algorithm": self.algorithm, "threads": self.threads}
         for k, v in req.items():
-            if k in ENGINE_OPTIONS and k not in _ANALYSE_FIELDS and v is not None:
+            if k in SPEC_OPTIONS and k not in _ANALYSE_FIELDS and v is not None:
                 opts[k] = _option(req, k)
-        check_engine_options(opts)
-        return E.Engine(**opts)
+        return E.Engine.from_options(**opts)
 
     def _launch(self, rid: Any, engine, pos: Position, limits: dict,
                 report_every: Optional[float]) -> None:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Generator, Iterator, Optional, Union
 from jaipur_ai._version import __version__
 from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.spec import LEVELS, EngineSpec
-from jaipur_ai.options import ENGINE_OPTIONS, SEARCH_LIMITS, check, describe
+from jaipur_ai.options import SPEC_OPTIONS, SEARCH_LIMITS, check, describe
 from jaipur_ai.doors.serve import RequestError, Server, error_body, read_request_position
 from jaipur_ai.rules.position import View
 from jaipur_ai.doors.webgame import GameStore, WebGame
@@ -358,7 +358,7 @@ class WebApp:
         ``analyse`` request (partial ones every ``report_every`` seconds, default 0.25),
         each as an ``analysis`` event; the last has ``"final": true``."""
         _only(req, tuple(dict.fromkeys(("position", "history", *SEARCH_LIMITS,
-                                         *ENGINE_OPTIONS))))
+                                         *SPEC_OPTIONS))))
         req = dict(req, id=1, action="analyse")
         if req.get("report_every") is None:
             req["report_every"] = 0.25

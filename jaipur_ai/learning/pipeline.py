@@ -106,7 +106,7 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
         # sampled world from pooled statistics, and only the policy's candidates below
         # the root made the shipped weights)
         engine = (f"ismcts:iterations={iterations},evaluation=learned,"
-                  f"weights={weights_path.resolve()},priors=learned,cutoff={cfg['cutoff']},"
+                  f"weights={weights_path.resolve()},cutoff={cfg['cutoff']},"
                   "opponent_view=off,opponent_stats=pooled,all_moves_after=0")
         d = root / f"gen{g}"
         data_dirs.append(d)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from jaipur_ai.errors import JaipurError
-from jaipur_ai.options import ENGINE_OPTIONS, check, check_engine_options, describe, parse_text, unknown
+from jaipur_ai.options import SPEC_OPTIONS, check, check_engine_options, describe, parse_text, unknown
 
 __all__ = ["EngineSpec", "SpecError", "LEVELS", "ALGORITHMS", "DEFAULT_TIME", "derive_seed",
            "deal_seed", "deal_seeds", "game_seed", "option_value"]
@@ -186,7 +186,7 @@ class EngineSpec:
                 limits["time"] = parse_text("time", val[:-1] if val.endswith("s") else val)
             elif key == "iterations":
                 limits["iterations"] = parse_text("iterations", val)
-            elif key in ENGINE_OPTIONS and key not in ("algorithm",):
+            elif key in SPEC_OPTIONS and key not in ("algorithm",):
                 options[key] = parse_text(key, val)
             else:
                 raise unknown(key)
@@ -233,7 +233,7 @@ class EngineSpec:
         except ImportError as e:  # pragma: no cover - only while the search is missing
             raise SpecError("engine", f"the search engine is not available: {e}") from None
         try:
-            return Engine(algorithm=self.algorithm, **self.options)
+            return Engine.from_options(self.algorithm, **self.options)
         except TypeError as e:
             m = re.search(r"unexpected keyword argument '(\w+)'", str(e))
             if m:

@@ -37,7 +37,6 @@ from typing import Optional, Union
 import numpy as np
 
 from jaipur_ai.rules import _observation as _obs
-from jaipur_ai.errors import InvalidMoveError
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState
 from jaipur_ai.rules.position import View

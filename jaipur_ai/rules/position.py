@@ -292,7 +292,6 @@ class GameState(TextValue):
         _check_round(state, raw, result)
         return state
 
-
     # -------------------------------------------------------------- one line
     def to_text(self) -> str:
         """The one-line text form (docs/notation.md, like chess's FEN)."""
@@ -302,7 +301,7 @@ class GameState(TextValue):
     def from_text(cls, text: str) -> "GameState":
         return cls.from_dict(state_dict_of_text(text))
 
-
+    # -------------------------------------------------------------- python
     def __str__(self) -> str:
         return draw_state(self.to_dict())
 
@@ -448,7 +447,6 @@ class View(TextValue):
         raw, obs, opp_n = read_view_dict(d)
         return cls(CoreView.from_raw(raw, obs, opp_n))
 
-
     # -------------------------------------------------------------- one line
     def to_text(self) -> str:
         """The one-line text form (docs/notation.md)."""
@@ -458,10 +456,8 @@ class View(TextValue):
     def from_text(cls, text: str) -> View:
         return cls.from_dict(view_dict_of_text(text))
 
-
     def __str__(self) -> str:
         return draw_view(self.to_dict())
-
 
 
 def mover_view(position: Union[GameState, View]) -> View:

@@ -6,7 +6,6 @@ import numpy as np
 from jaipur_ai.rules._bridge import CoreView
 from jaipur_ai.search._evaluation import Evaluation
 
-SCORER_CANDIDATES: int
 SCORER_LEARNED: int
 SCORER_GREEDY: int
 

@@ -48,14 +48,14 @@ class IsmctsSearcher(RootSearch):
     pool: Any
     opp_stats: Optional[InfoStats]
     def __init__(self, pos: Root, *, seed: int = ..., exploration: float = ...,
-                 playout: str = ..., reward: str = ..., margin_weight: float = ...,
+                 playout: str = ..., reward: str = ...,
                  margin_scale: float = ..., epsilon: float = ..., noise: float = ...,
                  max_playout: int = ..., max_nodes: int = ..., initial_nodes: int = ...,
                  decisive_samples: int = ..., expand: str = ..., cutoff: int = ...,
                  widen: float = ..., tree_depth: int = ..., chance_nodes: bool = ...,
                  puct: float = ..., prior_temp: float = ..., all_moves_after: int = ...,
                  evaluation: Optional[Evaluation] = ..., learned_priors: bool = ...,
-                 opp_view: int = ..., opp_stats: str = ..., judge: bool = ...) -> None: ...
+                 opp_view: bool = ..., opp_stats: str = ..., judge: bool = ...) -> None: ...
     @property
     def decisive_win(self) -> Optional[int]: ...
     def run(self, iterations: Optional[int] = ..., seconds: Optional[float] = ...,

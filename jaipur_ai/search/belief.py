@@ -14,20 +14,18 @@ where its hand at each earlier move follows from U and the public moves since (c
 taken, sold and given are all public), and P(move | hand) is a model of a player built
 from the search's own judgement (compiled: ``jaipur_ai.search._belief.hand_likelihoods``): a
 softmax at a temperature over the values of its moves, mixed with a floor that every
-legal move gets, so that no move the model finds unlikely rules a hand out. Models:
-``"moves"``, every legal move valued by the learned evaluation of the position it
-leads to (a player like the search; :class:`HandBelief`'s default: it knows the most of
-such a player's hand, docs/strength.md); ``"candidates"``, the informed policy's candidates so valued;
-``"scores"``, the candidates by their hand-set move scores; ``"greedy"``, every legal
-move by its hand-set move score (a greedy player); ``"mixed"``, a player like the
-search or a greedy one at even odds, P(moves | U) = ½ P_moves + ½ P_greedy, so that
-the moves decide which (against greedy, ``"moves"`` knows less than the uniform deal;
-the mixture knows as much as the right model against either).
+legal move gets, so that no move the model finds unlikely rules a hand out. The
+opponent is modelled as one of two kinds of player, at even odds before its first move:
+a player like the search (every legal move valued by the learned evaluation of the
+position it leads to) or a greedy one (every legal move by its hand-set move score), so
+P(moves | U) = ½ P_search-like + ½ P_greedy and the moves decide which. Either model
+alone knows as much only against its own kind (against greedy, the search-like model
+knows less than the uniform deal; docs/strength.md, "Which kind of player?", where the
+single models and the policy's-candidates models were measured and retired).
 
 It reads only what its player saw: the player's own views and the moves played.
-:class:`~jaipur_ai.Engine` keeps one (``belief="mixed"``, the default with the learned
-evaluation, or another model) and is shown the moves with
-:meth:`~jaipur_ai.Engine.see_move`.
+:class:`~jaipur_ai.Engine` keeps one (``belief=True``, the default) and is shown the
+moves with :meth:`~jaipur_ai.Engine.see_move`.
 
 >>> import jaipur_ai as jp
 >>> from jaipur_ai.search.belief import HandBelief
@@ -49,36 +47,36 @@ from typing import Any, Optional, cast
 
 import numpy as np
 
-from jaipur_ai.search._belief import SCORER_CANDIDATES, SCORER_GREEDY, SCORER_LEARNED, hand_likelihoods
+from jaipur_ai.search._belief import SCORER_GREEDY, SCORER_LEARNED, hand_likelihoods
 from jaipur_ai.rules._cards import CAMEL, CARD_TOTALS, GOODS
-from jaipur_ai.errors import InvalidOptionError, InvalidPositionError
+from jaipur_ai.errors import InvalidPositionError
 from jaipur_ai.search.evaluation import default_evaluation
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState
 from jaipur_ai.rules.position import View
 
-__all__ = ["HandBelief", "MODELS", "MODEL", "TEMPERATURE", "FLOOR", "GREEDY_TEMPERATURE",
-           "GREEDY_FLOOR", "MIXED", "unknown_hands", "hand_change", "check_seen",
+__all__ = ["HandBelief", "Kind", "KINDS", "SEARCH_LIKE", "GREEDY", "unknown_hands", "hand_change", "check_seen",
            "read_history", "MAX_HISTORY"]
 
-# The model of the opponent's choices (measured by bench/experiments/belief_quality.py;
-# docs/strength.md, "A belief over the opponent's hand")
-MODELS = ("moves", "candidates", "scores", "greedy", "mixed")
-MODEL = "moves"
-TEMPERATURE = 2.0   # softmax temperature, points (learned values: 8 points a unit of logit)
-FLOOR = 0.15        # the share of every move's probability spread over all legal moves
-# The greedy model: the greedy engine plays its best move score, so a cold softmax; its
-# floor covers the moves it makes for reasons score_move does not see (ending the round)
-GREEDY_TEMPERATURE = 1.0
-GREEDY_FLOOR = 0.05
-# "mixed": the opponent is either a player like the search ("moves") or a greedy one,
-# even odds before its first move; the moves decide between them hand by hand
-# (model, temperature, floor, prior probability) of each kind of opponent
-Kinds = tuple[tuple[str, float, float, float], ...]
-MIXED: Kinds = (("moves", TEMPERATURE, FLOOR, 0.5),
-                ("greedy", GREEDY_TEMPERATURE, GREEDY_FLOOR, 0.5))
-_SCORERS = {"moves": SCORER_LEARNED, "candidates": SCORER_CANDIDATES,
-            "scores": SCORER_CANDIDATES, "greedy": SCORER_GREEDY}
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of opponent the belief considers (docs/strength.md, "Which kind of
+    player?", measured by the information on the hand each model gives)."""
+
+    name: str               #: "search-like" or "greedy"
+    scorer: int             #: how the compiled likelihood scores its moves (_belief.SCORER_*)
+    temperature: float      #: softmax temperature, points (learned values: 8 points a logit)
+    floor: float            #: the share of every move's probability spread over all moves
+    log_prior: float        #: log of its probability before the opponent's first move
+
+
+# A player like the search: every legal move by the learned value of where it leads.
+# The greedy engine plays its best move score, so a cold softmax; its floor covers the
+# moves it makes for reasons score_move does not see (ending the round).  Even odds.
+SEARCH_LIKE = Kind("search-like", SCORER_LEARNED, 2.0, 0.15, math.log(0.5))
+GREEDY = Kind("greedy", SCORER_GREEDY, 1.0, 0.05, math.log(0.5))
+KINDS: tuple[Kind, ...] = (SEARCH_LIKE, GREEDY)
 
 
 def _multisets(n: int) -> np.ndarray:
@@ -185,8 +183,8 @@ def _possible(view: View, move: Move) -> bool:
     """Whether the opponent, to move in ``view``, could play ``move`` with some hand it
     may hold there (the compiled likelihood is 0 exactly where the move is illegal)."""
     rows, _logp = unknown_hands(view)
-    p = hand_likelihoods(view._core, move.action_id, rows, None, GREEDY_TEMPERATURE,
-                         GREEDY_FLOOR, 0, SCORER_GREEDY)
+    p = hand_likelihoods(view._core, move.action_id, rows, None, GREEDY.temperature,
+                         GREEDY.floor, 0, GREEDY.scorer)
     return bool((p > 0).any())
 
 
@@ -265,7 +263,7 @@ def read_history(history: Any, view: View) -> list[tuple[View, Move]]:
     if expect is not None and _public(view) != expect:
         raise InvalidPositionError("history", "the position searched is not the one the "
                                               "last entry's move leads to")
-    check = HandBelief("greedy")             # every opponent's move, with one hand
+    check = HandBelief(kinds=(GREEDY,))      # every opponent's move, with one hand
     for seen, m in pairs:
         check.see(seen, m)
     check.prior(view, strict=True)
@@ -279,7 +277,7 @@ class _Seen:
     action: int                 # the move's action id
     change: np.ndarray          # what it did to the opponent's goods
     known: np.ndarray           # the opponent's goods the observer knew of then
-    cache: dict                 # (model, unknown goods then as a tuple) -> likelihood
+    cache: dict                 # (kind, unknown goods then as a tuple) -> likelihood
 
 
 class HandBelief:
@@ -293,42 +291,19 @@ class HandBelief:
     in :meth:`see` and gets the uniform deal from :meth:`prior`.
     """
 
-    def __init__(self, model: str = MODEL, temperature: Optional[float] = None,
-                 floor: Optional[float] = None, evaluation: Any = None) -> None:
-        if model not in MODELS:
-            raise InvalidOptionError("model", f"one of {', '.join(MODELS)}, got {model!r}")
-        for name, x, ok in (("temperature", temperature, lambda t: t > 0),
-                            ("floor", floor, lambda f: 0 < f <= 1)):
-            if x is None:
-                continue
-            if model == "mixed":
-                raise InvalidOptionError(name, "the mixed model uses each model's own")
-            if isinstance(x, bool) or not isinstance(x, (int, float)) or not ok(x):
-                want = "a number > 0" if name == "temperature" else "a number in (0, 1]"
-                raise InvalidOptionError(name, f"{want}, got {x!r}")
-        parts: Kinds
-        if model == "mixed":
-            parts = MIXED
-        else:
-            t0, f0 = (GREEDY_TEMPERATURE, GREEDY_FLOOR) if model == "greedy" \
-                else (TEMPERATURE, FLOOR)
-            parts = ((model, t0 if temperature is None else float(temperature),
-                      f0 if floor is None else float(floor), 1.0),)
-        # (model, temperature, floor, log prior probability) of each kind of opponent
-        self.parts: Kinds = tuple((m, float(t), float(f), math.log(w)) for m, t, f, w in parts)
-        # the learned values of the shipped weights (or those given), where a part reads them
-        self.evaluation = None if all(m in ("scores", "greedy") for m, *_ in parts) else (
+    def __init__(self, evaluation: Any = None, kinds: tuple[Kind, ...] = KINDS) -> None:
+        # the kinds of opponent weighed (a greedy one alone is 0 exactly where a move is
+        # illegal: read_history's check that some hand allows the moves)
+        self.kinds = kinds
+        # the learned values the search-like kind reads: the shipped weights, or those given
+        self.evaluation = None if all(k.scorer != SCORER_LEARNED for k in kinds) else (
             evaluation if evaluation is not None else default_evaluation())
-        self.model = model
         self.round: Optional[int] = None
         self.deck_size = 0                  # the draw pile in the last view seen
         self.seen: list[_Seen] = []
 
     def __repr__(self) -> str:
-        settings = "".join(f", temperature={t:g}, floor={f:g}"
-                           for _m, t, f, _w in self.parts if len(self.parts) == 1)
-        return (f"HandBelief({self.model!r}{settings}, round={self.round}, "
-                f"opponent_moves={len(self.seen)})")
+        return f"HandBelief(round={self.round}, opponent_moves={len(self.seen)})"
 
     def follows(self, view: View) -> bool:
         """Whether ``view`` can come after the moves seen, in the same round."""
@@ -357,8 +332,8 @@ class HandBelief:
         _unseen, known_now = _sides(view)
         # each kind of opponent k: log prior_k + log P_k(moves seen | U); a mixture of
         # kinds sums them, P(moves | U) = sum_k prior_k P_k(moves | U)
-        lp = np.array([part[3] + self._log_likelihoods(rows, known_now, *part[:3])
-                       for part in self.parts])
+        lp = np.array([kind.log_prior + self._log_likelihoods(rows, known_now, kind)
+                       for kind in self.kinds])
         logw = logw + np.logaddexp.reduce(lp, axis=0)
         keep = np.isfinite(logw)
         if not keep.any():                 # no hand explains the moves: stay uniform
@@ -370,22 +345,21 @@ class HandBelief:
         rows, logw = rows[keep], logw[keep]
         return rows, np.exp(logw - logw.max())
 
-    def _log_likelihoods(self, rows: np.ndarray, known_now: np.ndarray, model: str,
-                         temperature: float, floor: float) -> np.ndarray:
-        """log P(the opponent's moves seen | its unknown goods now are each row), under
-        one model (-inf where a row cannot explain them)."""
+    def _log_likelihoods(self, rows: np.ndarray, known_now: np.ndarray,
+                         kind: Kind) -> np.ndarray:
+        """log P(the opponent's moves seen | its unknown goods now are each row), for one
+        kind of opponent (-inf where a row cannot explain them)."""
         logl = np.zeros(len(rows))
         after = np.zeros(GOODS, dtype=np.int16)      # the opponent's goods changes since
         for ev in reversed(self.seen):
             after += ev.change
             then = rows + (known_now - after - ev.known)   # its unknown goods then
             ok = np.all(then >= 0, axis=1)
-            keys = [(model, tuple(r)) for r in then]
+            keys = [(kind.name, tuple(r)) for r in then]
             todo = [i for i in range(len(rows)) if ok[i] and keys[i] not in ev.cache]
             if todo:
-                got = hand_likelihoods(ev.view._core, ev.action, then[todo],
-                                       None if model == "scores" else self.evaluation,
-                                       temperature, floor, 0, _SCORERS[model])
+                got = hand_likelihoods(ev.view._core, ev.action, then[todo], self.evaluation,
+                                       kind.temperature, kind.floor, 0, kind.scorer)
                 for i, p in zip(todo, got):
                     ev.cache[keys[i]] = float(p)
             lik = np.array([ev.cache[keys[i]] if ok[i] else 0.0 for i in range(len(rows))])

@@ -2,13 +2,11 @@
 """How likely a move is for each hand its mover may hold (the likelihood of a belief
 over the opponent's hand; jaipur_ai/search/belief.py is the Python side).
 
-The model of the mover is a softmax, at a temperature, over either every legal move
-scored by the learned value of the position it leads to (``SCORER_LEARNED``), every
-legal move scored by the hand-set move score, the greedy engine's judgement
-(``SCORER_GREEDY``), or the informed policy's candidates scored as the tree's priors
-score them (``SCORER_CANDIDATES``: learned afterstate values, or the hand-set move
-scores); mixed with a floor that every legal move gets, so that a move the model would
-never play does not rule a hand out.
+The model of the mover is a softmax, at a temperature, over every legal move scored
+either by the learned value of the position it leads to (``SCORER_LEARNED``) or by the
+hand-set move score, the greedy engine's judgement (``SCORER_GREEDY``); mixed with a
+floor that every legal move gets, so that a move the model would never play does not
+rule a hand out.
 """
 from libc.string cimport memcpy
 from libc.math cimport exp, log
@@ -21,15 +19,13 @@ from jaipur_ai.rules._core cimport (State, Move, Rng, N_GOODS, MAX_MOVES, RESULT
                               move_of, gen_moves, is_legal, rng_seed, sample_view_hand,
                               apply_move)
 from jaipur_ai.rules._bridge cimport CoreView
-from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score_move
-from jaipur_ai.search._policy cimport (MAX_CAND, LEARNED_POINTS, candidates, score_candidates,
-                                rescore_learned)
+from jaipur_ai.search._heuristic cimport score_move
+from jaipur_ai.search._policy cimport LEARNED_POINTS
 from jaipur_ai.search._evaluation cimport Evaluation, evaluate
 
 cnp.import_array()
 
 # how a model scores the mover's moves (hand_likelihoods' ``scorer``)
-SCORER_CANDIDATES = 0   # the informed policy's candidates, as the tree's priors score them
 SCORER_LEARNED = 1      # every legal move, by the learned value of where it leads
 SCORER_GREEDY = 2       # every legal move, by the hand-set move score (the greedy engine)
 
@@ -82,41 +78,17 @@ cdef double _likelihood_all(const State* s, const Move* m, int32_t action, doubl
     return _mixed(sc, n, hit, temp, floor, n)
 
 
-cdef double _likelihood(const State* s, const Move* m, int32_t action, double temp,
-                        double floor, Evaluation ev) noexcept:
-    """P(m | s) under the model: (1 - floor) * softmax mass of m among the candidates
-    + floor / legal moves; 0 when m is illegal in s."""
-    cdef Move cand[MAX_CAND]
-    cdef Move buf[MAX_MOVES]
-    cdef double sc[MAX_CAND]
-    cdef HoldTab T
-    cdef int n, i, hit = -1
-    if not is_legal(s, m):
-        return 0.0
-    hold_tab(s, &T)
-    n = candidates(s, &T, cand)
-    if n > 0:
-        score_candidates(s, &T, cand, n, sc)
-        if ev is not None:
-            rescore_learned(s, cand, n, sc, &ev.m)
-    for i in range(n):                  # candidates are distinct moves
-        if action_of(&cand[i]) == action:
-            hit = i
-    return _mixed(sc, n, hit, temp, floor, gen_moves(s, buf))
-
-
 def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
                      Evaluation evaluation=None, double temp=4.0, double floor=0.05,
-                     uint64_t seed=0, int scorer=SCORER_CANDIDATES):
+                     uint64_t seed=0, int scorer=SCORER_GREEDY):
     """For each row of ``unknown_goods`` (k rows of N_GOODS counts: the goods the
     observer of ``view`` has not seen in its opponent's hand, who is to move), the
     probability that the opponent plays ``action`` (a fixed action id), by the model
     above, in a world of the view with those goods (the rest of the unseen cards
     dealt by ``seed``, the same deal for every row).  ``scorer``: SCORER_LEARNED, every
     legal move scored by ``evaluation``'s learned values; SCORER_GREEDY, every legal
-    move by its hand-set move score; SCORER_CANDIDATES, the policy's candidates,
-    ``evaluation`` None scoring them by the hand-set move scores.  A row that the view
-    does not allow, or with which the move is illegal, gets 0."""
+    move by its hand-set move score.  A row that the view does not allow, or with
+    which the move is illegal, gets 0."""
     cdef const unsigned char[:, ::1] h
     cdef State t
     cdef Move m
@@ -128,8 +100,8 @@ def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
         raise ValueError("temp must be > 0 and floor in [0, 1]")
     if move_of(action, &m) != 0:
         raise ValueError(f"{action} is not an action id")
-    if scorer not in (SCORER_CANDIDATES, SCORER_LEARNED, SCORER_GREEDY):
-        raise ValueError(f"scorer must be 0, 1 or 2, got {scorer}")
+    if scorer not in (SCORER_LEARNED, SCORER_GREEDY):
+        raise ValueError(f"scorer must be {SCORER_LEARNED} or {SCORER_GREEDY}, got {scorer}")
     if scorer == SCORER_LEARNED and evaluation is None:
         raise ValueError("SCORER_LEARNED scores by learned values: give an evaluation")
     ha = np.ascontiguousarray(unknown_goods, dtype=np.uint8)
@@ -144,10 +116,6 @@ def hand_likelihoods(CoreView view, int32_t action, unknown_goods,
         rng_seed(&r, seed)
         if sample_view_hand(&view.v, &h[i, 0], &t, &r) != 0:
             continue
-        if scorer == SCORER_LEARNED:
-            o[i] = _likelihood_all(&t, &m, action, temp, floor, evaluation)
-        elif scorer == SCORER_GREEDY:
-            o[i] = _likelihood_all(&t, &m, action, temp, floor, None)
-        else:
-            o[i] = _likelihood(&t, &m, action, temp, floor, evaluation)
+        o[i] = _likelihood_all(&t, &m, action, temp, floor,
+                               evaluation if scorer == SCORER_LEARNED else None)
     return out

@@ -17,7 +17,7 @@ import numpy as np
 
 from jaipur_ai.rules._core cimport (MAX_MOVES, N_ACTIONS, N_GOODS, RESULT_NONE, gen_moves,
                               apply_move, action_of, rng_seed, rng_below, rng_unit)
-from jaipur_ai.search._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, PLAYOUT_LEARNED, REWARD_WIN,
+from jaipur_ai.search._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, REWARD_WIN,
                                 REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM)
 from jaipur_ai.search._nodepool cimport NO_NODE
 from jaipur_ai.search._root cimport now, deadline_of
@@ -42,16 +42,17 @@ cdef double OTHER_MOVES_PRIOR = 0.1
 
 
 cdef inline double _reward(const Params* P, double win, double margin) noexcept nogil:
-    """The reward an iteration backs up: win (1/0.5/0 or a win chance) mixed with the
-    margin mapped onto [0, 1] (clipped at +-margin_scale points)."""
-    cdef double x = margin / P.margin_scale
+    """The reward an iteration backs up: win (1/0.5/0 or a win chance), or the margin
+    mapped onto [0, 1] (clipped at +-margin_scale points)."""
+    cdef double x
+    if P.reward != REWARD_MARGIN:
+        return win
+    x = margin / P.margin_scale
     if x > 1.0:
         x = 1.0
     elif x < -1.0:
         x = -1.0
-    if P.reward == REWARD_MARGIN:
-        return 0.5 + 0.5 * x
-    return (1.0 - P.margin_weight) * win + P.margin_weight * (0.5 + 0.5 * x)
+    return 0.5 + 0.5 * x
 
 
 cdef inline uint64_t _hand_code(const State* s, int p) noexcept nogil:
@@ -72,13 +73,13 @@ cdef class IsmctsSearcher(RootSearch):
     """SO-ISMCTS on one tree, continuable: ``run`` several times, then ``summary``."""
 
     def __init__(self, pos, *, uint64_t seed=0, double exploration=0.7,
-                 playout="informed", reward="win", double margin_weight=0.0,
+                 playout="informed", reward="win",
                  double margin_scale=40.0, double epsilon=0.1, double noise=1.0,
                  int max_playout=400, int max_nodes=4000000, int initial_nodes=1024,
                  int decisive_samples=64, expand="ordered", int cutoff=0,
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
                  double prior_temp=1.0, int all_moves_after=0, Evaluation evaluation=None,
-                 bint learned_priors=False, int opp_view=0, opp_stats="pooled",
+                 bint learned_priors=False, bint opp_view=False, opp_stats="pooled",
                  bint judge=True):
         cdef State probe
         cdef Rng r
@@ -90,10 +91,8 @@ cdef class IsmctsSearcher(RootSearch):
         self.evaluation = evaluation
         self.P.model = NULL if evaluation is None else &evaluation.m
         self.P.learned_priors = learned_priors and evaluation is not None
-        if playout not in ("informed", "random", "learned"):
-            raise ValueError(f"playout must be 'informed', 'learned' or 'random', not {playout!r}")
-        if playout == "learned" and evaluation is None:
-            raise ValueError("playout='learned' needs a learned evaluation")
+        if playout not in ("informed", "random"):
+            raise ValueError(f"playout must be 'informed' or 'random', not {playout!r}")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
         if not (exploration >= 0.0):
@@ -101,10 +100,8 @@ cdef class IsmctsSearcher(RootSearch):
         if margin_scale <= 0:
             raise ValueError("margin_scale must be > 0")
         self.P.c_uct = exploration
-        self.P.playout = {"informed": PLAYOUT_INFORMED, "random": PLAYOUT_RANDOM,
-                          "learned": PLAYOUT_LEARNED}[playout]
+        self.P.playout = {"informed": PLAYOUT_INFORMED, "random": PLAYOUT_RANDOM}[playout]
         self.P.reward = REWARD_WIN if reward == "win" else REWARD_MARGIN
-        self.P.margin_weight = margin_weight
         self.P.margin_scale = margin_scale
         self.P.epsilon = epsilon
         self.P.noise = noise
@@ -131,8 +128,6 @@ cdef class IsmctsSearcher(RootSearch):
         if all_moves_after < 0:
             raise ValueError("all_moves_after must be >= 0")
         self.P.all_moves_after = all_moves_after
-        if opp_view not in (0, 1, 2):
-            raise ValueError("opp_view must be 0, 1 or 2")
         self.P.opp_view = opp_view
         if opp_stats not in ("pooled", "hand"):
             raise ValueError(f"opp_stats must be 'pooled' or 'hand', not {opp_stats!r}")
@@ -252,7 +247,7 @@ cdef class IsmctsSearcher(RootSearch):
         cdef double mx = -1e300, tot = 0.0, sq, u, bu = -1e300, fpu, v
         cdef bint by_hand = self.opp_stats is not None and s.to_move != self.observer
         cdef uint64_t hand = _hand_code(s, s.to_move) if by_hand else 0
-        if self.P.opp_view >= 1 and s.to_move != self.observer:
+        if self.P.opp_view and s.to_move != self.observer:
             # the opponent's priors from a world re-dealt from its own information
             # (its candidates are the same: they read its hand, herd and the market)
             opponent_world(s, self.observer, &ow, &self.rng)

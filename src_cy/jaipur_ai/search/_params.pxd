@@ -6,8 +6,7 @@ from jaipur_ai.search._evaluation cimport Model
 cdef enum:
     PLAYOUT_RANDOM = 0         # playouts by uniformly random legal moves
     PLAYOUT_INFORMED = 1       # playouts by the informed policy (_policy.pyx)
-    PLAYOUT_LEARNED = 2        # the informed policy's candidates chosen by learned values
-    REWARD_WIN = 0             # reward: 1 win, 0.5 draw, 0 loss (+ margin tie-break)
+    REWARD_WIN = 0             # reward: 1 win, 0.5 draw, 0 loss (or a win chance)
     REWARD_MARGIN = 1          # reward: the margin mapped linearly onto [0, 1]
     EXPAND_RANDOM = 0          # expand an untried move drawn uniformly
     EXPAND_ORDERED = 1         # expand the untried move with the best move score (+ noise)
@@ -16,7 +15,6 @@ ctypedef struct Params:
     double c_uct               # UCB exploration constant
     int playout                # PLAYOUT_RANDOM or PLAYOUT_INFORMED
     int reward                 # REWARD_WIN or REWARD_MARGIN
-    double margin_weight       # weight of the margin tie-break in REWARD_WIN
     double margin_scale        # points that map to a full reward swing
     double epsilon             # informed policy: chance of a uniformly random candidate
     double noise               # informed policy: uniform noise added to scores
@@ -33,5 +31,5 @@ ctypedef struct Params:
     int learned_priors         # PUCT priors from learned afterstate values (needs model)
     const Model* model         # learned evaluation weights, or NULL (hand-set evaluation)
     int observer               # the searching player (whose hand is real in every world)
-    int opp_view               # the opponent's move choice reads a world re-dealt from its
-                               # own information: 0 never, 1 its tree priors, 2 also playouts
+    int opp_view               # the opponent's tree priors and playout moves read a world
+                               # re-dealt from its own information (0: the sampled world)

@@ -14,7 +14,7 @@ from jaipur_ai.rules._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_
                               action_of, rng_seed, rng_below, rng_unit, random_playout,
                               random_move)
 from jaipur_ai.rules._bridge cimport CoreState
-from jaipur_ai.search._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED, PLAYOUT_LEARNED
+from jaipur_ai.search._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED
 from jaipur_ai.search._evaluation cimport learned_logit
 from jaipur_ai.search._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
@@ -199,8 +199,6 @@ cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcep
         # always among the candidates)
         return 0 if random_move(s, r, out) > 0 else -1
     nok = score_candidates(s, &T, cand, n, sc)
-    if P.playout == PLAYOUT_LEARNED and P.model != NULL:
-        rescore_learned(s, cand, n, sc, P.model)
     if P.epsilon > 0.0 and nok > 0 and rng_unit(r) < P.epsilon:
         pick = rng_below(r, nok)
         for i in range(n):
@@ -231,7 +229,7 @@ cdef double playout(State* s, Rng* r, const Params* P) noexcept nogil:
     if P.playout == PLAYOUT_RANDOM:
         return random_playout(s, r, limit)
     while s.result == RESULT_NONE and plies < limit:
-        if P.opp_view >= 2 and s.to_move != P.observer:
+        if P.opp_view and s.to_move != P.observer:
             # the opponent chooses in a world re-dealt from its own information
             opponent_world(s, P.observer, &t, r)
             if policy_move(&t, r, P, &m) != 0:

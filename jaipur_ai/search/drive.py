@@ -1,0 +1,369 @@
+"""Running the compiled searchers of one search: the threads, the limits and stopping,
+and the statistics of the threads' trees merged into an :class:`Analysis`
+(:class:`jaipur_ai.search.engine.Engine` decides what to run, this module runs it)."""
+from __future__ import annotations
+
+import threading
+import time as _time
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+from jaipur_ai.options import MAX_DEPTH
+from jaipur_ai.errors import InvalidPositionError
+from jaipur_ai.rules.move import Move
+from jaipur_ai.search._evaluation import Evaluation
+from jaipur_ai.search._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed,
+                                      greedy_scores, random_action, rank_children)
+from jaipur_ai.search.analysis import Analysis, Candidate
+from jaipur_ai.search.evaluation import calibrated
+from jaipur_ai.search.settings import Settings
+
+__all__ = ["Call", "Run", "run_ismcts", "run_expectimax", "run_greedy", "run_random",
+           "run_threads", "DEFAULT_DEPTH"]
+
+DEFAULT_DEPTH = 3
+"""Expectimax plies when ``depth`` is not given and the search has no time limit (with
+one, it deepens until the time is spent, up to :data:`jaipur_ai.options.MAX_DEPTH`)."""
+
+_POLL = 0.02     # seconds between checks of stop_event while a search runs
+
+
+def _initial_nodes(max_nodes: int) -> int:
+    """Nodes each tree starts with: 1024 (the pool grows by doubling as needed, so a
+    short search allocates little; node numbers, hence results, do not change)."""
+    return min(max_nodes, 1024)
+
+
+def _move(a: int) -> Move:
+    return Move.from_action_id(int(a))
+
+
+@dataclass(frozen=True)
+class Run:
+    """What the searches of one engine run with."""
+
+    threads: int                          #: threads (trees, or shares of the worlds)
+    settings: Settings                    #: the search's tuning
+    evaluation: Optional[Evaluation]      #: the loaded learned evaluation, or None
+    perfect_information: bool             #: searching the true full state
+    options: dict[str, Any]               #: the engine's options, recorded in each Analysis
+    searcher: dict[str, Any]              #: the keyword arguments of IsmctsSearcher
+
+
+class Call:
+    """One running search: its searchers and how it is stopped (Engine.stop() or the
+    caller's stop_event)."""
+
+    def __init__(self, stop_event: Optional[threading.Event]) -> None:
+        self.event = stop_event
+        self.searchers: list = []
+        self.requested = False
+        self.lock = threading.Lock()
+
+    def add(self, searchers) -> None:
+        with self.lock:
+            self.searchers.extend(searchers)
+            if self.requested:
+                for s in searchers:
+                    s.stop()
+
+    def stop(self) -> None:
+        with self.lock:
+            self.requested = True
+            for s in self.searchers:
+                s.stop()
+
+    def stopped(self) -> bool:
+        return self.requested or (self.event is not None and self.event.is_set())
+
+
+def run_threads(jobs: Sequence[Callable[..., Any]], call: Call) -> None:
+    """Run the callables in threads (they release the GIL), polling stop_event.
+
+    On KeyboardInterrupt the searches are stopped and joined before re-raising."""
+    errors = []
+
+    def wrap(fn):
+        def run():
+            try:
+                fn()
+            except BaseException as e:  # pragma: no cover - reported below
+                errors.append(e)
+        return run
+
+    threads = [threading.Thread(target=wrap(fn), daemon=True) for fn in jobs]
+    for t in threads:
+        t.start()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(_POLL)
+                if call.stopped():
+                    call.stop()
+    except BaseException:
+        call.stop()
+        for t in threads:
+            t.join()
+        raise
+    if errors:
+        raise errors[0]
+
+
+def _judge(searchers: list[Any], deadline: Optional[float], call: Call) -> None:
+    """The round-ending root moves of each searcher, judged in threads: within the
+    time budget and stopped by stop()/stop_event like every other loop."""
+    if call.stopped():
+        call.stop()
+        return
+    # the absolute deadline, not the seconds left: a thread that starts late
+    # must not carry its start-up delay past the budget
+    run_threads([lambda s=s: s.judge_decisive(deadline=deadline) for s in searchers], call)
+
+
+# ISMCTS ------------------------------------------------------------------
+
+
+def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[int],
+               seed: int, call: Call, on_progress: Optional[Callable[[Analysis], Any]],
+               report_every: Optional[float], short_circuit: bool, t0: float,
+               top: Optional[int], hand_prior: Optional[tuple[Any, Any]] = None) -> Analysis:
+    n = run.threads
+    seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
+    opts = dict(run.searcher)
+    opts["initial_nodes"] = _initial_nodes(run.settings.max_nodes)
+    searchers = [IsmctsSearcher(core, seed=s, judge=False, **opts) for s in seeds]
+    if hand_prior is not None:
+        for s in searchers:
+            try:
+                s.set_hand_prior(*hand_prior)
+            except (TypeError, ValueError) as e:
+                raise InvalidPositionError("hand_prior", str(e)) from None
+    quota = None
+    if iterations is not None:
+        quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
+    call.add(searchers)
+    deadline = None if time is None else t0 + time
+    _judge(searchers, deadline, call)
+    if not (short_circuit and searchers[0].decisive_win is not None):
+        while True:
+            if call.stopped():
+                call.stop()
+                break
+            # the searchers stop at the absolute deadline (a thread's start-up
+            # delay is not added to the budget), or after a report interval
+            jobs = []
+            for i, s in enumerate(searchers):
+                it = None if quota is None else quota[i] - s.iterations
+                jobs.append(lambda s=s, it=it: s.run(iterations=it, seconds=report_every,
+                                                     deadline=deadline))
+            run_threads(jobs, call)
+            done = call.stopped()
+            if quota is not None and all(s.iterations >= q
+                                         for s, q in zip(searchers, quota)):
+                done = True
+            if deadline is not None and _time.monotonic() >= deadline:
+                done = True
+            if done:
+                break
+            if on_progress is not None:
+                on_progress(_ismcts_result(run, searchers, seed, t0, top))
+    return _ismcts_result(run, searchers, seed, t0, top)
+
+
+def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
+                   top: Optional[int]) -> Analysis:
+    sums: dict[int, dict] = {}
+    iters = dets = 0
+    legal = 0
+    stopped = False
+    for s in searchers:
+        sm = s.summary()
+        iters += sm["iterations"]
+        dets += sm["determinizations"]
+        legal = sm["root_moves"]
+        stopped = stopped or sm["stopped"]
+        for c in sm["children"]:
+            a = c["action"]
+            e = sums.setdefault(a, {"action": a, "visits": 0, "v": 0.0, "w": 0.0,
+                                    "m": 0.0, "pv": c["pv"], "pvv": -1, "dec": None})
+            v = c["visits"]
+            e["visits"] += v
+            e["v"] += c["value"] * v
+            e["w"] += c["win"] * v
+            e["m"] += c["margin"] * v
+            if v > e["pvv"]:
+                e["pv"], e["pvv"] = c["pv"], v
+            st = c["decisive_stats"]
+            if st is not None:
+                if e["dec"] is None:
+                    e["dec"] = list(st)
+                else:
+                    e["dec"] = [x + y for x, y in zip(e["dec"], st)]
+    children = []
+    for e in sums.values():
+        v = e["visits"]
+        st = e["dec"]
+        if v:
+            val, win, mar = e["v"] / v, e["w"] / v, e["m"] / v
+            if run.evaluation is not None and not (st is not None and st[0]):
+                win = calibrated(win, run.evaluation.calibration)
+        elif st is not None and st[0]:
+            val = win = (st[1] + 0.5 * st[2]) / st[0]
+            mar = st[4] / st[0]
+        else:
+            val = win = mar = 0.0
+        kind = None
+        if st is not None and st[0]:
+            kind = "win" if st[1] == st[0] else ("loss" if st[3] == st[0] else "mixed")
+        children.append({"action": e["action"], "visits": v, "value": val, "win": win,
+                         "margin": mar, "pv": e["pv"], "decisive": kind})
+    rank_children(children)
+    if top is not None:
+        children = children[:max(1, int(top))]
+    cands = [Candidate(_move(c["action"]), c["visits"], c["win"], c["margin"],
+                       [_move(a) for a in c["pv"]], None, c["decisive"])
+             for c in children]
+    return Analysis(cands, "ismcts", seed, iters, dets, _time.monotonic() - t0,
+                    threads=len(searchers), stopped=stopped,
+                    perfect_information=run.perfect_information, legal_moves=legal,
+                    options=run.options)
+
+
+# Expectimax --------------------------------------------------------------
+
+
+def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optional[int],
+                   seed: int, call: Call, on_progress: Optional[Callable[[Analysis], Any]],
+                   short_circuit: bool, t0: float, top: Optional[int]) -> Analysis:
+    settings = run.settings
+    samples = 1 if run.perfect_information else settings.samples
+    n = max(1, min(run.threads, samples))
+    counts = [samples // n + (1 if i < samples % n else 0) for i in range(n)]
+    seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
+    searchers = [ExpectimaxSearcher(core, seed=s, samples=c, beam=settings.beam,
+                                    chance_samples=settings.chance_samples,
+                                    decisive_samples=settings.decisive_samples,
+                                    evaluation=run.evaluation, judge=False)
+                 for s, c in zip(seeds, counts)]
+    budget = None
+    if iterations is not None:
+        budget = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
+    call.add(searchers)
+    deadline = None if time is None else t0 + time
+    _judge(searchers, deadline, call)
+    depth_done = 0
+    decided = short_circuit and any(
+        c["decisive"] == "win" for c in searchers[0].summary()["children"])
+    max_depth = settings.depth if settings.depth is not None else (
+        DEFAULT_DEPTH if time is None else MAX_DEPTH)
+    d = 1
+    while not decided and d <= max_depth:
+        if call.stopped():
+            call.stop()
+            break
+        if deadline is not None and d > 1 and _time.monotonic() >= deadline:
+            break           # the budget is spent: no deeper search starts
+        results = [False] * n
+        jobs = []
+        for i, s in enumerate(searchers):
+            lim = None if budget is None else budget[i] - s.nodes
+            if d == 1:
+                # depth 1 is completed whatever the node budget (unless stopped or
+                # out of time): it is cheap, and without it nothing is ranked
+                lim = None
+
+            def job(i=i, s=s, lim=lim):
+                results[i] = s.run_depth(d, node_limit=lim, deadline=deadline)
+            jobs.append(job)
+        run_threads(jobs, call)
+        if not all(results):
+            break
+        depth_done = d
+        if on_progress is not None and d < max_depth:
+            on_progress(_expectimax_result(run, searchers, seed, t0, top, d, core))
+        d += 1
+    return _expectimax_result(run, searchers, seed, t0, top, depth_done, core)
+
+
+def _expectimax_result(run: Run, searchers: list[Any], seed: int, t0: float,
+                       top: Optional[int], depth: int, core: Any) -> Analysis:
+    sums: dict[int, dict] = {}
+    nodes = 0
+    worlds = 0
+    stopped = False
+    for s in searchers:
+        sm = s.summary()
+        nodes += sm["nodes"]
+        worlds += sm["determinizations"]
+        stopped = stopped or sm["stopped"]
+        w = s.samples if s.depth_done >= depth and depth > 0 else 0
+        for c in sm["children"]:
+            e = sums.setdefault(c["action"], {"action": c["action"], "n": 0, "v": 0.0,
+                                              "m": 0.0, "pv": c["pv"], "dec": None})
+            e["n"] += w
+            e["v"] += c["value"] * w
+            e["m"] += c["margin"] * w
+            if len(c["pv"]) > len(e["pv"]):
+                e["pv"] = c["pv"]
+            st = c["decisive_stats"]
+            if st is not None:
+                e["dec"] = list(st) if e["dec"] is None else [
+                    x + y for x, y in zip(e["dec"], st)]
+    children = []
+    for e in sums.values():
+        st = e["dec"]
+        kind = None
+        if st is not None and st[0]:
+            kind = "win" if st[1] == st[0] else ("loss" if st[3] == st[0] else "mixed")
+        n_ = e["n"]
+        if n_:
+            val, mar = e["v"] / n_, e["m"] / n_
+        elif st is not None and st[0]:
+            # no depth completed: a round-ending move is still known by its samples
+            val, mar = (st[1] + 0.5 * st[2]) / st[0], st[4] / st[0]
+        else:
+            continue          # not searched: no candidate
+        children.append({"action": e["action"], "visits": n_, "value": val,
+                         "margin": mar, "pv": e["pv"], "decisive": kind})
+
+    def key(c):
+        cls = 0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1)
+        return (cls, -c["value"], -c["margin"], c["action"])
+    children.sort(key=key)
+    if top is not None:
+        children = children[:max(1, int(top))]
+    cands = [Candidate(_move(c["action"]), c["visits"], c["value"], c["margin"],
+                       [_move(a) for a in c["pv"]], None, c["decisive"])
+             for c in children]
+    return Analysis(cands, "expectimax", seed, nodes, worlds, _time.monotonic() - t0,
+                    threads=len(searchers), depth=depth, stopped=stopped,
+                    perfect_information=run.perfect_information,
+                    legal_moves=searchers[0].n_moves, options=run.options)
+
+
+# Greedy and random ---------------------------------------------------------
+
+
+def run_greedy(run: Run, core: Any, seed: int, t0: float, top: Optional[int],
+               time: Optional[float] = None) -> Analysis:
+    scores, table = greedy_scores(core, seed, run.settings.decisive_samples, time)
+    cands = []
+    for a, sc, st in scores[: (len(scores) if top is None else max(1, int(top)))]:
+        win = mar = kind = None
+        if st is not None and st[0]:
+            win = (st[1] + 0.5 * st[2]) / st[0]
+            mar = st[4] / st[0]
+            kind = "win" if st[1] == st[0] else ("loss" if st[3] == st[0] else "mixed")
+        cands.append(Candidate(_move(a), 0, win, mar, [_move(a)], float(sc), kind))
+    dets = (1 if run.perfect_information else run.settings.decisive_samples) if table else 0
+    return Analysis(cands, "greedy", seed, 0, dets, _time.monotonic() - t0,
+                    perfect_information=run.perfect_information,
+                    legal_moves=len(scores), options=run.options)
+
+
+def run_random(run: Run, core: Any, seed: int, t0: float) -> Analysis:
+    a, n = random_action(core, seed)
+    m = _move(a)
+    return Analysis([Candidate(m, 0, None, None, [m])], "random", seed, 0, 0,
+                    _time.monotonic() - t0, perfect_information=run.perfect_information,
+                    legal_moves=n, options=run.options)

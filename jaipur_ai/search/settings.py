@@ -1,0 +1,175 @@
+"""The search's tuning: one frozen :class:`Settings` value, every field with the match
+that set its default (docs/strength.md names the sections quoted here).
+
+A user chooses the algorithm, the time, the threads, the seed, the belief and the
+evaluation (:class:`jaipur_ai.Engine`'s own parameters); what lies behind them, how the
+tree is built and the playouts played, is this value.  It is reached as
+``Engine(settings=...)``, by name in engine specs (``ismcts:settings=handset`` or a
+field: ``ismcts:cutoff=10``) and through the one options table
+(:mod:`jaipur_ai.options`) at every door.
+
+>>> from jaipur_ai.search.settings import Settings, named_settings
+>>> Settings().cutoff
+6
+>>> named_settings("handset").cutoff
+10
+>>> Settings().replace(cutoff=8).cutoff
+8
+>>> Settings().replace(cutoff=-1)
+Traceback (most recent call last):
+...
+jaipur_ai.errors.InvalidOptionError: cutoff: must be a whole number, at least 0 and at most 10000, got -1
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Union
+
+from jaipur_ai.errors import InvalidOptionError
+from jaipur_ai.options import SETTINGS_NAMES, check, option
+
+__all__ = ["Settings", "DEFAULT", "HANDSET", "NAMED", "named_settings", "settings_of",
+           "FIELDS"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the searches are tuned.  Immutable; :meth:`replace` gives a changed copy.
+
+    The ISMCTS fields come first, then the expectimax ones.  Every default is the one a
+    match chose, or kept because the alternatives measured no better (docs/strength.md).
+    """
+
+    # -- the ISMCTS tree ------------------------------------------------------------------
+    #: UCB constant at the root. "Search choices": 0.4 and 1.0 against 0.7 scored
+    #: 50.0 % and 51.5 % (no difference), so 0.7 stayed.
+    exploration: float = 0.7
+    #: PUCT constant below the root (0: UCB over every legal move). "The PUCT tree with
+    #: chance nodes": the PUCT tree 67.2 % against the flat search at 0.1 s; puct=3
+    #: 50.5 % against 1.5.
+    puct: float = 1.5
+    #: Softmax temperature of the PUCT priors, in points. "The learned evaluation and
+    #: priors": 2 and 0.5 scored 78.5 % and 77.5 % where 1 scored 79.0 %; "Looking past
+    #: the candidates": 2 scored 49.1 % against 1 at 32,000 iterations.
+    prior_temp: float = 1.0
+    #: The tree branches on the cards drawn into the market. "The PUCT tree with chance
+    #: nodes" (the tree of this build).
+    chance_nodes: bool = True
+    #: Decisions an iteration descends before its playout (0: no limit; 1: flat Monte
+    #: Carlo). The flat search (1) was the default until the PUCT tree beat it, 67.2 %.
+    tree_depth: int = 0
+    #: Progressive widening (0: off). "Search choices": widen=1 scored 46.0 %.
+    widen: float = 0.0
+    #: Order of untried moves: "ordered" (best move score first, with noise) or
+    #: "random". "Search choices": ordered 80.0 % (1,000 it) and 63.2 % (4,000 it).
+    expand: str = "ordered"
+    #: Visits after which a node below the root considers every legal move, not only
+    #: the policy's candidates (0: never). "Looking past the candidates, and the
+    #: opponent's hand"; with opponent_stats="hand", 54.0 % (0.1 s) and 56.5 % (1 s)
+    #: against the settings before.
+    all_moves_after: int = 1000
+    #: The statistics the opponent's choices read: "hand" (kept apart for each hand it
+    #: may hold) or "pooled". "Looking past the candidates, and the opponent's hand".
+    opponent_stats: str = "hand"
+    #: What the opponent's choices read in a sampled world: "all" (its priors and
+    #: playout moves from the world re-dealt as it sees it) or "off" (the sampled world).
+    #: Headline "opponent's view, third generation": 55.2 % (0.1 s) against "off".
+    opponent_view: str = "all"
+    #: Tree nodes per thread; the tree stops growing there (about 53 bytes a node).
+    max_nodes: int = 4_000_000
+
+    # -- the playouts -------------------------------------------------------------------
+    #: "informed" (the move-score policy) or "random". "Informed playouts against random
+    #: playouts": 97.0 % at equal iterations.
+    playout: str = "informed"
+    #: Playout plies after which the round is scored by the leaf evaluation (0: play it
+    #: out). "The learned evaluation and priors": 6 scored 76.0 % at 0.1 s, 4 69.5 %;
+    #: the hand-set evaluation's 10 is in :data:`HANDSET`.
+    cutoff: int = 6
+    #: The informed policy's chance of a uniformly random candidate. "Search choices":
+    #: 0 and 0.25 scored 51.0 % and 51.5 % against 0.1.
+    epsilon: float = 0.1
+    #: Uniform noise on the move scores, in points. "Search choices": 3 scored 44.8 %.
+    noise: float = 1.0
+    #: Plies after which a playout is scored as it stands (a bound, never reached in
+    #: practice).
+    max_playout: int = 400
+    #: What an iteration backs up: "win" (1, ½, 0) or "margin" (the score margin mapped
+    #: onto [0, 1]); the round is won by seals, so "win".
+    reward: str = "win"
+    #: Points of margin that map to a full reward swing (reward="margin").
+    margin_scale: float = 40.0
+    #: Sampled worlds that judge the moves ending the round at once.
+    decisive_samples: int = 64
+
+    # -- expectimax ------------------------------------------------------------------------
+    #: Plies (None: 3 without a time limit; with one, deeper until the time is spent).
+    depth: Optional[int] = None
+    #: Sampled worlds averaged. "Algorithms".
+    samples: int = 8
+    #: Moves tried at inner nodes (0: all).
+    beam: int = 0
+    #: Sampled draws when three or more cards are drawn.
+    chance_samples: int = 4
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            object.__setattr__(self, f.name, check(f.name, getattr(self, f.name)))
+
+    def __repr__(self) -> str:
+        """Only the fields that differ from this build's default: ``Settings(cutoff=8)``."""
+        return "Settings(" + ", ".join(f"{k}={v!r}" for k, v in self.changes().items()) + ")"
+
+    def replace(self, **changes: Any) -> "Settings":
+        """A copy with ``changes`` (each checked against the options table)."""
+        for k in changes:
+            if k not in FIELDS:
+                raise InvalidOptionError(str(k), "not a search setting (known: "
+                                                 f"{', '.join(sorted(FIELDS))})")
+        return dataclasses.replace(self, **changes)
+
+    def changes(self) -> dict[str, Any]:
+        """The fields that differ from :data:`DEFAULT`, by name."""
+        return {f: getattr(self, f) for f in FIELDS if getattr(self, f) != getattr(DEFAULT, f)}
+
+    def name(self) -> Optional[str]:
+        """The name of this value in :data:`NAMED`, or None."""
+        for n, s in NAMED.items():
+            if s == self:
+                return n
+        return None
+
+
+FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Settings))
+
+DEFAULT = Settings()
+"""The search of this build (docs/strength.md, "Headline matches")."""
+
+HANDSET = Settings(cutoff=10, all_moves_after=0, opponent_stats="pooled", opponent_view="off")
+"""The settings the hand-set evaluation was tuned with, the baseline of the headline
+matches: with ``evaluation="heuristic", belief=False`` it plays the default of the
+builds before the learned evaluation, move for move."""
+
+NAMED: dict[str, Settings] = {"default": DEFAULT, "handset": HANDSET}
+assert tuple(NAMED) == SETTINGS_NAMES
+
+
+def named_settings(name: str) -> Settings:
+    """The settings called ``name`` (:data:`NAMED`)."""
+    return NAMED[check("settings", name)]
+
+
+def settings_of(base: Union[None, str, Settings],
+                changes: Optional[Mapping[str, Any]] = None) -> Settings:
+    """``base`` (a :class:`Settings`, a name, None for :data:`DEFAULT`) with ``changes``
+    (setting fields by name), checked; what every door builds an engine's settings with."""
+    if base is None:
+        s = DEFAULT
+    elif isinstance(base, Settings):
+        s = base
+    elif isinstance(base, str):
+        s = named_settings(base)
+    else:
+        raise option("settings").fail(base)
+    return s.replace(**changes) if changes else s
