@@ -15,7 +15,7 @@ import argparse
 import statistics
 
 import jaipur_ai as jp
-from jaipur_ai.doors.cli import _option
+from jaipur_ai.doors.cli import engine_option
 
 
 def sums(deals: int, iterations: int, max_plies: int, first_seed: int = 1000,
@@ -44,7 +44,7 @@ def main(argv=None) -> None:
     ap.add_argument("--iterations", type=int, default=3000)
     ap.add_argument("--plies", type=int, default=40, help="plies of each deal (default 40)")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                    type=_option, help="an engine option (repeatable), read as the CLI's -o")
+                    type=engine_option, help="an engine option (repeatable), read as the CLI's -o")
     a = ap.parse_args(argv)
     xs = sums(a.deals, a.iterations, a.plies, **dict(a.option))
     early = [x for p, x in xs if p < 10]

@@ -22,7 +22,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from jaipur_ai.matches.runner import EngineSpec, play_game  # noqa: E402
+from jaipur_ai.matches.games import play_game  # noqa: E402
+from jaipur_ai.matches.spec import EngineSpec  # noqa: E402
 
 
 def _spec(options: dict) -> EngineSpec:

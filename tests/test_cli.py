@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import jaipur_ai as jp
-from jaipur_ai.doors.cli import SAMPLE_PATH
+from jaipur_ai.doors.commands import SAMPLE_PATH
 from jaipur_ai.doors._bench import ismcts_configs
 from processes import default_sigint
 
@@ -331,7 +331,7 @@ def _scripted_game(monkeypatch, capsys, state, script, spec="greedy"):
     import io
 
     from jaipur_ai.doors.play import Game
-    from jaipur_ai.matches.runner import EngineSpec
+    from jaipur_ai.matches.spec import EngineSpec
     monkeypatch.setattr(sys, "stdin", io.StringIO(script))
     game = Game(EngineSpec.parse(spec), EngineSpec.parse("greedy"), seed=4, you=0)
     game.state = state
@@ -375,7 +375,7 @@ def test_play_round_summary_says_why_the_round_ended(monkeypatch, capsys):
 
 def test_play_says_when_the_engine_thinks_and_its_budget():
     from jaipur_ai.doors.play import _budget
-    from jaipur_ai.matches.runner import EngineSpec
+    from jaipur_ai.matches.spec import EngineSpec
     assert _budget(EngineSpec.parse("ismcts:time=0.2")) == "up to 0.2 s"
     assert _budget(EngineSpec.parse("medium")) == "up to 0.2 s"
     assert _budget(EngineSpec.parse("300")) == "300 iterations"
@@ -391,7 +391,7 @@ def test_play_says_when_the_engine_thinks_and_its_budget():
 
 def test_play_scripted_input_does_not_load_readline():
     code = ("import io, sys; sys.stdin = io.StringIO(''); from jaipur_ai.doors.play import Game; "
-            "from jaipur_ai.matches.runner import EngineSpec; "
+            "from jaipur_ai.matches.spec import EngineSpec; "
             "Game(EngineSpec.parse('greedy'), EngineSpec.parse('greedy'), seed=1); "
             "print('readline' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV,

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import jaipur_ai as jp
 from jaipur_ai import options as O
 from jaipur_ai.errors import JaipurError
-from jaipur_ai.matches.runner import EngineSpec
+from jaipur_ai.matches.spec import EngineSpec
 from jaipur_ai.doors.serve import Server
 
 from strategies import states

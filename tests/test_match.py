@@ -10,9 +10,10 @@ import sys
 import pytest
 
 from jaipur_ai import GameState
-from jaipur_ai.matches.runner import (GameRecord, EngineSpec, MatchResult, deal_seeds, derive_seed,
-                             elo_difference, format_result, normal_interval, play_game,
-                             play_round, run_match, summarise, wilson_interval)
+from jaipur_ai.matches.games import GameRecord, play_game, play_round
+from jaipur_ai.matches.runner import MatchResult, format_result, run_match, summarise
+from jaipur_ai.matches.spec import EngineSpec, deal_seeds, derive_seed
+from jaipur_ai.matches.stats import elo_difference, normal_interval, wilson_interval
 
 TINY = "ismcts:iterations=120"
 

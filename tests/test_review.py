@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaipur_ai as jp
-from jaipur_ai.doors import cli
+from jaipur_ai.doors import cli, commands
 from jaipur_ai.matches.record import FORMAT as RECORD_FORMAT
 from jaipur_ai.matches.record import RecordError
 from jaipur_ai.doors.review import (LABELS, THRESHOLDS, GameReview, ReviewError, label_for,
@@ -135,7 +135,7 @@ def test_the_review_of_a_ply_depends_on_the_movers_view_only(position, move, met
 # ------------------------------------------------------------ determinism, JSON
 @pytest.fixture(scope="module")
 def sample_review() -> GameReview:
-    record = jp.GameRecord.load(str(cli.SAMPLE_RECORD))
+    record = jp.GameRecord.load(str(commands.SAMPLE_RECORD))
     first = record.games[0]["rounds"][0]
     first.update(moves=first["moves"][:12], result=None, totals=None)
     del record.games[0]["seals"]
@@ -143,7 +143,7 @@ def sample_review() -> GameReview:
 
 
 def test_the_same_seed_gives_the_same_review(sample_review):
-    record = jp.GameRecord.load(str(cli.SAMPLE_RECORD))
+    record = jp.GameRecord.load(str(commands.SAMPLE_RECORD))
     first = record.games[0]["rounds"][0]
     first.update(moves=first["moves"][:12], result=None, totals=None)
     del record.games[0]["seals"]
@@ -187,7 +187,7 @@ def test_bad_review_json_gets_a_typed_error(sample_review, change, field):
 @settings(max_examples=6, deadline=None)
 @given(plies=st.integers(1, 14), seed=st.integers(0, 2**64 - 1))
 def test_review_invariants(plies, seed):
-    record = jp.GameRecord.load(str(cli.SAMPLE_RECORD))
+    record = jp.GameRecord.load(str(commands.SAMPLE_RECORD))
     first = record.games[0]["rounds"][0]
     first.update(moves=first["moves"][:plies], result=None, totals=None)
     del record.games[0]["seals"]
@@ -230,7 +230,7 @@ def test_bad_settings_get_typed_errors():
 
 
 def test_the_same_bad_game_number_gets_the_same_message_at_each_door():
-    record = jp.GameRecord.load(str(cli.SAMPLE_RECORD))
+    record = jp.GameRecord.load(str(commands.SAMPLE_RECORD))
     for bad in (-1, 10**9, "x"):
         with pytest.raises(jp.InvalidOptionError) as e:
             review_game(record, game=bad)
@@ -297,7 +297,7 @@ def test_cli_review_json(tmp_path):
 
 
 def test_cli_review_reads_stdin_and_files(tmp_path):
-    text = cli.SAMPLE_RECORD.read_text()
+    text = commands.SAMPLE_RECORD.read_text()
     d = json.loads(text)
     d["games"][0]["rounds"][0].update(moves=d["games"][0]["rounds"][0]["moves"][:3],
                                       result=None, totals=None)

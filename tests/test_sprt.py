@@ -8,7 +8,8 @@ import random
 import pytest
 
 from jaipur_ai.doors.cli import main
-from jaipur_ai.matches.runner import ResultsFileError, run_match, summarise
+from jaipur_ai.matches.results import ResultsFileError
+from jaipur_ai.matches.runner import run_match, summarise
 from jaipur_ai.matches.sprt import SPRT, expected_score, parse_sprt, pentanomial, pentanomial_stats
 
 

@@ -208,7 +208,8 @@ def test_cli_and_python_say_the_same():
 def test_every_workers_flag_is_the_tables(value, tmp_path, capsys):
     """--workers of match, selfplay and learn: read by the table when the command line
     is parsed (before any work), refused with the same message."""
-    from jaipur_ai.doors.cli import CliError, build_parser, main
+    from jaipur_ai.doors.cli import build_parser, main
+    from jaipur_ai.doors.commands import CliError
     with pytest.raises(InvalidOptionError) as want:
         O.parse_text("workers", value)
     lines = set()
@@ -237,7 +238,7 @@ def test_huge_threads_are_refused_before_anything_is_allocated():
 
 
 def test_spec_options_are_read_by_the_table():
-    from jaipur_ai.matches.runner import EngineSpec
+    from jaipur_ai.matches.spec import EngineSpec
     s = EngineSpec.parse("ismcts:iterations=100,exploration=1,chance_nodes=false")
     assert s.options == {"exploration": 1.0, "chance_nodes": False}
     with pytest.raises(InvalidOptionError) as e:
@@ -506,7 +507,8 @@ def test_protocol_doc_holds_the_options_table():
 
 # ------------------------------------------------------------------ defect 11
 def test_margin_interval_uses_students_t_and_records_hold_move_lists():
-    from jaipur_ai.matches.runner import normal_interval, run_match, student_t95
+    from jaipur_ai.matches.runner import run_match
+    from jaipur_ai.matches.stats import normal_interval, student_t95
     mean, lo, hi = normal_interval([10, -4, 6, 0])
     sd = math.sqrt(sum((v - 3) ** 2 for v in (10, -4, 6, 0)) / 3)
     assert hi - mean == pytest.approx(3.182446 * sd / 2)      # t(3), not z = 1.96

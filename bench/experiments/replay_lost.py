@@ -24,7 +24,8 @@ from typing import Any, Union
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 
-from jaipur_ai.matches.runner import ResultsFile, play_game  # noqa: E402
+from jaipur_ai.matches.games import play_game  # noqa: E402
+from jaipur_ai.matches.results import ResultsFile  # noqa: E402
 from jaipur_ai.matches.spec import EngineSpec  # noqa: E402
 from peek_hands import HandPeekSpec, peeking_spec  # noqa: E402
 

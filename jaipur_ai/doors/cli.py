@@ -10,56 +10,24 @@ docs/cli.md shows every command with real output.
 from __future__ import annotations
 
 import argparse
-import errno
-import json
 import os
 import re
 import sys
-import threading
-import time
-from contextlib import redirect_stdout
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence
 
-from jaipur_ai._version import __version__
-from jaipur_ai.search._table import format_analysis
-from jaipur_ai.matches.backends import BackendError
+from jaipur_ai.doors.commands import (ALGORITHMS, DEFAULT_ANALYSE_TIME, EXIT_BAD_INPUT,
+                                      EXIT_INTERRUPTED, PROG, CliError, cmd_analyse,
+                                      cmd_bench, cmd_match, cmd_play, cmd_review, cmd_serve,
+                                      cmd_version, cmd_web, flag_of, port_number,
+                                      version_text)
+from jaipur_ai.doors.web import DEFAULT_PORT
+from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
-from jaipur_ai.errors import InvalidOptionError, JaipurError, MissingExtraError
-from jaipur_ai.doors.play import Game
-from jaipur_ai.matches.runner import format_result, run_match
-from jaipur_ai.matches.spec import LEVELS, EngineSpec
+from jaipur_ai.matches.spec import EngineSpec
 from jaipur_ai.options import ALGORITHMS as ENGINE_ALGORITHMS
 from jaipur_ai.options import SPEC_OPTIONS, parse_text, unknown
-from jaipur_ai.doors.serve import RequestError, read_request_history, serve_stdio
-from jaipur_ai.rules.position import GameState
-from jaipur_ai.rules.position import View, read_position
-from jaipur_ai.doors.web import DEFAULT_PORT
 
-if TYPE_CHECKING:
-    from jaipur_ai.doors.play import RecordingGameType
-
-__all__ = ["main", "build_parser", "load_position", "CliError"]
-
-PROG = "jaipur-ai"
-SAMPLE_PATH = Path(__file__).resolve().parents[1] / "data" / "sample.txt"
-SAMPLE_RECORD = Path(__file__).resolve().parents[1] / "data" / "sample-record.json"
-ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
-DEFAULT_ANALYSE_TIME = 1.0
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
-
-Position = Union[GameState, View]
-
-
-class CliError(Exception):
-    """A failure to report as ``jaipur-ai: error: <field>: <reason>``."""
-
-    def __init__(self, field: str, reason: str, code: int = EXIT_BAD_INPUT) -> None:
-        super().__init__(f"{field}: {reason}" if field else reason)
-        self.field = field
-        self.reason = reason
-        self.code = code
+__all__ = ["main", "build_parser"]
 
 
 # --------------------------------------------------------------------- argparse
@@ -96,7 +64,7 @@ def _engine_spec(text: str) -> EngineSpec:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _option(text: str) -> tuple[str, Any]:
+def engine_option(text: str) -> tuple[str, Any]:
     """``-o KEY=VALUE``: an engine option of the table, its value read as its type."""
     key, eq, val = text.partition("=")
     key = key.strip().replace("-", "_")
@@ -113,446 +81,6 @@ def _option(text: str) -> tuple[str, Any]:
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32)
-
-
-# ------------------------------------------------------------------- positions
-def load_position(arg: Union[str, Sequence[str]], stdin: Any = None) -> Position:
-    """A state or a view from the POSITION argument: one-line text (``S ...`` or
-    ``V ...``, its words may come as separate arguments), JSON text, a path to a
-    JSON or text file, ``-`` for stdin, or ``sample``."""
-    text = arg if isinstance(arg, str) else " ".join(arg)
-    text = text.strip()
-    if text == "-":
-        text = (stdin or sys.stdin).read()
-        where = "stdin"
-    elif text.lower() == "sample":
-        if os.path.exists(text):
-            sys.stderr.write(f"{PROG}: note: 'sample' is the built-in sample position, not "
-                             f"the file {text!r} here (write ./{text} for the file)\n")
-        text = SAMPLE_PATH.read_text()
-        where = str(SAMPLE_PATH)
-    elif text.startswith("{") or re.match(r"[SV]\s", text):
-        where = ""
-    elif os.path.isfile(text):
-        path = text
-        try:
-            text = Path(path).read_text()
-        except (OSError, UnicodeDecodeError) as e:
-            raise CliError("position", f"cannot read {path!r}: {e}") from None
-        where = path
-    elif os.path.isdir(text):
-        raise CliError("position", f"{text!r} is a directory, not a position file")
-    else:
-        if "/" in text or os.sep in text or re.search(r"\.(json|txt)$", text, re.I):
-            raise CliError("position", f"no such file: {text!r}")
-        raise CliError("position", f"{text!r} is neither a file nor a position (give the one-line "
-                                   f"'S ...' or 'V ...' text, JSON, a file, '-' for stdin, "
-                                   f"or 'sample')")
-    body = text.strip()
-    if not body.startswith("{"):
-        lines = [ln.strip() for ln in body.splitlines()
-                 if ln.strip() and not ln.lstrip().startswith("#")]
-        if not lines:
-            raise CliError("position", f"{where or 'the input'} holds no position")
-        body = lines[0]
-    try:
-        return read_position(body)
-    except JaipurError as e:
-        raise CliError("position" if e.field in ("text", "json") else e.field,
-                       e.reason) from None
-
-
-# ---------------------------------------------------------------- the engine
-def _engine_class() -> Any:
-    try:
-        from jaipur_ai.search.engine import Engine
-    except ImportError as e:  # pragma: no cover - only while the search is missing
-        raise CliError("engine", f"the search engine is not available ({e})", 1) from None
-    return Engine
-
-
-def _make_engine(algorithm: str, threads: Optional[int] = None, perfect: bool = False,
-                 options: Sequence[tuple[str, Any]] = ()) -> Any:
-    kwargs: dict[str, Any] = dict(options)
-    if threads is not None:
-        kwargs["threads"] = threads
-    if perfect:
-        kwargs["perfect_information"] = True
-    try:
-        return _engine_class()(algorithm=algorithm, **kwargs)
-    except TypeError as e:
-        m = re.search(r"unexpected keyword argument '(\w+)'", str(e))
-        if m:
-            raise CliError("--option", f"{m.group(1)!r} is not an engine option") from None
-        raise CliError("engine", str(e)) from None
-    except JaipurError as e:
-        raise CliError(e.field, e.reason) from None
-    except ValueError as e:
-        raise CliError("engine", str(e)) from None
-
-
-def _run_interruptibly(fn: Callable[[Any], Any]) -> tuple[Any, bool]:
-    """Run ``fn(stop_event)`` in a thread; Ctrl-C sets the event (the search
-    returns what it has) instead of killing it.  Returns (value, interrupted)."""
-    stop = threading.Event()
-    finished = threading.Event()
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = fn(stop)
-        except BaseException as e:  # noqa: BLE001 - re-raised in the caller
-            box["error"] = e
-        finally:
-            finished.set()
-
-    # (Event.wait, not Thread.join: a join cut short by Ctrl-C can leave the
-    # thread looking finished while it still runs.)
-    t = threading.Thread(target=target, name="jaipur-ai-search", daemon=True)
-    t.start()
-    interrupted = False
-    while not finished.is_set():
-        try:
-            finished.wait(0.05)
-        except KeyboardInterrupt:
-            if interrupted:  # a second Ctrl-C: give up waiting
-                raise
-            interrupted = True
-            stop.set()
-    if "error" in box:
-        raise box["error"]
-    return box.get("value"), interrupted
-
-
-def _report_dict(report: Any) -> dict:
-    if hasattr(report, "to_dict"):
-        return report.to_dict()
-    return json.loads(report.to_json())  # pragma: no cover - defensive
-
-
-def load_history(path: str, pos: Position) -> Optional[list]:
-    """The moves of the round before ``pos`` from a JSON file (``-``: stdin): the list
-    of ``{"position", "move"}`` objects of the serve protocol's ``history``
-    (docs/protocol.md), read and checked by the same code."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CliError("--history", f"cannot read {path!r}: {e}") from None
-    try:
-        value = json.loads(text)
-    except ValueError as e:
-        raise CliError("--history", f"{path!r} is not JSON: {e}") from None
-    try:
-        return read_request_history(value, pos)
-    except (RequestError, JaipurError) as e:
-        raise CliError(str(e.field), e.reason) from None
-
-
-# ------------------------------------------------------------------- analyse
-def cmd_analyse(args: argparse.Namespace) -> int:
-    pos = load_position(args.position)
-    perfect = args.perfect_information
-    if perfect and not isinstance(pos, GameState):
-        raise CliError("--perfect-information",
-                       "needs a full state (hidden cards included), not a player's view")
-    if pos.is_round_over:
-        raise CliError("position", f"the round is over ({_result_text(pos.result)}): "
-                                   f"no move to analyse")
-    notes = []
-    if isinstance(pos, View):
-        if pos.to_move != pos.observer:
-            raise CliError("position", f"it is player {pos.to_move}'s turn but this is player "
-                                       f"{pos.observer}'s view: only the player to move has "
-                                       f"moves to analyse")
-        target: Position = pos
-        shown: Position = pos
-    elif perfect:
-        target, shown = pos, pos
-        notes.append(f"Perfect-information mode: player {pos.to_move}'s moves are analysed "
-                     f"with every hidden card visible (this is cheating).")
-    else:
-        target = shown = pos.view(pos.to_move)
-        notes.append(f"Full state given: analysing for player {pos.to_move} (to move) from "
-                     f"that player's view only; the hidden cards are not used.")
-    if args.history == "-" and " ".join(args.position).strip() == "-":
-        raise CliError("--history", "the position is read from stdin: give the history "
-                                    "as a file")
-    history = None if args.history is None else load_history(args.history, pos)
-    engine = _make_engine(args.algorithm, args.threads, perfect, args.option)
-    t, n = args.time, args.iterations
-    if t is None and n is None and args.algorithm in ("ismcts", "expectimax"):
-        t = DEFAULT_ANALYSE_TIME
-
-    def search(stop: threading.Event) -> Any:
-        return engine.analyse(target, time=t, iterations=n, top=args.top, seed=args.seed,
-                              stop_event=stop, history=history)
-
-    try:
-        report, interrupted = _run_interruptibly(search)
-    except JaipurError as e:
-        raise CliError(e.field, e.reason) from None
-    except ValueError as e:
-        raise CliError("analyse", str(e)) from None
-    if args.json:
-        print(json.dumps(_report_dict(report), indent=2))
-    else:
-        print(shown)
-        for note in notes:
-            print(note)
-        print()
-        print(format_analysis(report, args.top))
-        if interrupted:
-            print("(interrupted: the search was stopped early; the figures above are what it "
-                  "had found)")
-    return EXIT_INTERRUPTED if interrupted else 0
-
-
-def _result_text(r: Any) -> str:
-    return "drawn" if r == "draw" else f"won by player {r}"
-
-
-# ---------------------------------------------------------------------- play
-def _level_spec(level: str) -> EngineSpec:
-    try:
-        return EngineSpec.parse(level)
-    except InvalidOptionError as e:
-        raise CliError("--level", f"{level!r}: {e}") from None
-    except JaipurError as e:
-        raise CliError("--level", f"{level!r} is not a level ({', '.join(LEVELS)}), a number "
-                                  f"of iterations or an engine spec: {e.reason}") from None
-
-
-def cmd_play(args: argparse.Namespace) -> int:
-    game: Game
-    recording: Optional[RecordingGameType] = None
-    if args.record:
-        from jaipur_ai.doors.play import recording_game
-        game = recording = recording_game()(_level_spec(args.level), args.hint,
-                                            seed=args.seed, you=args.you)
-    else:
-        game = Game(_level_spec(args.level), args.hint, seed=args.seed, you=args.you)
-    try:
-        return game.run()
-    except KeyboardInterrupt:
-        print("\ninterrupted: the game is left unfinished.", flush=True)
-        return EXIT_INTERRUPTED
-    finally:
-        if recording is not None:
-            recording.record().save(args.record)
-
-
-# --------------------------------------------------------------------- match
-class _Progress:
-    """The progress bar on stderr of ``match`` (games, with A's results) and ``review``
-    (plies): redrawn in place on a terminal, one line per tenth otherwise."""
-
-    def __init__(self, total: int, enabled: bool, open_ended: bool = False,
-                 unit: str = "games") -> None:
-        self.total = total
-        self.open_ended = open_ended
-        self.enabled = enabled
-        self.unit = unit
-        self.tty = sys.stderr.isatty()
-        self.t0 = time.perf_counter()
-        self.w = self.d = self.l = 0
-        self.step = -1
-        self.new = 0             # games played (plies reviewed) by this run
-        self.done = 0
-
-    def __call__(self, rec: Any, done: int, total: int) -> None:
-        """A match's ``on_result``."""
-        self.w += rec.winner == "A"
-        self.d += rec.winner == "draw"
-        self.l += rec.winner == "B"
-        self.new += 1
-        self.show(done, total, f"A: {self.w} W {self.d} D {self.l} L")
-
-    def plies(self, done: int, total: int) -> None:
-        """A review's ``progress``."""
-        self.total, self.new = total, done
-        self.show(done, total)
-
-    def show(self, done: int, total: int, middle: str = "") -> None:
-        self.done = done
-        if not self.enabled or total <= 0:
-            return
-        width = 24
-        fill = width * done // total
-        elapsed = time.perf_counter() - self.t0
-        rate = self.new / elapsed if elapsed > 0 else 0.0
-        mid = f"  {middle}" if middle else ""
-        if self.open_ended:                           # --sprt: no known end
-            text = f"{done} {self.unit}{mid}  {elapsed:.0f} s"
-        else:
-            text = (f"[{'#' * fill}{'-' * (width - fill)}] {done}/{total} {self.unit}{mid}  "
-                    f"{elapsed:.0f} s")
-            if self.new:
-                left = (total - done) / rate if rate > 0 else 0.0
-                text += f"  {rate:.2f} {self.unit}/s, ~{left:.0f} s left"
-        if self.tty:
-            sys.stderr.write("\r" + text + ("\n" if done == total else ""))
-            sys.stderr.flush()
-        else:
-            step = 10 * done // total if not self.open_ended else done // 100
-            if step != self.step:
-                self.step = step
-                sys.stderr.write(text + "\n")
-                sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled and self.tty and 0 < self.new and self.done < self.total:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
-def cmd_match(args: argparse.Namespace) -> int:
-    from jaipur_ai.options import MAX_GAMES
-    from jaipur_ai.matches.sprt import parse_sprt
-    sprt = None
-    if args.sprt is not None:
-        try:
-            sprt = parse_sprt(args.sprt, alpha=args.alpha, beta=args.beta)
-        except JaipurError as e:
-            raise CliError("--sprt", e.reason) from None
-    elif args.alpha is not None or args.beta is not None:
-        raise CliError("--alpha", "--alpha and --beta are settings of --sprt")
-    games = args.games if args.games is not None else (MAX_GAMES if sprt else 10)
-    progress = _Progress(2 * games, not args.quiet, open_ended=sprt is not None)
-    try:
-        # stdout is the report's alone: Ray prints its workers' deaths to stdout
-        with redirect_stdout(sys.stderr):
-            res = run_match(args.a, args.b, games=games, seed=args.seed,
-                            workers=args.workers, unit=args.unit, on_result=progress,
-                            out=args.out, sprt=sprt, backend=args.backend,
-                            address=args.address)
-    except JaipurError as e:
-        raise CliError(_flag_of(e), e.reason) from None
-    finally:
-        progress.close()
-    if args.record:
-        from jaipur_ai.matches.record import GameRecord
-        GameRecord.from_match(res).save(args.record)
-    if args.json:
-        print(res.to_json(indent=2))
-    else:
-        print(format_result(res))
-    return EXIT_INTERRUPTED if res.interrupted else 0
-
-
-# -------------------------------------------------------------------- review
-def _load_record(arg: str, stdin: Any = None) -> Any:
-    """A game record from a file, ``-`` (stdin) or ``sample`` (the shipped one)."""
-    from jaipur_ai.matches.record import GameRecord
-    if arg == "-":
-        text = (stdin or sys.stdin).read()
-    else:
-        path = SAMPLE_RECORD if arg.lower() == "sample" and not os.path.exists(arg) else Path(arg)
-        if path.is_dir():
-            raise CliError("record", f"{arg!r} is a directory, not a record file")
-        if not path.is_file():
-            raise CliError("record", f"no such file: {arg!r}")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise CliError("record", f"cannot read {arg!r}: {e}") from None
-    return GameRecord.from_json(text)
-
-
-def cmd_review(args: argparse.Namespace) -> int:
-    from jaipur_ai.doors import _review_plot
-    from jaipur_ai.doors.review import review_game
-    if args.plot is not None:            # before the long part: a missing extra fails now
-        try:
-            _review_plot.check_path(args.plot, "--plot")
-            _review_plot.require_matplotlib("--plot")
-        except JaipurError as e:
-            raise CliError(e.field, e.reason) from None
-    record = _load_record(args.record)
-    engine = _make_engine(args.algorithm, args.threads, False, args.option)
-    bar = _Progress(0, not args.quiet, unit="plies")
-
-    def run(stop: threading.Event) -> Any:
-        return review_game(record, game=args.game, iterations=args.iterations, time=args.time,
-                           seed=args.seed, engine=engine, progress=bar.plies, stop_event=stop)
-
-    try:
-        review, interrupted = _run_interruptibly(run)
-    finally:
-        bar.close()
-    if args.plot is not None:
-        try:
-            review.plot(args.plot)
-        except JaipurError as e:
-            raise CliError("--plot", e.reason) from None
-        except (OSError, ValueError) as e:
-            raise CliError("--plot", f"cannot write {args.plot!r}: {e}") from None
-    print(review.to_json(indent=2) if args.json else str(review))
-    return EXIT_INTERRUPTED if interrupted or not review.complete else 0
-
-
-# --------------------------------------------------------------------- bench
-def cmd_bench(args: argparse.Namespace) -> int:
-    from jaipur_ai.doors import _bench
-    out: dict[str, Any] = {"quick": args.quick, "version": __version__}
-    if args.quick:
-        rules = _bench.rules_report(core_rounds=2000, ref_rounds=10, repeat=1)
-    else:
-        rules = _bench.rules_report()
-    out["rules"] = rules
-    if not args.json:
-        print("Rules core: uniformly random full rounds (one core, median of runs)")
-        print(_bench.format_rules_report(rules))
-        print()
-    out["search"] = _bench.search_report(quick=args.quick)
-    if args.json:
-        print(json.dumps(out, indent=2))
-    else:
-        print("Search speed")
-        print(_bench.format_search_report(out["search"]))
-    return 0
-
-
-# ------------------------------------------------------------------ version
-def _version_text() -> str:
-    import platform
-    try:
-        import numpy
-        np_v = numpy.__version__
-    except ImportError:  # pragma: no cover
-        np_v = "?"
-    return f"{PROG} {__version__} (Python {platform.python_version()}, numpy {np_v})"
-
-
-def cmd_version(args: argparse.Namespace) -> int:
-    print(_version_text())
-    return 0
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    return int(serve_stdio(algorithm=args.algorithm, threads=args.threads,
-                           time=args.time) or 0)
-
-
-def _port(text: str) -> int:
-    t = text.strip()
-    if not t.isdigit() or not 0 <= int(t) <= 65535:
-        raise CliError("--port", f"expected a port number 0..65535 (0: a free one), got "
-                                 f"{text[:40]!r}")
-    return int(t)
-
-
-def cmd_web(args: argparse.Namespace) -> int:
-    from jaipur_ai.doors import web
-    try:
-        app = web.WebApp(level=_level_spec(args.level), hint=args.hint, threads=args.threads)
-    except web.RequestError as e:
-        raise CliError(f"--{e.field}", e.reason) from None
-    try:
-        return web.run(app, host=args.host, port=args.port, verbose=args.verbose)
-    except OSError as e:   # the port is taken, the host is not this machine's, ...
-        raise CliError("--port" if e.errno in (errno.EADDRINUSE, errno.EACCES) else "--host",
-                       f"cannot listen on {args.host}:{args.port}: "
-                       f"{e.strerror or e}") from None
 
 
 # ------------------------------------------------------------------- parser
@@ -677,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, formatter_class=_formatter, epilog=MAIN_EPILOG,
                 description="Jaipur: exact rules, information sets, ISMCTS and "
                             "expectimax search.")
-    p.add_argument("--version", action="version", version=_version_text())
+    p.add_argument("--version", action="version", version=version_text())
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
                            title="commands")
 
@@ -702,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search seed (default: random, printed)")
     a.add_argument("--threads", type=_flag("threads", "--threads"), default=None, metavar="T",
                    help="search threads (default 1)")
-    a.add_argument("-o", "--option", type=_option, action="append", default=[],
+    a.add_argument("-o", "--option", type=engine_option, action="append", default=[],
                    metavar="KEY=VALUE", help="other Engine option, e.g. playout=random")
     a.add_argument("--perfect-information", action="store_true",
                    help="cheat: search the full state with the hidden cards visible "
@@ -780,7 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="search algorithm (default ismcts)")
     rv.add_argument("--threads", type=_flag("threads", "--threads"), default=None, metavar="T",
                     help="search threads (default 1)")
-    rv.add_argument("-o", "--option", type=_option, action="append", default=[],
+    rv.add_argument("-o", "--option", type=engine_option, action="append", default=[],
                     metavar="KEY=VALUE", help="other Engine option, e.g. exploration=1")
     rv.add_argument("--json", action="store_true",
                     help="print the review as JSON (docs/review.md has the layout)")
@@ -815,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("web", help="play, analyse and review in the browser (docs/web.md)",
                        formatter_class=_formatter, epilog=WEB_EPILOG,
                        description="Serve the browser page and its JSON API on this machine.")
-    w.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
+    w.add_argument("--port", type=port_number, default=DEFAULT_PORT, metavar="N",
                    help=f"port to listen on (default {DEFAULT_PORT}; 0: a free one)")
     w.add_argument("--host", default="127.0.0.1", metavar="H",
                    help="address to bind (default 127.0.0.1: this machine only)")
@@ -834,14 +362,6 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
     v.set_defaults(func=cmd_version)
     return p
-
-
-def _flag_of(e: JaipurError) -> str:
-    """The field of an error, named as the flag that set it for the backend's errors
-    (``--backend``: Ray missing or failing; ``--address``: a cluster not reached)."""
-    if isinstance(e, (BackendError, MissingExtraError)) and e.field in ("backend", "address"):
-        return "--" + e.field
-    return e.field
 
 
 def _error(field: str, reason: str) -> None:
@@ -868,7 +388,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _error(e.field, e.reason)
         return e.code
     except JaipurError as e:
-        _error(_flag_of(e), e.reason)
+        _error(flag_of(e), e.reason)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         sys.stderr.write(f"\n{PROG}: interrupted\n")

@@ -29,206 +29,29 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import os
-import re
 import sys
 import threading
 import traceback
 from typing import Any, Callable, Optional, Union
 
 from jaipur_ai._version import __version__
-from jaipur_ai.errors import InvalidOptionError, InvalidPositionError, JaipurError
+from jaipur_ai.doors.requests import (Position, RequestError, as_state, error_body,
+                                      integer_field, json_safe, option_field,
+                                      read_request_history, read_request_position,
+                                      reject_constant, required_field, salvage_id,
+                                      scalar_id, write_position)
+from jaipur_ai.errors import InvalidPositionError, JaipurError
 from jaipur_ai.options import ALGORITHMS, SPEC_OPTIONS, check, option
 from jaipur_ai.rules.move import Move
-from jaipur_ai.rules.position import STATE_FORMAT, GameState
-from jaipur_ai.rules.position import VIEW_FORMAT, View, mover_view, read_position
+from jaipur_ai.rules.position import STATE_FORMAT
+from jaipur_ai.rules.position import VIEW_FORMAT, View
 
-__all__ = ["Server", "serve_stdio", "PROTOCOL_VERSION", "RequestError", "error_body",
-           "read_request_position", "read_request_history"]
+__all__ = ["Server", "serve_stdio", "PROTOCOL_VERSION", "ACTIONS"]
 
 #: Bumped only for changes that break old frontends; adding actions, request
 #: fields or response fields does not bump it.
 PROTOCOL_VERSION = 1
-
-
-Position = Union[GameState, View]
-
-
-# --------------------------------------------------------------------------- errors
-class RequestError(Exception):
-    """A request the server cannot carry out (not a position or move error):
-    ``field`` names the request field (``None``: the whole line), ``reason``
-    says what is wrong with it."""
-
-    def __init__(self, field: Optional[str], reason: str,
-                 type_: str = "InvalidRequestError") -> None:
-        self.type = type_
-        self.field = field
-        self.reason = reason
-        self.message = f"{field}: {reason}" if field else reason
-        super().__init__(self.message)
-
-
-def _position_field(field: str, root: str = "position") -> str:
-    """A position reader's field, as a path inside the request (the position read
-    is the request's ``root`` field)."""
-    if field in ("text", "json", "", "position"):
-        return root
-    if field.startswith("position."):
-        field = field[len("position."):]
-    return f"{root}.{field}"
-
-
-def error_body(exc: BaseException, where: str = "") -> dict[str, Any]:
-    """The ``error`` object of an answer.  ``where`` is "position" when the
-    exception came from reading or checking the request's position."""
-    if isinstance(exc, RequestError):
-        return {"type": exc.type, "field": exc.field, "message": exc.message,
-                "reason": exc.reason}
-    if isinstance(exc, JaipurError):
-        field = _position_field(exc.field) if where == "position" else exc.field
-        # a bad limit or engine option is a request error on the wire (docs/protocol.md)
-        kind = "InvalidRequestError" if isinstance(exc, InvalidOptionError) else \
-            type(exc).__name__
-        return {"type": kind, "field": field,
-                "message": f"{field}: {exc.reason}", "reason": exc.reason}
-    message = f"{type(exc).__name__}: {exc}"
-    return {"type": "InternalError", "field": None, "message": message, "reason": message}
-
-
-# --------------------------------------------------------------------------- reading fields
-_MISSING = object()
-
-
-def _need(req: dict, key: str) -> Any:
-    v = req.get(key, _MISSING)
-    if v is _MISSING or v is None:
-        raise RequestError(key, "missing")
-    return v
-
-
-def _option(req: dict, key: str) -> Any:
-    """Request field ``key``, checked by the one table of options (jaipur_ai.options);
-    absent or null: None."""
-    return check(key, req.get(key))
-
-
-def _integer(req: dict, key: str, lo: int, hi: int) -> Optional[int]:
-    v = req.get(key)
-    if v is None:
-        return None
-    if isinstance(v, float) and v.is_integer():
-        v = int(v)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise RequestError(key, f"expected an integer, got {v!r}")
-    if not lo <= v <= hi:
-        raise RequestError(key, f"{v} is out of range {lo}..{hi}")
-    return v
-
-
-def read_request_position(value: Any) -> tuple[Position, str]:
-    """The request's ``position`` and the form it came in: ``"object"``
-    (a JSON object), ``"json"`` (a JSON string) or ``"text"`` (one line)."""
-    if isinstance(value, dict):
-        if value.get("format") == VIEW_FORMAT:
-            return View.from_dict(value), "object"
-        return GameState.from_dict(value), "object"
-    if isinstance(value, str):
-        form = "json" if value.lstrip().startswith("{") else "text"
-        return read_position(value), form
-    raise RequestError("position", "expected a JSON object or a one-line text "
-                                   f"form, got {type(value).__name__}")
-
-
-def read_request_history(value: Any, pos: Position) -> Optional[list]:
-    """The request's ``history`` (the moves of the round before ``pos``, oldest first:
-    a list of ``{"position": ..., "move": ...}`` objects, each position a state or the
-    searching player's view in any form ``position`` takes) as the engine's
-    (position, move) pairs, checked against ``pos`` now, before any search starts
-    (:func:`jaipur_ai.search.belief.read_history`); absent or null: None."""
-    if value is None:
-        return None
-    if not isinstance(value, list):
-        raise RequestError("history", "expected a list of {\"position\", \"move\"} objects, "
-                                      f"got {type(value).__name__}")
-    pairs = []
-    for i, entry in enumerate(value):
-        where = f"history[{i}]"
-        if not isinstance(entry, dict):
-            raise RequestError(where, "expected an object with \"position\" and \"move\", "
-                                      f"got {type(entry).__name__}")
-        for key in ("position", "move"):
-            if entry.get(key) is None:
-                raise RequestError(f"{where}.{key}", "missing")
-        try:
-            before, _ = read_request_position(entry["position"])
-        except RequestError as e:
-            raise RequestError(f"{where}.position", e.reason) from None
-        except JaipurError as e:
-            raise InvalidPositionError(_position_field(e.field, f"{where}.position"),
-                                       e.reason) from None
-        move = entry["move"]
-        if isinstance(move, bool) or not isinstance(move, (str, int)):
-            raise RequestError(f"{where}.move", "expected a move text or an action id, got "
-                                                f"{move!r}")
-        pairs.append((before, move))
-    from jaipur_ai.search.belief import read_history    # with the search: serve starts without it
-    read_history(pairs, mover_view(pos))
-    return pairs
-
-
-def _write_position(pos: Position, form: str) -> Any:
-    if form == "object":
-        return pos.to_dict()
-    if form == "json":
-        return pos.to_json()
-    return pos.to_text()
-
-
-def _as_state(pos: Position, what: str) -> GameState:
-    if not isinstance(pos, GameState):
-        raise RequestError("position", f"{what} needs a full state "
-                                       f"({STATE_FORMAT!r} or 'S ...'), got a view",
-                           "InvalidPositionError")
-    return pos
-
-
-def _scalar_id(req: dict) -> Any:
-    rid = req.get("id")
-    if rid is None or isinstance(rid, (str, int, float, bool)):
-        return rid
-    raise RequestError("id", "expected a JSON scalar (string, number, true/false or null)")
-
-
-_ID_RE = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?'
-                    r'|true|false|null)')
-
-
-def _salvage_id(line: str) -> Any:
-    """Best effort: the id of a line that is not valid JSON."""
-    m = _ID_RE.search(line)
-    if m is None:
-        return None
-    try:
-        return json.loads(m.group(1))
-    except ValueError:
-        return None
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _json_safe(x: Any) -> Any:
-    """Non-finite floats become null: they are not JSON."""
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {k: _json_safe(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_json_safe(v) for v in x]
-    return x
 
 
 # --------------------------------------------------------------------------- the engine
@@ -330,10 +153,10 @@ class Server:
         try:
             line = json.dumps(msg, allow_nan=False)
         except ValueError:
-            line = json.dumps(_json_safe(msg), allow_nan=False)
+            line = json.dumps(json_safe(msg), allow_nan=False)
         except TypeError as e:  # something that is not JSON: an internal error
             self._log_exception(e)
-            line = json.dumps(_json_safe({"id": msg.get("id"), "error": error_body(e)}))
+            line = json.dumps(json_safe({"id": msg.get("id"), "error": error_body(e)}))
         data = line + "\n"
         with self._write_lock:
             if self._broken:
@@ -401,14 +224,14 @@ class Server:
             if not line:
                 return None
             try:
-                req = json.loads(line, parse_constant=_reject_constant)
+                req = json.loads(line, parse_constant=reject_constant)
             except (ValueError, RecursionError) as e:
-                rid = _salvage_id(line)
+                rid = salvage_id(line)
                 raise RequestError(None, f"not valid JSON: {e}") from None
             if not isinstance(req, dict):
                 raise RequestError(None, "a request is a JSON object, got "
                                          f"{type(req).__name__ if req is not None else 'null'}")
-            rid = _scalar_id(req)
+            rid = scalar_id(req)
             a = req.get("action", "analyse")
             if a is None:
                 a = "analyse"
@@ -446,7 +269,7 @@ class Server:
 
     # ------------------------------------------------------------ no-search actions
     def _position(self, req: dict) -> tuple[Position, str]:
-        value = _need(req, "position")
+        value = required_field(req, "position")
         try:
             return read_request_position(value)
         except JaipurError as e:
@@ -463,25 +286,25 @@ class Server:
 
     def _do_apply(self, req: dict) -> dict[str, Any]:
         pos, form = self._position(req)
-        state = _as_state(pos, "apply")
-        move = Move.coerce(_need(req, "move"))
+        state = as_state(pos, "apply")
+        move = Move.coerce(required_field(req, "move"))
         after = state.apply(move)
         return {"move": str(move), "action_id": move.action_id,
-                "position": _write_position(after, form), "to_move": after.to_move,
+                "position": write_position(after, form), "to_move": after.to_move,
                 "result": after.result, "round_over": after.is_round_over,
                 "seals": list(after.seals), "match_over": after.is_match_over}
 
     def _do_view(self, req: dict) -> dict[str, Any]:
         pos, form = self._position(req)
-        state = _as_state(pos, "view")
-        _need(req, "player")
-        player = _integer(req, "player", 0, 1)
+        state = as_state(pos, "view")
+        required_field(req, "player")
+        player = integer_field(req, "player", 0, 1)
         assert player is not None                     # (required above)
-        return {"player": player, "position": _write_position(state.view(player), form)}
+        return {"player": player, "position": write_position(state.view(player), form)}
 
     def _do_result(self, req: dict) -> dict[str, Any]:
         pos, _ = self._position(req)
-        state = _as_state(pos, "result")
+        state = as_state(pos, "result")
         over = state.is_round_over
         return {"round_over": over, "result": state.result,
                 "totals": list(state.round_totals()),
@@ -510,12 +333,12 @@ class Server:
         if isinstance(pos, View) and pos.to_move != pos.observer:
             raise _PositionError(InvalidPositionError(
                 "to_move", "it is the opponent's turn: search the view of the player to move"))
-        limits = {k: _option(req, k) for k in ("time", "iterations", "top", "seed")}
+        limits = {k: option_field(req, k) for k in ("time", "iterations", "top", "seed")}
         if limits["top"] is None:
             limits["top"] = option("top").default
         if limits["time"] is None and limits["iterations"] is None and self.default_time:
             limits["time"] = self.default_time
-        report_every = _option(req, "report_every")
+        report_every = option_field(req, "report_every")
         history = read_request_history(req.get("history"), pos)
         if history is not None:
             limits["history"] = history
@@ -529,7 +352,7 @@ class Server:
         opts: dict[str, Any] = {"algorithm": self.algorithm, "threads": self.threads}
         for k, v in req.items():
             if k in SPEC_OPTIONS and k not in _ANALYSE_FIELDS and v is not None:
-                opts[k] = _option(req, k)
+                opts[k] = option_field(req, k)
         return E.Engine.from_options(**opts)
 
     def _launch(self, rid: Any, engine, pos: Position, limits: dict,

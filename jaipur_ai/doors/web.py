@@ -22,7 +22,7 @@ from typing import Any, Optional
 
 from jaipur_ai._version import __version__
 from jaipur_ai.options import describe
-from jaipur_ai.doors.serve import RequestError
+from jaipur_ai.doors.requests import RequestError
 from jaipur_ai.doors.webapi import Response, WebApp, error_response, json_response
 
 __all__ = ["WebApp", "make_server", "url_of", "run", "DEFAULT_PORT", "MAX_BODY"]

@@ -33,7 +33,8 @@ from jaipur_ai._version import __version__
 from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.spec import LEVELS, EngineSpec
 from jaipur_ai.options import SPEC_OPTIONS, SEARCH_LIMITS, check, describe
-from jaipur_ai.doors.serve import RequestError, Server, error_body, read_request_position
+from jaipur_ai.doors.requests import RequestError, error_body, read_request_position
+from jaipur_ai.doors.serve import Server
 from jaipur_ai.rules.position import View
 from jaipur_ai.doors.webgame import GameStore, WebGame
 

@@ -7,7 +7,7 @@ is what the page draws, from the human's side only.  The engine searches its own
 view, never the human's hand; the human sees the engine's hand only once a round is
 over.  Every position played is recorded (:mod:`jaipur_ai.matches.record`).
 
->>> from jaipur_ai.matches.runner import EngineSpec
+>>> from jaipur_ai.matches.spec import EngineSpec
 >>> g = WebGame(EngineSpec.parse("greedy"), EngineSpec.parse("greedy"), seed=3, you=0)
 >>> t = g.table()                  # the engine started, and has moved
 >>> t["you"], t["turn"], t["last_engine_move"], t["legal_moves"][:3]
@@ -29,7 +29,7 @@ from jaipur_ai.doors.play import (camel_points, end_reason, engine_move, hint_an
 from jaipur_ai.matches.spec import EngineSpec
 from jaipur_ai.rules.move import Move
 from jaipur_ai.matches.record import GameRecord, RoundRecorder
-from jaipur_ai.doors.serve import RequestError
+from jaipur_ai.doors.requests import RequestError
 from jaipur_ai.rules.position import GameState
 
 __all__ = ["WebGame", "GameStore", "MAX_GAMES", "GameNotFound"]

@@ -10,7 +10,8 @@ seals with ``unit="match"`` (the later rounds of both games use the same deal
 seeds, in the order they are dealt).  Each engine searches only its own view:
 the player's information set, never the hidden cards.
 
->>> from jaipur_ai.matches.runner import EngineSpec, run_match
+>>> from jaipur_ai.matches.runner import run_match
+>>> from jaipur_ai.matches.spec import EngineSpec
 >>> a = EngineSpec.parse("greedy")
 >>> b = EngineSpec.parse("random")
 >>> result = run_match(a, b, games=2, seed=1)
@@ -45,200 +46,19 @@ import math
 import os
 import time
 from contextlib import closing
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from dataclasses import dataclass
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 from jaipur_ai.matches.backends import Backend, make_backend
-from jaipur_ai.errors import JaipurError
 from jaipur_ai.options import check, describe
-from jaipur_ai.matches.spec import (ALGORITHMS, LEVELS, EngineSpec, SpecError,  # noqa: F401
-                   deal_seeds, derive_seed, option_value)
+from jaipur_ai.matches.spec import EngineSpec, SpecError
 from jaipur_ai.matches.spec import deal_seed as _deal_seed, game_seed as _game_seed
 from jaipur_ai.matches.sprt import SPRT, pentanomial, pentanomial_stats
-from jaipur_ai.rules.position import GameState
-from jaipur_ai.matches.stats import (elo_difference, normal_interval, student_t95,  # noqa: F401
-                    wilson_interval)
+from jaipur_ai.matches.games import GameRecord, play_game
+from jaipur_ai.matches.results import ResultsFile
+from jaipur_ai.matches.stats import elo_difference, normal_interval, wilson_interval
 
-__all__ = [
-    "EngineSpec", "GameRecord", "MatchResult", "play_round", "play_game", "run_match",
-    "deal_seeds", "derive_seed", "wilson_interval", "normal_interval", "student_t95",
-    "elo_difference",
-    "summarise", "format_result", "option_value", "LEVELS", "ALGORITHMS", "pair_scores",
-    "ResultsFile", "ResultsFileError",
-]
-
-# ----------------------------------------------------------------------- playing
-@dataclass
-class GameRecord:
-    """One finished game between A and B (a round, or a match to two seals)."""
-
-    deal: int                    #: deal number in the match
-    deal_seed: int
-    a_seat: int                  #: player number (0/1) engine A played
-    starter: int                 #: player who moved first in the (first) round
-    winner: str                  #: "A", "B" or "draw"
-    points: tuple                #: (A's points, B's points), summed over rounds
-    rounds: int = 1
-    seals: tuple = (0, 0)        #: (A's seals, B's seals)
-    plies: int = 0
-    moves: list = field(default_factory=list)   #: move texts, "|" between rounds
-    seconds: tuple = (0.0, 0.0)  #: total thinking seconds (A, B)
-    engine_moves: tuple = (0, 0) #: moves made (A, B)
-
-    @property
-    def score(self) -> float:
-        return {"A": 1.0, "B": 0.0, "draw": 0.5}[self.winner]
-
-    @property
-    def margin(self) -> int:
-        return self.points[0] - self.points[1]
-
-    @property
-    def a_started(self) -> bool:
-        return self.starter == self.a_seat
-
-    def to_dict(self) -> dict:
-        return {"deal": self.deal, "deal_seed": self.deal_seed, "a_seat": self.a_seat,
-                "starter": self.starter, "a_started": self.a_started, "winner": self.winner,
-                "score": self.score, "points": list(self.points), "margin": self.margin,
-                "rounds": self.rounds, "seals": list(self.seals), "plies": self.plies,
-                "seconds": list(self.seconds), "engine_moves": list(self.engine_moves),
-                "moves": self.rounds_moves()}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "GameRecord":
-        """The record of :meth:`to_dict` (a line of a results file) read back."""
-        moves: list[str] = []
-        for i, rnd in enumerate(d.get("moves") or [[]]):
-            if i:
-                moves.append("|")
-            moves.extend(rnd)
-        return cls(deal=int(d["deal"]), deal_seed=int(d["deal_seed"]), a_seat=int(d["a_seat"]),
-                   starter=int(d["starter"]), winner=str(d["winner"]),
-                   points=tuple(d["points"]), rounds=int(d.get("rounds", 1)),
-                   seals=tuple(d.get("seals", (0, 0))), plies=int(d.get("plies", 0)),
-                   moves=moves, seconds=tuple(d.get("seconds", (0.0, 0.0))),
-                   engine_moves=tuple(d.get("engine_moves", (0, 0))))
-
-    def rounds_moves(self) -> list[list[str]]:
-        """The moves, one list per round (as JSON records hold them)."""
-        out: list[list[str]] = [[]]
-        for m in self.moves:
-            if m == "|":
-                out.append([])
-            else:
-                out[-1].append(m)
-        return out
-
-
-def _choose(engine: Any, spec: EngineSpec, state: GameState, seed: int) -> tuple[Any, float]:
-    # the player's view only, unless the spec asks for the cheating mode
-    view = state if spec.cheats else state.view(state.to_move)
-    lim = spec.limits()
-    t0 = time.perf_counter()
-    move = engine.best_move(view, time=lim["time"], iterations=lim["iterations"], seed=seed)
-    return move, time.perf_counter() - t0
-
-
-def _play_one_round(state: GameState, engines: dict, specs: dict,
-                    seed_of: Callable[[int, int], int], acc: dict) -> GameState:
-    """Play ``state`` to the end of its round; ``engines``/``specs`` by player;
-    ``seed_of(ply, player)`` seeds each search.  An engine with a ``see_move(view,
-    move)`` method (:meth:`jaipur_ai.Engine.see_move`) is shown every move played,
-    with its own view of the position the move was played in: what a player at the
-    table sees, from which ``Engine(belief=...)`` weighs the opponent's hand."""
-    ply = 0
-    watchers = [q for q in (0, 1) if hasattr(engines[q], "see_move")]
-    while not state.is_round_over:
-        p = state.to_move
-        move, secs = _choose(engines[p], specs[p], state, seed_of(ply, p))
-        for q in watchers:
-            engines[q].see_move(state.view(q), move)
-        state = state.apply(move)
-        acc["moves"].append(str(move))
-        acc["seconds"][p] += secs
-        acc["count"][p] += 1
-        ply += 1
-    acc["plies"] += ply
-    return state
-
-
-def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], deal_seed: int,
-              a_seat: int, *, unit: str = "round", starter: Optional[int] = None,
-              seed: Optional[int] = None, deal: int = 0,
-              move_seed: Optional[Callable[[int, int, int], int]] = None) -> GameRecord:
-    """Play one game (``unit="round"``: one round; ``"match"``: rounds until a
-    player holds two seals) from ``GameState.new(deal_seed, starter)``, engine A
-    as player ``a_seat``.  Search seeds derive from ``seed`` (default: the deal
-    seed), the seat, the round and the ply; ``move_seed(round, ply, player)``,
-    when given, is the seed of each search instead (bench/bench_strength.py keeps
-    its own seeding this way)."""
-    if unit not in ("round", "match"):
-        raise SpecError("unit", f"expected 'round' or 'match', got {unit!r}")
-    if a_seat not in (0, 1):
-        raise SpecError("a_seat", f"expected 0 or 1, got {a_seat!r}")
-    a, b = EngineSpec.parse(spec_a), EngineSpec.parse(spec_b)
-    specs = {a_seat: a, 1 - a_seat: b}
-    engines = {a_seat: a.make_engine(), 1 - a_seat: b.make_engine()}
-    base = deal_seed if seed is None else seed
-    state = GameState.new(deal_seed, starter=starter)
-    first_starter = state.starter
-    acc: dict[str, Any] = {"moves": [], "seconds": [0.0, 0.0], "count": [0, 0], "plies": 0}
-    points = [0, 0]
-    rounds = 0
-    while True:
-        rounds += 1
-        seed_of: Callable[[int, int], int]
-        if move_seed is None:
-            path = (base, 1, deal, a_seat, rounds)
-
-            def derived(ply: int, player: int, path: tuple = path) -> int:
-                return derive_seed(*path, ply)
-            seed_of = derived
-        else:
-            def given(ply: int, player: int, rnd: int = rounds,
-                      fn: Callable[[int, int, int], int] = move_seed) -> int:
-                return fn(rnd, ply, player)
-            seed_of = given
-        state = _play_one_round(state, engines, specs, seed_of, acc)
-        totals = state.round_totals()
-        points[0] += totals[0]
-        points[1] += totals[1]
-        if unit == "round" or state.is_match_over:
-            break
-        acc["moves"].append("|")
-        state = state.next_round(seed=derive_seed(deal_seed, 2, rounds))
-    if unit == "round":
-        r = state.result
-        winner_player = None if r == "draw" else r
-    else:
-        winner_player = state.match_winner
-    if winner_player is None:
-        winner = "draw"
-    else:
-        winner = "A" if winner_player == a_seat else "B"
-    seals = state.seals
-    return GameRecord(
-        deal=deal, deal_seed=deal_seed, a_seat=a_seat, starter=first_starter, winner=winner,
-        points=(points[a_seat], points[1 - a_seat]), rounds=rounds,
-        seals=(seals[a_seat], seals[1 - a_seat]), plies=acc["plies"], moves=acc["moves"],
-        seconds=(acc["seconds"][a_seat], acc["seconds"][1 - a_seat]),
-        engine_moves=(acc["count"][a_seat], acc["count"][1 - a_seat]))
-
-
-def play_round(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], deal_seed: int,
-               a_seat: int, *, starter: Optional[int] = None, seed: Optional[int] = None,
-               deal: int = 0) -> GameRecord:
-    """Play one round from ``GameState.new(deal_seed, starter)``, engine A as
-    player ``a_seat``, each engine searching only its own view.
-
-    >>> r = play_round("greedy", "random", deal_seed=5, a_seat=0)
-    >>> r.winner in ("A", "B", "draw"), r.rounds
-    (True, 1)
-    """
-    return play_game(spec_a, spec_b, deal_seed, a_seat, unit="round", starter=starter,
-                     seed=seed, deal=deal)
-
+__all__ = ["MatchResult", "run_match", "summarise", "format_result", "pair_scores"]
 
 # -------------------------------------------------------------------- statistics
 def _wdl(records: Iterable[GameRecord]) -> dict:
@@ -432,127 +252,6 @@ def format_result(res: MatchResult) -> str:
         lines.append("(time limits: the moves depend on the machine's speed; use "
                      "iteration limits for a reproducible match)")
     return "\n".join(lines)
-
-
-# ------------------------------------------------------------------ results file
-RESULTS_FORMAT = "jaipur-match-results/1"
-
-
-class ResultsFileError(JaipurError):
-    """A results file that cannot be used for this match (field ``out``)."""
-
-
-class ResultsFile:
-    """``--out FILE``: the results of a match, one JSON line per finished game.
-
-    The first line is a header, ``{"format": "jaipur-match-results/1", "settings":
-    {...}}`` with what fixes the games (A, B, the match seed, the unit); each later
-    line is one game: :meth:`GameRecord.to_dict` plus ``"match_seed"`` and
-    ``"game_seed"`` (the seed its searches derive from).  Lines are appended,
-    flushed and synced as each game finishes, so a crash loses at most the games
-    being played.  Opening an existing file reads its games back (a torn last line,
-    from a crash while writing, is cut off); a header with other settings is refused
-    (:class:`ResultsFileError`).  A deal and seat found twice count once."""
-
-    def __init__(self, path: str, settings: dict) -> None:
-        self.path = os.fspath(path)
-        self.settings = settings
-        self.records: dict[tuple[int, int], GameRecord] = {}
-        self._fh: Any = None
-        self._load()
-
-    @staticmethod
-    def read_settings(path: str) -> Optional[dict]:
-        """The settings in the header of ``path`` (None: no file, or no header yet)."""
-        try:
-            with open(path, "rb") as fh:
-                first = fh.readline()
-        except FileNotFoundError:
-            return None
-        except OSError as e:
-            raise ResultsFileError("out", f"cannot read {path}: {e.strerror}") from None
-        if not first.endswith(b"\n"):
-            return None
-        try:
-            head = json.loads(first)
-            return dict(head["settings"]) if head.get("format") == RESULTS_FORMAT else None
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None
-
-    def _load(self) -> None:
-        try:
-            with open(self.path, "rb") as fh:
-                data = fh.read()
-        except FileNotFoundError:
-            data = b""
-        except OSError as e:
-            raise ResultsFileError("out", f"cannot read {self.path}: {e.strerror}") from None
-        lines = data.split(b"\n")
-        good = 0                       # bytes of whole, readable lines
-        if data:
-            head_ok = len(lines) > 1
-            try:
-                head = json.loads(lines[0]) if head_ok else None
-            except ValueError:
-                head = None
-            if not isinstance(head, dict) or head.get("format") != RESULTS_FORMAT:
-                if head_ok or data.lstrip()[:1] not in (b"{", b""):
-                    raise ResultsFileError("out", f"{self.path} is not a match results file "
-                                                  f"({RESULTS_FORMAT})")
-                head = None            # a header torn while it was written: start again
-            if head is not None:
-                if head.get("settings") != self.settings:
-                    raise ResultsFileError(
-                        "out", f"{self.path} holds a match with other settings "
-                               f"({_settings_text(head.get('settings'))}; this match: "
-                               f"{_settings_text(self.settings)}): use another file")
-                good = len(lines[0]) + 1
-                # every line but the last ends in a newline; the last one, after the
-                # final newline, is empty or a game torn while it was written (cut off)
-                for i, line in enumerate(lines[1:-1]):
-                    try:
-                        rec = GameRecord.from_dict(json.loads(line))
-                    except (ValueError, KeyError, TypeError) as e:
-                        raise ResultsFileError("out", f"{self.path}: line {i + 2} is not a "
-                                                      f"game ({type(e).__name__})") from None
-                    self.records.setdefault((rec.deal, rec.a_seat), rec)
-                    good += len(line) + 1
-        mode = "r+b" if data else "wb"
-        try:
-            self._fh = open(self.path, mode)
-            self._fh.truncate(good)
-            self._fh.seek(good)
-            if not good:
-                self._write({"format": RESULTS_FORMAT, "settings": self.settings})
-        except OSError as e:
-            raise ResultsFileError("out", f"cannot write {self.path}: {e.strerror}") from None
-
-    def _write(self, obj: dict) -> None:
-        self._fh.write(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
-        self._fh.flush()
-        try:
-            os.fsync(self._fh.fileno())
-        except OSError:  # pragma: no cover - a file system without fsync
-            pass
-
-    def add(self, rec: GameRecord, game_seed: int) -> None:
-        key = (rec.deal, rec.a_seat)
-        if key in self.records:
-            return
-        self.records[key] = rec
-        self._write({**rec.to_dict(), "match_seed": self.settings["seed"],
-                     "game_seed": game_seed})
-
-    def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
-
-
-def _settings_text(st: Any) -> str:
-    if not isinstance(st, dict):
-        return "unreadable"
-    return ", ".join(f"{k}={st.get(k)}" for k in ("a", "b", "seed", "unit"))
 
 
 def _task(args: tuple) -> GameRecord:

@@ -24,16 +24,13 @@ True
 from __future__ import annotations
 
 import functools
-import operator
-import re
 import types
-from collections.abc import Iterable
 from math import comb
 from typing import Optional, Sequence, Union, cast
 
-from jaipur_ai.rules._cards import (CAMEL, CARD_TOTALS, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES, PRECIOUS,
-                     TYPES)
 from jaipur_ai.errors import InvalidMoveError, safe_repr
+from jaipur_ai.rules import _move_text as T
+from jaipur_ai.rules._cards import CARD_TOTALS, GOODS, LETTERS, NAMES, TYPES
 from jaipur_ai.rules import _observation
 
 __all__ = ["Move", "N_ACTIONS"]
@@ -46,9 +43,8 @@ KINDS = ("take", "camels", "sell", "swap")
 _TAKE_BASE = 0          # 0..5: take X
 _CAMELS_ID = 6          # 6: camels
 _SELL_BASE = 7          # 7 + 7*X + (n-1): sell nX, n = 1..7
-_SELL_MAX = 7
 _SWAP_BASE = 49         # 49 + OFF[k] + rankT*NG[k] + rankG
-_SWAP_MIN, _SWAP_MAX = 2, MARKET_SIZE
+_SELL_MAX, _SWAP_MIN, _SWAP_MAX = T.SELL_MAX, T.SWAP_MIN, T.SWAP_MAX
 
 NT = {k: comb(k + GOODS - 1, GOODS - 1) for k in range(_SWAP_MIN, _SWAP_MAX + 1)}
 NG = {k: comb(k + TYPES - 1, TYPES - 1) for k in range(_SWAP_MIN, _SWAP_MAX + 1)}
@@ -59,8 +55,6 @@ N_ACTIONS = _SWAP_BASE + OFF[_SWAP_MAX] + NT[_SWAP_MAX] * NG[_SWAP_MAX]
 """Size of the action space: ``N_ACTIONS == 148225``."""
 assert N_ACTIONS == 148225
 del _k
-
-_GIVE_LIMITS = tuple(HAND_LIMIT if t < GOODS else 11 for t in range(TYPES))
 
 
 @functools.lru_cache(maxsize=None)
@@ -81,280 +75,6 @@ def _vectors(k: int, n: int) -> tuple:
 def _ranks(k: int, n: int) -> dict:
     """Vector -> its rank (index) in :func:`_vectors`."""
     return {v: i for i, v in enumerate(_vectors(k, n))}
-
-
-# ---------------------------------------------------------------------------
-# Validation: private helpers raise _Reject(reason); public entry points turn it
-# into InvalidMoveError(text, reason) with the text they were given.
-
-class _Reject(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-def _int(value, what: str) -> int:
-    if isinstance(value, bool):
-        raise _Reject(f"{what} must be an int, got bool")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise _Reject(f"{what} must be an int, got {type(value).__name__}") from None
-
-
-_NAME_TYPES = {}
-for _t, _name in enumerate(NAMES):
-    _NAME_TYPES[_name] = _t
-    _NAME_TYPES[_name + "s"] = _t
-_NAME_TYPES.update({"clothes": 3, "pepper": 4, "peppers": 4})
-del _t, _name
-_LETTER_TYPES = {c.lower(): t for t, c in enumerate(LETTERS)}
-_NUMBER_WORDS = {w: i for i, w in enumerate(
-    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"))}
-_FILLERS = frozenset(("a", "an", "the", "and", "of", "card", "cards", "+", "&"))
-_ALL = -1                # "all": every card of the good that follows, in the hand
-
-
-def _card_type(good) -> int:
-    """A card type from an int 0..6, a letter or a name (singular or plural)."""
-    if isinstance(good, str):
-        key = good.strip().lower()
-        if key in _LETTER_TYPES:
-            return _LETTER_TYPES[key]
-        if key in _NAME_TYPES:
-            return _NAME_TYPES[key]
-        if len(key) == 1:
-            raise _Reject(f"unknown card letter {good.strip().upper()!r}")
-        raise _Reject(f"unknown card {safe_repr(good)} (cards are {' '.join(LETTERS)} or their names)")
-    t = _int(good, "a card type")
-    if not 0 <= t < TYPES:
-        raise _Reject(f"card type {t} is out of range 0..{TYPES - 1}")
-    return t
-
-
-def _good_type(good, kind: str) -> int:
-    t = _card_type(good)
-    if t == CAMEL:
-        raise _Reject("camels cannot be sold" if kind == "sell"
-                      else "take camels with 'camels' (all of them), not 'take'")
-    return t
-
-
-def _counts(cards, n: int, what: str) -> tuple:
-    """Card text (``"DG"``) or an iterable of 6 or 7 counts by type -> ``n`` counts."""
-    if isinstance(cards, str):
-        counts = _parse_cards(cards)[0]
-    elif isinstance(cards, Iterable) and not isinstance(cards, (bytes, bytearray)):
-        cards = list(cards)                     # a list, tuple, numpy array...
-        if len(cards) not in (GOODS, TYPES):
-            raise _Reject(f"{what} needs {GOODS} or {TYPES} counts, got {len(cards)}")
-        counts = [_int(c, f"a count in {what}") for c in cards]
-        if any(c < 0 for c in counts):
-            raise _Reject(f"negative count in {what}")
-        counts += [0] * (TYPES - len(counts))
-    else:
-        raise _Reject(f"{what} must be a str of cards or a sequence of counts, "
-                      f"got {type(cards).__name__}")
-    if n == GOODS and counts[CAMEL]:
-        raise _Reject("a swap cannot take camels")
-    return tuple(counts[:n])
-
-
-def _check_sell(t: int, n: int) -> None:
-    if n < 1:
-        raise _Reject("a sale needs at least 1 card")
-    if n > _SELL_MAX:
-        raise _Reject(f"a sale is of at most {_SELL_MAX} cards (the hand limit)")
-    if t in PRECIOUS and n < 2:
-        raise _Reject(f"{NAMES[t]} needs a sale of at least 2 cards")
-
-
-def _check_swap(take: tuple, give: tuple) -> None:
-    for t, c in enumerate(give):
-        if c > _GIVE_LIMITS[t]:
-            raise _Reject(f"a swap cannot give {c} {NAMES[t]} (at most {_GIVE_LIMITS[t]})")
-    k, g = sum(take), sum(give)
-    if k != g:
-        raise _Reject(f"a swap needs as many cards given as taken ({k} taken, {g} given)")
-    if k < _SWAP_MIN:
-        raise _Reject("a swap takes at least 2 goods (use 'take X' for one)")
-    if k > _SWAP_MAX:
-        raise _Reject(f"a swap takes at most {_SWAP_MAX} cards (the market holds {_SWAP_MAX})")
-    both = "".join(LETTERS[t] for t in range(GOODS) if take[t] and give[t])
-    if both:
-        raise _Reject(f"a swap cannot give back a type it takes ({both})")
-
-
-# ---------------------------------------------------------------------------
-# Parsing
-
-_VERB = re.compile(r"(take|sell|swap|exchange|trade|camels?)(?![a-z])")
-_SEPARATOR = re.compile(r"\s*(?:<->|->|=>|→|>|/|-)\s*|\s+for\s+")
-_TIMES = re.compile(r"\s*[x×*]\s*([0-9]+)(?![0-9])")
-_TOKEN = re.compile(r"[0-9]+|\*|[a-z]+|\S")
-
-
-def _is_number(tok: str) -> bool:
-    return tok.isascii() and tok.isdigit()      # not "²" or "٣"
-
-
-def _number(tok: str) -> int:
-    return int(tok) if len(tok) <= 6 else 10 ** 6
-
-
-def _parse_cards(text: str, hand: Optional[Sequence[int]] = None):
-    """Card text -> (7 counts, set of types named).
-
-    Accepts letters (``DDG``), names (``diamonds``), counts (``2D``, ``2 diamonds``,
-    ``D x2``), ``all`` (every card of the good that follows in ``hand``, the 7 counts
-    of the mover's hand with the herd as camels; without a hand "all" is an error) and
-    fillers (``and``, ``a``, ``+``).
-    """
-    # (whitespace runs first collapsed: the patterns then never rescan a long run)
-    s = _TIMES.sub(r" * \1", " ".join(text.lower().replace(",", " ").split()))
-    counts = [0] * TYPES
-    named = set()
-    pending = None           # a count waiting for its card
-    last = None              # (type, explicit) of the last single-type item, for "x3"
-    toks = _TOKEN.findall(s)
-    i = 0
-    while i < len(toks):
-        tok = toks[i]
-        i += 1
-        if _is_number(tok) or tok in _NUMBER_WORDS:
-            if pending is not None:
-                raise _Reject(f"unexpected number {safe_repr(tok)}")
-            pending = _number(tok) if _is_number(tok) else _NUMBER_WORDS[tok]
-            continue
-        if tok == "all":
-            if pending is not None:
-                raise _Reject("unexpected 'all'")
-            pending = _ALL
-            continue
-        if tok == "*":
-            if i < len(toks) and _is_number(toks[i]) and last is not None and not last[1] \
-                    and pending is None:
-                counts[last[0]] += _number(toks[i]) - 1
-                last = (last[0], True)
-                i += 1
-                continue
-            raise _Reject("a multiplier such as 'x3' must follow a single card")
-        if tok in _FILLERS:
-            continue
-        if tok in _NAME_TYPES:
-            item = [_NAME_TYPES[tok]]
-        elif tok.isalpha() and tok.isascii():
-            bad = [c for c in tok if c not in _LETTER_TYPES]
-            if bad:
-                if len(tok) >= 3 and any(c in "aeiou" for c in tok):
-                    raise _Reject(f"unknown card {safe_repr(tok)} (cards are {' '.join(LETTERS)}"
-                                  " or their names)")
-                where = f" in {tok.upper()!r}" if len(tok) > 1 else ""
-                raise _Reject(f"unknown card letter {bad[0].upper()!r}{where}")
-            item = [_LETTER_TYPES[c] for c in tok]
-        else:
-            raise _Reject(f"unexpected character {safe_repr(tok)}")
-        if pending is not None:
-            if len(item) != 1:
-                raise _Reject(f"a count applies to a single card letter, not {tok.upper()!r}")
-            if pending == _ALL:
-                if hand is None:
-                    raise _Reject("'all' counts the cards in the hand, which a move text "
-                                  "alone does not know: give the number (e.g. 'sell 3L')")
-                pending = int(hand[item[0]])
-            counts[item[0]] += pending
-            named.add(item[0])
-            last = (item[0], True)
-            pending = None
-        else:
-            for t in item:
-                counts[t] += 1
-                named.add(t)
-            last = (item[0], False) if len(item) == 1 else None
-    if pending == _ALL:
-        raise _Reject("'all' needs a card after it (e.g. 'sell all L')")
-    if pending is not None:
-        raise _Reject("a count needs a card after it (e.g. '3L')")
-    return counts, named
-
-
-def _parse_take(rest: str) -> "Move":
-    rest = re.sub(r"\ball\s+(?=camel)", "", rest)      # "take all camels": camels
-    counts, named = _parse_cards(rest)
-    if not named:
-        raise _Reject("take what? (e.g. 'take D', or 'camels')")
-    if named == {CAMEL}:
-        if counts[CAMEL] == 0:
-            raise _Reject("take at least one card")
-        return Move.camels()
-    if CAMEL in named:
-        raise _Reject("take one good, or all camels with 'camels'")
-    if len(named) > 1 or sum(counts) > 1:
-        raise _Reject("'take' takes a single good; use 'swap' to take several")
-    (t,) = named
-    if counts[t] != 1:
-        raise _Reject("'take' takes exactly one good")
-    return Move._make("take", t, 1, None, None)
-
-
-def _parse_sell(rest: str, hand: Optional[Sequence[int]] = None) -> "Move":
-    if "the" in rest.split():
-        raise _Reject("'the' does not say how many cards are sold: give the number or "
-                      "'all' (e.g. 'sell 3L', 'sell all L')")
-    counts, named = _parse_cards(rest, hand)
-    if not named:
-        raise _Reject("sell what? (e.g. 'sell 3L')")
-    if CAMEL in named:
-        raise _Reject("camels cannot be sold")
-    if len(named) > 1:
-        raise _Reject("a sale is of one good type")
-    (t,) = named
-    _check_sell(t, counts[t])
-    return Move._make("sell", t, counts[t], None, None)
-
-
-def _parse_swap(rest: str, hand: Optional[Sequence[int]] = None) -> "Move":
-    parts = _SEPARATOR.split(rest.strip())
-    if len(parts) == 1:
-        parts = rest.split()
-        if len(parts) != 2:
-            raise _Reject("a swap is written 'swap TAKEN for GIVEN' (e.g. 'swap DG for LM')")
-    elif len(parts) != 2:
-        raise _Reject("a swap has one 'for' between the cards taken and the cards given")
-    if not parts[0].strip() or not parts[1].strip():
-        raise _Reject("a swap is written 'swap TAKEN for GIVEN' (e.g. 'swap DG for LM')")
-    take7, _ = _parse_cards(parts[0])
-    give, _ = _parse_cards(parts[1], hand)
-    if take7[CAMEL]:
-        raise _Reject("a swap cannot take camels")
-    take = tuple(take7[:GOODS])
-    give = tuple(give)
-    _check_swap(take, give)
-    return Move._make("swap", None, sum(take), take, give)
-
-
-def _parse(text: str, hand: Optional[Sequence[int]] = None) -> "Move":
-    s = " ".join(text.lower().split())
-    if not s:
-        raise _Reject("empty move text")
-    m = _VERB.match(s)
-    if m is None:
-        if _SEPARATOR.search(s):
-            return _parse_swap(s, hand)
-        word = s.split()[0]
-        raise _Reject(f"unknown move {safe_repr(word)} (expected take, camels, sell or swap)")
-    verb, rest = m.group(1), s[m.end():]
-    if verb.startswith("camel"):
-        if rest.strip():
-            raise _Reject("'camels' takes no cards (it takes all camels in the market)")
-        return Move.camels()
-    if verb == "take":
-        if _SEPARATOR.search(rest):
-            return _parse_swap(rest, hand)
-        return _parse_take(rest)
-    if verb == "sell":
-        return _parse_sell(rest, hand)
-    return _parse_swap(rest, hand)
 
 
 # ---------------------------------------------------------------------------
@@ -453,8 +173,8 @@ class Move:
         jaipur_ai.errors.InvalidMoveError: move: "Move.take('M')": take camels with 'camels' (all of them), not 'take'
         """
         try:
-            t = _good_type(good, "take")
-        except _Reject as e:
+            t = T.good_type(good, "take")
+        except T.Reject as e:
             raise InvalidMoveError(f"Move.take({safe_repr(good)})", e.reason) from None
         return cls._make("take", t, 1, None, None)
 
@@ -482,10 +202,10 @@ class Move:
         jaipur_ai.errors.InvalidMoveError: move: "Move.sell('D', 1)": diamond needs a sale of at least 2 cards
         """
         try:
-            t = _good_type(good, "sell")
-            n = _int(n, "the number of cards sold")
-            _check_sell(t, n)
-        except _Reject as e:
+            t = T.good_type(good, "sell")
+            n = T.as_int(n, "the number of cards sold")
+            T.check_sell(t, n)
+        except T.Reject as e:
             raise InvalidMoveError(f"Move.sell({safe_repr(good)}, {safe_repr(n)})", e.reason) from None
         return cls._make("sell", t, n, None, None)
 
@@ -503,10 +223,10 @@ class Move:
         jaipur_ai.errors.InvalidMoveError: move: "Move.swap('DG', 'DM')": a swap cannot give back a type it takes (D)
         """
         try:
-            t6 = _counts(take, GOODS, "take")
-            g7 = _counts(give, TYPES, "give")
-            _check_swap(t6, g7)
-        except _Reject as e:
+            t6 = T.counts(take, GOODS, "take")
+            g7 = T.counts(give, TYPES, "give")
+            T.check_swap(t6, g7)
+        except T.Reject as e:
             raise InvalidMoveError(f"Move.swap({safe_repr(take)}, {safe_repr(give)})", e.reason) from None
         return cls._make("swap", None, sum(t6), t6, g7)
 
@@ -537,8 +257,8 @@ class Move:
             raise InvalidMoveError(safe_repr(text), f"a move text must be a str, "
                                                f"got {type(text).__name__}")
         try:
-            return _parse(text, hand)
-        except _Reject as e:
+            return cls._make(*T.parse(text, hand))
+        except T.Reject as e:
             raise InvalidMoveError(text, e.reason) from None
 
     @classmethod
@@ -575,12 +295,12 @@ class Move:
             if m is not None:
                 return m
         try:
-            i = _int(action_id, "an action id")
-        except _Reject as e:
+            i = T.as_int(action_id, "an action id")
+        except T.Reject as e:
             raise InvalidMoveError(repr(action_id), e.reason) from None
         try:
             m = cls._decode(i)
-        except _Reject as e:
+        except T.Reject as e:
             raise InvalidMoveError(f"action id {i}", e.reason) from None
         if cls is Move:
             _BY_ID[i] = m
@@ -595,20 +315,20 @@ class Move:
     @classmethod
     def _decode(cls, i: int) -> "Move":
         if not 0 <= i < N_ACTIONS:
-            raise _Reject(f"out of range 0..{N_ACTIONS - 1}")
+            raise T.Reject(f"out of range 0..{N_ACTIONS - 1}")
         if i < _CAMELS_ID:
             return cls._make("take", i - _TAKE_BASE, 1, None, None)
         if i == _CAMELS_ID:
             return cls.camels()
         if i < _SWAP_BASE:
             t, n1 = divmod(i - _SELL_BASE, _SELL_MAX)
-            _check_sell(t, n1 + 1)
+            T.check_sell(t, n1 + 1)
             return cls._make("sell", t, n1 + 1, None, None)
         r = i - _SWAP_BASE
         k = max(k for k in OFF if OFF[k] <= r)
         rank_t, rank_g = divmod(r - OFF[k], NG[k])
         take, give = _vectors(k, GOODS)[rank_t], _vectors(k, TYPES)[rank_g]
-        _check_swap(take, give)
+        T.check_swap(take, give)
         return cls._make("swap", None, k, take, give)
 
     # -- attributes ---------------------------------------------------------

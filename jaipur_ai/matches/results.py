@@ -1,0 +1,133 @@
+"""The results file of a match (``jaipur-ai match --out``): one JSON line per finished
+game, appended as it finishes, so that a rerun with the same file resumes the match."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional
+
+from jaipur_ai.errors import JaipurError
+from jaipur_ai.matches.games import GameRecord
+
+__all__ = ["RESULTS_FORMAT", "ResultsFile", "ResultsFileError"]
+
+
+# ------------------------------------------------------------------ results file
+RESULTS_FORMAT = "jaipur-match-results/1"
+
+
+class ResultsFileError(JaipurError):
+    """A results file that cannot be used for this match (field ``out``)."""
+
+
+class ResultsFile:
+    """``--out FILE``: the results of a match, one JSON line per finished game.
+
+    The first line is a header, ``{"format": "jaipur-match-results/1", "settings":
+    {...}}`` with what fixes the games (A, B, the match seed, the unit); each later
+    line is one game: :meth:`GameRecord.to_dict` plus ``"match_seed"`` and
+    ``"game_seed"`` (the seed its searches derive from).  Lines are appended,
+    flushed and synced as each game finishes, so a crash loses at most the games
+    being played.  Opening an existing file reads its games back (a torn last line,
+    from a crash while writing, is cut off); a header with other settings is refused
+    (:class:`ResultsFileError`).  A deal and seat found twice count once."""
+
+    def __init__(self, path: str, settings: dict) -> None:
+        self.path = os.fspath(path)
+        self.settings = settings
+        self.records: dict[tuple[int, int], GameRecord] = {}
+        self._fh: Any = None
+        self._load()
+
+    @staticmethod
+    def read_settings(path: str) -> Optional[dict]:
+        """The settings in the header of ``path`` (None: no file, or no header yet)."""
+        try:
+            with open(path, "rb") as fh:
+                first = fh.readline()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise ResultsFileError("out", f"cannot read {path}: {e.strerror}") from None
+        if not first.endswith(b"\n"):
+            return None
+        try:
+            head = json.loads(first)
+            return dict(head["settings"]) if head.get("format") == RESULTS_FORMAT else None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def _load(self) -> None:
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read()
+        except FileNotFoundError:
+            data = b""
+        except OSError as e:
+            raise ResultsFileError("out", f"cannot read {self.path}: {e.strerror}") from None
+        lines = data.split(b"\n")
+        good = 0                       # bytes of whole, readable lines
+        if data:
+            head_ok = len(lines) > 1
+            try:
+                head = json.loads(lines[0]) if head_ok else None
+            except ValueError:
+                head = None
+            if not isinstance(head, dict) or head.get("format") != RESULTS_FORMAT:
+                if head_ok or data.lstrip()[:1] not in (b"{", b""):
+                    raise ResultsFileError("out", f"{self.path} is not a match results file "
+                                                  f"({RESULTS_FORMAT})")
+                head = None            # a header torn while it was written: start again
+            if head is not None:
+                if head.get("settings") != self.settings:
+                    raise ResultsFileError(
+                        "out", f"{self.path} holds a match with other settings "
+                               f"({_settings_text(head.get('settings'))}; this match: "
+                               f"{_settings_text(self.settings)}): use another file")
+                good = len(lines[0]) + 1
+                # every line but the last ends in a newline; the last one, after the
+                # final newline, is empty or a game torn while it was written (cut off)
+                for i, line in enumerate(lines[1:-1]):
+                    try:
+                        rec = GameRecord.from_dict(json.loads(line))
+                    except (ValueError, KeyError, TypeError) as e:
+                        raise ResultsFileError("out", f"{self.path}: line {i + 2} is not a "
+                                                      f"game ({type(e).__name__})") from None
+                    self.records.setdefault((rec.deal, rec.a_seat), rec)
+                    good += len(line) + 1
+        mode = "r+b" if data else "wb"
+        try:
+            self._fh = open(self.path, mode)
+            self._fh.truncate(good)
+            self._fh.seek(good)
+            if not good:
+                self._write({"format": RESULTS_FORMAT, "settings": self.settings})
+        except OSError as e:
+            raise ResultsFileError("out", f"cannot write {self.path}: {e.strerror}") from None
+
+    def _write(self, obj: dict) -> None:
+        self._fh.write(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
+        self._fh.flush()
+        try:
+            os.fsync(self._fh.fileno())
+        except OSError:  # pragma: no cover - a file system without fsync
+            pass
+
+    def add(self, rec: GameRecord, game_seed: int) -> None:
+        key = (rec.deal, rec.a_seat)
+        if key in self.records:
+            return
+        self.records[key] = rec
+        self._write({**rec.to_dict(), "match_seed": self.settings["seed"],
+                     "game_seed": game_seed})
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+def _settings_text(st: Any) -> str:
+    if not isinstance(st, dict):
+        return "unreadable"
+    return ", ".join(f"{k}={st.get(k)}" for k in ("a", "b", "seed", "unit"))
