@@ -27,7 +27,8 @@ compile_args = (["-O1", "-g", "-UNDEBUG", "-fsanitize=bounds", "-fsanitize-undef
 
 # The compiled modules (docs/development.md has the map): the rules core, then the
 # search split by responsibility, then the environments for learning (observation tensor, vectorised environment, OpenSpiel chance hooks)
-MODULES = ("rules._core", "rules._bridge", "rules._observation",
+MODULES = ("rules._core", "rules._movegen", "rules._dealing", "rules._bridge",
+           "rules._observation",
            "search._figures", "search._decisive", "search._heuristic", "search._policy",
            "search._features", "search._evaluation", "search._nodepool", "search._infostats",
            "search._root", "search._ismcts", "search._expectimax", "search._search",

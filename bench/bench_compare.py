@@ -37,7 +37,7 @@ import bench_core  # noqa: E402  (the limit's compiler and runner)
 PROBE = r'''
 import json, random, sys, time, timeit
 import jaipur_ai as jp
-from jaipur_ai.rules import _core
+from jaipur_ai.rules import _core, _movegen
 what = sys.argv[1]
 def best(f, number, repeat=3):
     return min(timeit.repeat(f, number=number, repeat=repeat)) / number
@@ -50,11 +50,11 @@ if what.startswith("core"):
     counted = what == "core_counted"
     if counted:
         try:
-            _core.bench_random_rounds(1, 1, True)
+            _movegen.bench_random_rounds(1, 1, True)
         except TypeError:
             print("null"); sys.exit()
     t = time.perf_counter()
-    plies, moves = _core.bench_random_rounds(5000, 1, counted) if counted else _core.bench_random_rounds(5000, 1)
+    plies, moves = _movegen.bench_random_rounds(5000, 1, counted) if counted else _movegen.bench_random_rounds(5000, 1)
     out = plies / (time.perf_counter() - t)
 elif what == "legal_moves":
     s = position(); s.legal_moves()

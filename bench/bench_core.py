@@ -11,7 +11,7 @@ The limit is bench/c/limit.c, compiled here with the system C compiler (``$CC``,
 ``cc``, ``-O3``): the same rounds played by a plain-C program with only the rules that
 decide the legal moves, in two modes, each beside the core's matching path:
 
-* enumerate: every legal move written out, one drawn (``_core.bench_random_rounds``);
+* enumerate: every legal move written out, one drawn (``_movegen.bench_random_rounds``);
 * count: the legal moves counted, only the drawn one built (``counted=True``, the path of
   random playouts and VectorEnv's random opponent).
 
@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from jaipur_ai.rules import _core
+from jaipur_ai.rules import _movegen
 from jaipur_ai.doors._bench import format_rules_report, rules_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -64,7 +64,7 @@ def run_limit(exe: str, mode: str, rounds: int, seed: int) -> tuple[float, int, 
 
 def run_core(counted: bool, rounds: int, seed: int) -> tuple[float, int, int]:
     t = time.perf_counter()
-    plies, moves = _core.bench_random_rounds(rounds, seed, counted)
+    plies, moves = _movegen.bench_random_rounds(rounds, seed, counted)
     return time.perf_counter() - t, plies, moves
 
 
@@ -130,8 +130,8 @@ def callgrind_report(rounds: int, seed: int) -> dict:
         rows = []
         for mode, counted in MODES:
             plies = run_limit(exe, mode, rounds, seed)[1]
-            core = _callgrind([sys.executable, "-c", "from jaipur_ai.rules import _core; "
-                               f"_core.bench_random_rounds({rounds}, {seed}, {counted})"],
+            core = _callgrind([sys.executable, "-c", "from jaipur_ai.rules import _movegen; "
+                               f"_movegen.bench_random_rounds({rounds}, {seed}, {counted})"],
                               "__pyx_pf_*bench_random_rounds*")
             limit = _callgrind([exe, mode, str(rounds), str(seed)], "play*")
             rows.append({"mode": mode, "plies": plies,

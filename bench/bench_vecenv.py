@@ -17,7 +17,7 @@ import statistics
 import time
 
 import jaipur_ai as jp
-from jaipur_ai.rules import _core
+from jaipur_ai.rules import _movegen
 from jaipur_ai.rules import encoding
 
 
@@ -44,7 +44,7 @@ def core_rate(seconds: float, seed: int) -> float:
     the speed limit of two plies per step."""
     plies, start, i = 0, time.perf_counter(), 0
     while time.perf_counter() - start < seconds:
-        plies += _core.bench_random_rounds(2000, seed + i)[0]
+        plies += _movegen.bench_random_rounds(2000, seed + i)[0]
         i += 2000
     return plies / (time.perf_counter() - start)
 

@@ -53,7 +53,7 @@ class JaipurError(ValueError):
         return (_rebuild, (type(self), dict(self.__dict__)))
 
 
-def _rebuild(cls: "type[JaipurError]", state: dict) -> "JaipurError":
+def _rebuild(cls: "type[JaipurError]", state: dict[str, Any]) -> "JaipurError":
     err = cls.__new__(cls)
     ValueError.__init__(err, f"{state.get('field')}: {state.get('reason')}")
     err.__dict__.update(state)

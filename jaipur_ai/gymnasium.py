@@ -88,7 +88,7 @@ class JaipurEnv(gym.Env):
             raise RuntimeError("call reset() before step()")
         return self.state
 
-    def _obs(self) -> dict:
+    def _obs(self) -> dict[str, Any]:
         state = self._live_state()
         return observation_dict(state, self.seat, state.to_move == self.seat)
 
@@ -105,7 +105,7 @@ class JaipurEnv(gym.Env):
 
     # ------------------------------------------------------------------ the API
     def reset(self, *, seed: Optional[int] = None,
-              options: Optional[dict] = None) -> tuple[dict, dict]:
+              options: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         deal = int(self.np_random.integers(2**63))
         starter = int(self.np_random.integers(2))
@@ -117,7 +117,7 @@ class JaipurEnv(gym.Env):
             self.render()
         return self._obs(), {"seat": self.seat, "deal_seed": deal}
 
-    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         if self.state.is_round_over or self._plies >= self.max_plies:
@@ -141,7 +141,7 @@ class JaipurEnv(gym.Env):
         reward = round_reward(self.state, self.seat, self.reward_kind) if terminated else 0.0
         if self.render_mode == "human":
             self.render()
-        info: dict = {"move": str(move)}
+        info: dict[str, Any] = {"move": str(move)}
         if terminated:
             info["round_totals"] = self.state.round_totals()
         return self._obs(), reward, terminated, truncated, info

@@ -86,7 +86,7 @@ def _game_info(max_plies: int) -> Any:
 class JaipurGame(pyspiel.Game):
     """One round of Jaipur; see the module docstring."""
 
-    def __init__(self, params: Optional[dict] = None) -> None:
+    def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
         params = dict(params or {})
         self.max_plies = int(params.get("max_plies", _DEFAULT_MAX_PLIES))
         if self.max_plies < 1:
@@ -97,7 +97,7 @@ class JaipurGame(pyspiel.Game):
         return JaipurState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None,
-                         params: Optional[dict] = None) -> "JaipurObserver":
+                         params: Optional[dict[str, Any]] = None) -> "JaipurObserver":
         return JaipurObserver(iig_obs_type, params)
 
 
@@ -148,9 +148,9 @@ class JaipurState(pyspiel.State):
 
     def current_player(self) -> int:
         if self._is_over():
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         if self._dealt < len(_DEAL) or self._pending >= 0:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         return _spiel.to_move(self._core)
 
     def _to_move(self) -> int:
@@ -159,10 +159,10 @@ class JaipurState(pyspiel.State):
     def _is_over(self) -> bool:
         return self._dealt == len(_DEAL) and self._pending < 0 and _spiel.round_over(self._core)
 
-    def _legal_actions(self, player: int) -> list:
+    def _legal_actions(self, player: int) -> list[Any]:
         return _legal_dense_ids(self._core)
 
-    def chance_outcomes(self) -> list:
+    def chance_outcomes(self) -> list[Any]:
         if self._dealt < len(_DEAL):
             counts = _spiel.deck_counts(self._core)
         elif len(self._draws) < _spiel.chance_needs(self._core, self._pending)[0]:
@@ -227,7 +227,7 @@ class JaipurState(pyspiel.State):
     def is_terminal(self) -> bool:
         return self._is_over()
 
-    def returns(self) -> list:
+    def returns(self) -> list[Any]:
         if not self._is_over():
             return [0.0, 0.0]
         w = _spiel.winner(self._core)
@@ -253,17 +253,18 @@ class JaipurState(pyspiel.State):
             player = self.current_player()
         return GameState(self._core).view(player).to_text()
 
-    def observation_tensor(self, player: Optional[int] = None) -> list:
+    def observation_tensor(self, player: Optional[int] = None) -> list[Any]:
         if player is None:
             player = self.current_player()
-        return encoding.observation(GameState(self._core), player).tolist()
+        out: list[Any] = encoding.observation(GameState(self._core), player).tolist()
+        return out
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "JaipurState":
         """A state with the same information state for ``player_id``, the hidden cards and
         bonus values drawn uniformly among those consistent with it (``View.sample``)."""
         seed = int(probability_sampler() * 2**53) if callable(probability_sampler) else 0
         world = GameState(self._core).view(player_id).sample(seed)
-        clone = self.clone()
+        clone: JaipurState = self.clone()
         clone._core = world._core.copy()
         # the opponent's dealt goods: the unknown cards they still hold were dealt to them
         opp = 1 - player_id
@@ -282,7 +283,7 @@ class JaipurObserver:
     tensor of a player's view, and the view's one-line text.  Every observation type
     gets the same public-and-private observation of the current position."""
 
-    def __init__(self, iig_obs_type: Any = None, params: Optional[dict] = None) -> None:
+    def __init__(self, iig_obs_type: Any = None, params: Optional[dict[str, Any]] = None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.tensor = np.zeros(encoding.OBSERVATION_SIZE, np.float32)

@@ -76,10 +76,10 @@ class Option:
     lo: Optional[float] = None
     hi: Optional[float] = None
     lo_open: bool = False
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     none: bool = False
     scope: str = "engine"
-    algorithms: tuple = ()
+    algorithms: tuple[Any, ...] = ()
 
     # -- what the option accepts, in words -------------------------------------
     def requirement(self) -> str:

@@ -91,14 +91,14 @@ class raw_env(pz.AECEnv):
     def action_space(self, agent: str) -> Any:
         return self.action_spaces[agent]
 
-    def observe(self, agent: str) -> dict:
+    def observe(self, agent: str) -> dict[str, Any]:
         p = AGENTS.index(agent)
         if self.state is None:
             raise RuntimeError("call reset() before observe()")
         return observation_dict(self.state, p, agent == self.agent_selection
                                 and not (self.terminations[agent] or self.truncations[agent]))
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         deal = int(self._rng.integers(2**63))
@@ -110,7 +110,7 @@ class raw_env(pz.AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = AGENTS[self.state.to_move]
 
     def step(self, action: Any) -> None:

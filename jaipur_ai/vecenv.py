@@ -20,7 +20,7 @@ True
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -96,7 +96,7 @@ class VectorEnv:
         """Rounds finished (ended or cut off) since the environment was made."""
         return self._core.rounds_done
 
-    def reset(self, seed: Optional[int] = None):
+    def reset(self, seed: Optional[int] = None) -> Any:
         """Deal every round afresh (reseeded when ``seed`` is given); returns (obs, mask)."""
         if seed is not None:
             self._seed = int(seed) % 2**64
@@ -108,7 +108,7 @@ class VectorEnv:
         self._ready = True
         return self.obs, self.mask
 
-    def step(self, actions, copy: bool = False):
+    def step(self, actions: Any, copy: bool = False) -> Any:
         """Play ``actions[i]`` (a dense action id, legal by ``mask[i]``) in round ``i``.
 
         Returns (obs, mask, reward, terminated, truncated). An illegal action raises

@@ -235,6 +235,13 @@ def test_no_module_imports_another_modules_private_names():
     assert not bad, "private names imported across modules:\n" + "\n".join(bad)
 
 
+def test_no_module_is_much_longer_than_600_lines():
+    files = list(PACKAGE.rglob("*.py")) + list(SOURCES.rglob("*.pyx"))
+    long = {str(p.relative_to(ROOT)): n for p in files
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, long
+
+
 @pytest.mark.parametrize("name", sorted(python_modules()))
 def test_every_module_imports_on_its_own(name):
     """Each module can be the first one imported (no order-dependent import)."""

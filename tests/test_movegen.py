@@ -23,7 +23,7 @@ from hypothesis import given, settings, strategies as st
 
 from jaipur_ai.rules import _bridge
 
-from jaipur_ai.rules import _core
+from jaipur_ai.rules import _core, _movegen
 from jaipur_ai.rules.position import GameState
 
 try:
@@ -114,5 +114,5 @@ def test_the_largest_position():
 
 
 def test_counted_random_rounds_are_the_enumerated_ones():
-    assert (_core.bench_random_rounds(300, 5, True)
-            == _core.bench_random_rounds(300, 5, False))
+    assert (_movegen.bench_random_rounds(300, 5, True)
+            == _movegen.bench_random_rounds(300, 5, False))

@@ -10,13 +10,13 @@ import statistics
 import time
 from typing import Any, Callable, Optional
 
-from jaipur_ai.rules import _core
+from jaipur_ai.rules import _movegen
 
 from jaipur_ai.rules import _reference
 from jaipur_ai.rules.position import GameState
 
 
-def _median_rate(fn: Callable[[], tuple[float, int, int]], repeat: int) -> dict:
+def _median_rate(fn: Callable[[], tuple[float, int, int]], repeat: int) -> dict[str, Any]:
     runs = [fn() for _ in range(repeat)]
     secs = [r[0] for r in runs]
     rounds, plies = runs[0][1], runs[0][2]
@@ -31,19 +31,19 @@ def _median_rate(fn: Callable[[], tuple[float, int, int]], repeat: int) -> dict:
     }
 
 
-def core_random_rounds(rounds: int = 20000, seed: int = 1, repeat: int = 5) -> dict:
+def core_random_rounds(rounds: int = 20000, seed: int = 1, repeat: int = 5) -> dict[str, Any]:
     """Uniformly random full rounds played by the compiled core (deal included)."""
     def run() -> tuple[float, int, int]:
         t = time.perf_counter()
-        plies, moves = _core.bench_random_rounds(rounds, seed)
+        plies, moves = _movegen.bench_random_rounds(rounds, seed)
         return time.perf_counter() - t, rounds, plies
 
     out = _median_rate(run, repeat)
-    out["legal_moves_per_ply"] = _core.bench_random_rounds(rounds, seed)[1] / out["plies"]
+    out["legal_moves_per_ply"] = _movegen.bench_random_rounds(rounds, seed)[1] / out["plies"]
     return out
 
 
-def reference_random_rounds(rounds: int = 100, seed: int = 1, repeat: int = 3) -> dict:
+def reference_random_rounds(rounds: int = 100, seed: int = 1, repeat: int = 3) -> dict[str, Any]:
     """The same deals played by the pure-Python reference (dealing not timed)."""
     deals = [GameState.new(seed + i, starter=i % 2).to_dict() for i in range(rounds)]
 
@@ -58,14 +58,14 @@ def reference_random_rounds(rounds: int = 100, seed: int = 1, repeat: int = 3) -
 
 
 def rules_report(core_rounds: int = 20000, ref_rounds: int = 100, repeat: int = 5,
-                 seed: int = 1) -> dict:
+                 seed: int = 1) -> dict[str, Any]:
     core = core_random_rounds(core_rounds, seed, repeat)
     ref = reference_random_rounds(ref_rounds, seed, max(1, repeat // 2 + 1))
     return {"core": core, "reference": ref,
             "ratio": core["rounds_per_second"] / ref["rounds_per_second"]}
 
 
-def format_rules_report(r: dict) -> str:
+def format_rules_report(r: dict[str, Any]) -> str:
     c, p = r["core"], r["reference"]
     lines = [
         f"{'engine':<22}{'rounds':>8}{'rounds/s':>12}{'moves/s':>14}",
@@ -105,7 +105,7 @@ def search_positions(seeds: int = 8) -> dict[str, list[GameState]]:
     return out
 
 
-def _engine_tree(**options) -> dict:
+def _engine_tree(**options: Any) -> dict[str, Any]:
     """The searcher settings an Engine passes by default (or with these options); the
     playout is given separately to ismcts_rate."""
     from jaipur_ai.search.engine import Engine
@@ -114,7 +114,7 @@ def _engine_tree(**options) -> dict:
     return d
 
 
-def ismcts_configs(weights: Optional[str] = None) -> tuple:
+def ismcts_configs(weights: Optional[str] = None) -> tuple[Any, ...]:
     """The configurations timed: the Engine's default (learned evaluation and priors,
     PUCT below the root, chance nodes, playouts cut after ``cutoff`` plies, the
     opponent's view, its statistics by hand, every move past 1000 visits), the same
@@ -143,7 +143,7 @@ def ismcts_configs(weights: Optional[str] = None) -> tuple:
 
 
 def evaluation_cost(states: list[GameState], n: int = 200000,
-                    weights: Optional[str] = None) -> dict:
+                    weights: Optional[str] = None) -> dict[str, Any]:
     """Nanoseconds per leaf evaluation (hand-set and learned: the shipped weights, or
     ``weights``), median over states."""
     from jaipur_ai.search._evaluation import time_evaluation
@@ -190,7 +190,7 @@ def expectimax_rate(states: list[GameState], depth: int, samples: int) -> tuple[
 
 def search_report(quick: bool = False, seeds: int = 8, iterations: int = 20000,
                   repeat: int = 5, depth: int = 3, samples: int = 8,
-                  weights: Optional[str] = None) -> dict:
+                  weights: Optional[str] = None) -> dict[str, Any]:
     """ISMCTS iterations/s (informed and random playouts) and expectimax nodes/s on
     early, middle and late positions; medians of ``repeat`` runs (``weights``: see
     ismcts_configs)."""
@@ -216,7 +216,7 @@ def search_report(quick: bool = False, seeds: int = 8, iterations: int = 20000,
             "evaluation": cost}
 
 
-def format_search_report(r: dict) -> str:
+def format_search_report(r: dict[str, Any]) -> str:
     lines = [f"ISMCTS, one thread, {r['iterations']} iterations per position, "
              f"{r['seeds']} positions per phase, median of {r['repeat']}",
              "| phase | legal moves | search | iterations/s | plies per playout |",

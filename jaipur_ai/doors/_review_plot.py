@@ -54,7 +54,7 @@ def plot_review(review: Any, path: str, what: str = "plot") -> None:
     canvas_class(fig)
     ax = fig.add_subplot(1, 1, 1)
     x0 = 0
-    seen: set = set()
+    seen: set[Any] = set()
     for n, rnd in enumerate(review.rounds):
         plies = review.plies_of(rnd.round)
         if not plies:

@@ -25,7 +25,7 @@ def _line(moves: Any, limit: int = 8) -> str:
     return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
 
 
-def limit_text(settings: dict) -> str:
+def limit_text(settings: dict[str, Any]) -> str:
     """The limit of a review's searches, e.g. '3,000 iterations per ply' or '0.5 s per ply'."""
     if settings.get("iterations") is not None:
         what = "nodes" if settings.get("algorithm") == "expectimax" else "iterations"

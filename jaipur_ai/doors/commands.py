@@ -171,13 +171,13 @@ def _run_interruptibly(fn: Callable[[Any], Any]) -> tuple[Any, bool]:
     return box.get("value"), interrupted
 
 
-def _report_dict(report: Any) -> dict:
+def _report_dict(report: Any) -> dict[str, Any]:
     if hasattr(report, "to_dict"):
-        return report.to_dict()
-    return json.loads(report.to_json())  # pragma: no cover - defensive
+        return dict(report.to_dict())
+    return dict(json.loads(report.to_json()))  # pragma: no cover - defensive
 
 
-def load_history(path: str, pos: Position) -> Optional[list]:
+def load_history(path: str, pos: Position) -> Optional[list[Any]]:
     """The moves of the round before ``pos`` from a JSON file (``-``: stdin): the list
     of ``{"position", "move"}`` objects of the serve protocol's ``history``
     (docs/protocol.md), read and checked by the same code."""
@@ -492,7 +492,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     from jaipur_ai.doors import web
     try:
         app = web.WebApp(level=_level_spec(args.level), hint=args.hint, threads=args.threads)
-    except web.RequestError as e:
+    except RequestError as e:
         raise CliError(f"--{e.field}", e.reason) from None
     try:
         return web.run(app, host=args.host, port=args.port, verbose=args.verbose)

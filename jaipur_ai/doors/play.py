@@ -84,8 +84,9 @@ def engine_move(engine: Any, spec: EngineSpec, state: GameState, player: int, se
     """The engine's move for ``player`` at ``ply``: a search of that player's view only,
     with the spec's limits and :func:`engine_seed`."""
     lim = spec.limits()
-    return engine.best_move(state.view(player), time=lim["time"],
-                            iterations=lim["iterations"], seed=engine_seed(seed, ply))
+    move: Move = engine.best_move(state.view(player), time=lim["time"],
+                                  iterations=lim["iterations"], seed=engine_seed(seed, ply))
+    return move
 
 
 def play_shown(engine: Any, state: GameState, move: Move, bot: int) -> GameState:
@@ -97,7 +98,7 @@ def play_shown(engine: Any, state: GameState, move: Move, bot: int) -> GameState
 
 
 def hint_analysis(hinter: Any, spec: EngineSpec, state: GameState, player: int, seed: int,
-                  ply: int, top: int = 3, history: Optional[list] = None) -> Any:
+                  ply: int, top: int = 3, history: Optional[list[Any]] = None) -> Any:
     """The hint for ``player`` at ``ply``: an analysis of that player's view with the hint
     spec's limits and :func:`hint_seed`, its belief reading ``history`` (the round's
     (state, move) pairs so far: the player saw every move)."""

@@ -67,20 +67,20 @@ def error_body(exc: BaseException, where: str = "") -> dict[str, Any]:
 _MISSING = object()
 
 
-def required_field(req: dict, key: str) -> Any:
+def required_field(req: dict[str, Any], key: str) -> Any:
     v = req.get(key, _MISSING)
     if v is _MISSING or v is None:
         raise RequestError(key, "missing")
     return v
 
 
-def option_field(req: dict, key: str) -> Any:
+def option_field(req: dict[str, Any], key: str) -> Any:
     """Request field ``key``, checked by the one table of options (jaipur_ai.options);
     absent or null: None."""
     return check(key, req.get(key))
 
 
-def integer_field(req: dict, key: str, lo: int, hi: int) -> Optional[int]:
+def integer_field(req: dict[str, Any], key: str, lo: int, hi: int) -> Optional[int]:
     v = req.get(key)
     if v is None:
         return None
@@ -107,7 +107,7 @@ def read_request_position(value: Any) -> tuple[Position, str]:
                                    f"form, got {type(value).__name__}")
 
 
-def read_request_history(value: Any, pos: Position) -> Optional[list]:
+def read_request_history(value: Any, pos: Position) -> Optional[list[Any]]:
     """The request's ``history`` (the moves of the round before ``pos``, oldest first:
     a list of ``{"position": ..., "move": ...}`` objects, each position a state or the
     searching player's view in any form ``position`` takes) as the engine's
@@ -160,7 +160,7 @@ def as_state(pos: Position, what: str) -> GameState:
     return pos
 
 
-def scalar_id(req: dict) -> Any:
+def scalar_id(req: dict[str, Any]) -> Any:
     rid = req.get("id")
     if rid is None or isinstance(rid, (str, int, float, bool)):
         return rid

@@ -320,7 +320,7 @@ def _round_review(number: int, plies: list[PlyReview], result: Any,
 
 # ---------------------------------------------------------------------------- review
 
-def _make_engine(engine: Optional[Engine], algorithm: str, options: dict) -> Engine:
+def _make_engine(engine: Optional[Engine], algorithm: str, options: dict[str, Any]) -> Engine:
     if engine is None:
         engine = Engine.from_options(algorithm, **options)
     elif not isinstance(engine, Engine):
@@ -337,10 +337,10 @@ def _make_engine(engine: Optional[Engine], algorithm: str, options: dict) -> Eng
     return engine
 
 
-def _game_plies(record: GameRecord, game: int) -> tuple[list[tuple], dict[int, GameState]]:
+def _game_plies(record: GameRecord, game: int) -> tuple[list[tuple[Any, ...]], dict[int, GameState]]:
     """(round index, ply index, state, move) of the game's plies, and each round's last
     position; the whole record up to that game is replayed and checked first."""
-    plies: list[tuple] = []
+    plies: list[tuple[Any, ...]] = []
     ends: dict[int, GameState] = {}
     for gi, ri, k, state, move in record.replay():
         if gi > game:
@@ -359,7 +359,7 @@ class _Search:
         self.engine, self.iterations, self.time, self.stop = engine, iterations, time, stop
 
     def analyse(self, view: View, seed: int, share: int = 1,
-                history: Optional[list] = None) -> Analysis:
+                history: Optional[list[Any]] = None) -> Analysis:
         it = None if self.iterations is None else max(1, self.iterations // share)
         t = None if self.time is None else self.time / share
         return self.engine.analyse(view, time=t, iterations=it, top=None, seed=seed,
@@ -395,7 +395,7 @@ def _win(c: Candidate) -> float:
 
 
 def _review_ply(search: _Search, view: View, move: Move, seed: int, number: tuple[int, int],
-                history: list) -> Optional[PlyReview]:
+                history: list[Any]) -> Optional[PlyReview]:
     # the mover's belief reads the round's moves before this one, as in the game
     a = search.analyse(view, seed, history=history)
     if search.stopped():
@@ -424,7 +424,7 @@ def _review_ply(search: _Search, view: View, move: Move, seed: int, number: tupl
                      win_played, loss, label_for(loss), list(best.pv), visits, method, view)
 
 
-def review_game(record: Union[GameRecord, dict], *, game: int = 0,
+def review_game(record: Union[GameRecord, dict[str, Any]], *, game: int = 0,
                 iterations: Optional[int] = None, time: Optional[float] = None,
                 seed: Optional[int] = 0, engine: Optional[Engine] = None,
                 algorithm: str = "ismcts", progress: Optional[Progress] = None,
@@ -466,7 +466,7 @@ def review_game(record: Union[GameRecord, dict], *, game: int = 0,
     done: list[PlyReview] = []
     if progress is not None:
         progress(0, len(plies))
-    history: list = []               # the (state, move) pairs of the round so far
+    history: list[Any] = []               # the (state, move) pairs of the round so far
     for ri, k, state, move in plies:
         if search.stopped():
             break

@@ -55,7 +55,7 @@ PROTOCOL_VERSION = 1
 
 
 # --------------------------------------------------------------------------- the engine
-def _engine_module():
+def _engine_module() -> Any:
     try:
         from jaipur_ai.search import engine
     except ImportError as e:  # pragma: no cover - only while the search is being built
@@ -131,8 +131,8 @@ class Server:
     ``iterations``).
     """
 
-    def __init__(self, infile, outfile, *, algorithm: str = "ismcts", threads: int = 1,
-                 time: Optional[float] = None, log=None) -> None:
+    def __init__(self, infile: Any, outfile: Any, *, algorithm: str = "ismcts", threads: int = 1,
+                 time: Optional[float] = None, log: Any = None) -> None:
         self.infile = infile
         self.outfile = outfile
         # the defaults are options of the one table too: checked here, once
@@ -252,7 +252,7 @@ class Server:
             self._send_error(rid, e, action)
         return None
 
-    def _dispatch(self, action: str, rid: Any, req: dict) -> Optional[str]:
+    def _dispatch(self, action: str, rid: Any, req: dict[str, Any]) -> Optional[str]:
         if action == "analyse":
             self._start_analyse(rid, req)
         elif action == "terminate":
@@ -268,14 +268,14 @@ class Server:
         return None
 
     # ------------------------------------------------------------ no-search actions
-    def _position(self, req: dict) -> tuple[Position, str]:
+    def _position(self, req: dict[str, Any]) -> tuple[Position, str]:
         value = required_field(req, "position")
         try:
             return read_request_position(value)
         except JaipurError as e:
             raise _PositionError(e) from None
 
-    def _do_legal_moves(self, req: dict) -> dict[str, Any]:
+    def _do_legal_moves(self, req: dict[str, Any]) -> dict[str, Any]:
         pos, _ = self._position(req)
         try:
             moves = pos.legal_moves()
@@ -284,7 +284,7 @@ class Server:
         return {"to_move": pos.to_move, "moves": [str(m) for m in moves],
                 "action_ids": [m.action_id for m in moves]}
 
-    def _do_apply(self, req: dict) -> dict[str, Any]:
+    def _do_apply(self, req: dict[str, Any]) -> dict[str, Any]:
         pos, form = self._position(req)
         state = as_state(pos, "apply")
         move = Move.coerce(required_field(req, "move"))
@@ -294,7 +294,7 @@ class Server:
                 "result": after.result, "round_over": after.is_round_over,
                 "seals": list(after.seals), "match_over": after.is_match_over}
 
-    def _do_view(self, req: dict) -> dict[str, Any]:
+    def _do_view(self, req: dict[str, Any]) -> dict[str, Any]:
         pos, form = self._position(req)
         state = as_state(pos, "view")
         required_field(req, "player")
@@ -302,7 +302,7 @@ class Server:
         assert player is not None                     # (required above)
         return {"player": player, "position": write_position(state.view(player), form)}
 
-    def _do_result(self, req: dict) -> dict[str, Any]:
+    def _do_result(self, req: dict[str, Any]) -> dict[str, Any]:
         pos, _ = self._position(req)
         state = as_state(pos, "result")
         over = state.is_round_over
@@ -312,20 +312,20 @@ class Server:
                 "seals": list(state.seals), "match_over": state.is_match_over,
                 "match_winner": state.match_winner, "round": state.round}
 
-    def _do_version(self, req: dict) -> dict[str, Any]:
+    def _do_version(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"name": "jaipur_ai", "version": __version__, "protocol": PROTOCOL_VERSION,
                 "formats": [STATE_FORMAT, VIEW_FORMAT], "algorithms": list(ALGORITHMS),
                 "default_algorithm": self.algorithm, "default_threads": self.threads,
                 "actions": sorted(ACTIONS)}
 
-    def _do_help(self, req: dict) -> dict[str, Any]:
+    def _do_help(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION,
                 "actions": {k: dict(v) for k, v in ACTIONS.items()}}
 
     _do_actions = _do_help
 
     # ------------------------------------------------------------ searches
-    def _start_analyse(self, rid: Any, req: dict) -> None:
+    def _start_analyse(self, rid: Any, req: dict[str, Any]) -> None:
         pos, _ = self._position(req)
         if pos.is_round_over:
             raise _PositionError(InvalidPositionError(
@@ -345,7 +345,7 @@ class Server:
         engine = self._make_engine(req)
         self._launch(rid, engine, pos, limits, report_every)
 
-    def _make_engine(self, req: dict):
+    def _make_engine(self, req: dict[str, Any]) -> Any:
         """The request's engine: every engine option of the one table (jaipur_ai.options)
         that the request names, checked there; other fields are ignored."""
         E = _engine_module()
@@ -355,7 +355,7 @@ class Server:
                 opts[k] = option_field(req, k)
         return E.Engine.from_options(**opts)
 
-    def _launch(self, rid: Any, engine, pos: Position, limits: dict,
+    def _launch(self, rid: Any, engine: Any, pos: Position, limits: dict[str, Any],
                 report_every: Optional[float]) -> None:
         with self._jobs_lock:
             token = self._next_token
@@ -374,7 +374,7 @@ class Server:
                                      "fewer searches are running",
                                "ResourceError") from None
 
-    def _search(self, job: _Job, engine, pos: Position, limits: dict,
+    def _search(self, job: _Job, engine: Any, pos: Position, limits: dict[str, Any],
                 report_every: Optional[float]) -> None:
         msg: dict[str, Any]
         try:
@@ -394,7 +394,7 @@ class Server:
             msg = {"id": job.rid, "action": "analyse", "error": error_body(e)}
         self._finish(job, msg)
 
-    def _partial(self, job: _Job, analysis) -> None:
+    def _partial(self, job: _Job, analysis: Any) -> None:
         try:
             body = _analysis_dict(analysis)
             with job.lock:
@@ -450,11 +450,11 @@ class Server:
             return [j.rid for j in self._jobs.values()]
 
 
-def _analysis_dict(report) -> dict[str, Any]:
+def _analysis_dict(report: Any) -> dict[str, Any]:
     """``Analysis.to_dict()``, also for a search stopped before its first
     iteration (no candidates: ``"best": null``, ``"candidates": []``)."""
     try:
-        return report.to_dict()
+        return dict(report.to_dict())
     except IndexError:
         if len(report.candidates):
             raise

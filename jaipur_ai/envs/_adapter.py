@@ -25,7 +25,7 @@ def need(module: str, extra: str) -> Any:
                           f"({e})") from e
 
 
-def observation_dict(state: GameState, player: int, to_act: bool) -> dict:
+def observation_dict(state: GameState, player: int, to_act: bool) -> dict[str, Any]:
     """``{"observation": float32[64], "action_mask": int8[25499]}`` of ``player``; the mask
     is all zero unless that player is to act in a running round."""
     mask = np.zeros(encoding.N_DENSE_ACTIONS, dtype=np.int8)

@@ -67,7 +67,7 @@ def _say(msg: str, quiet: bool) -> None:
 
 
 def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
-          backend: Union[str, Backend] = "local", address: Optional[str] = None, **settings: Any) -> dict:
+          backend: Union[str, Backend] = "local", address: Optional[str] = None, **settings: Any) -> dict[str, Any]:
     """Run the pipeline in ``folder``; returns the meta record of the final weights.
 
     The self-play of every generation runs on ``backend`` (``"local"``: ``workers``
@@ -144,7 +144,7 @@ def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
               iterations: int = DEFAULTS["calibration_iterations"], seed: int = 0,
               out: Union[str, Path, None] = None, workers: Optional[int] = None,
               backend: Union[str, Backend] = "local", address: Optional[str] = None,
-              quiet: bool = False) -> dict:
+              quiet: bool = False) -> dict[str, Any]:
     """Fit the map from the search's win estimate of the move it plays to the reported
     win probability (``train.fit_calibration``), on ``rounds`` self-play rounds of the
     default engine with these weights, and write it into ``out`` (default: the weights
@@ -207,7 +207,7 @@ def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
 
 
 # ------------------------------------------------------------------ commands
-def _cmd_selfplay(args) -> int:
+def _cmd_selfplay(args: argparse.Namespace) -> int:
     with redirect_stdout(sys.stderr):     # (Ray prints its workers' deaths to stdout)
         s = selfplay(args.folder, args.rounds, args.engine, seed=args.seed,
                      shard_rounds=args.shard_rounds, workers=args.workers,
@@ -219,7 +219,7 @@ def _cmd_selfplay(args) -> int:
     return 0
 
 
-def _cmd_train(args) -> int:
+def _cmd_train(args: argparse.Namespace) -> int:
     data = load_shards(args.data)
     weights, rep = fit(data, hidden=args.hidden, epochs=args.epochs, target=args.target,
                        seed=args.seed)
@@ -236,7 +236,7 @@ def _cmd_train(args) -> int:
     return 0
 
 
-def _cmd_learn(args) -> int:
+def _cmd_learn(args: argparse.Namespace) -> int:
     over = {k: getattr(args, k) for k in DEFAULTS if getattr(args, k, None) is not None}
     with redirect_stdout(sys.stderr):
         meta = learn(args.folder, workers=args.workers, quiet=args.quiet,
@@ -246,7 +246,7 @@ def _cmd_learn(args) -> int:
     return 0
 
 
-def _cmd_calibrate(args) -> int:
+def _cmd_calibrate(args: argparse.Namespace) -> int:
     with redirect_stdout(sys.stderr):
         rec = calibrate(args.weights, args.folder, rounds=args.rounds,
                         iterations=args.iterations, seed=args.seed, out=args.out,
@@ -273,7 +273,7 @@ def _positive_int(text: str) -> int:
     return v
 
 
-def add_commands(sub, formatter, flag) -> None:
+def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
     """Add ``selfplay``, ``train``, ``learn`` and ``calibrate`` to the CLI's subparsers;
     ``flag(name, "--name")`` is the CLI's argparse type of a flag that sets an option of
     the table (jaipur_ai.options), so that ``--workers`` is checked, and refused, as

@@ -44,7 +44,7 @@ import sys
 import time
 from contextlib import closing
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -66,7 +66,7 @@ def _shard_path(folder: Path, k: int) -> Path:
     return folder / f"shard-{k:05d}.npz"
 
 
-def play_shard(engine: str, seed: int, first: int, count: int) -> dict:
+def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]:
     """Play rounds first .. first+count-1 of a run; returns the shard's arrays."""
     if engine == "policy":
         d = policy_rounds(derive_seed(seed, 7, first), count)
@@ -78,7 +78,7 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict:
     spec = EngineSpec.parse(engine)
     eng = spec.make_engine()
     lim = spec.limits()
-    rows: dict[str, list] = {k: [] for k in SHARD_KEYS}
+    rows: dict[str, list[Any]] = {k: [] for k in SHARD_KEYS}
     for r in range(first, first + count):
         state = GameState.new(seed=derive_seed(seed, 1, r), starter=r % 2)
         start = len(rows["result"])
@@ -117,13 +117,13 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict:
     return out
 
 
-def _job(args: tuple) -> tuple[int, dict]:
+def _job(args: tuple[Any, ...]) -> tuple[int, dict[str, Any]]:
     """One shard, played wherever the backend runs it; written by the caller."""
     engine, seed, k, first, count = args
     return k, play_shard(engine, seed, first, count)
 
 
-def _write_shard(folder: Path, k: int, d: dict) -> None:
+def _write_shard(folder: Path, k: int, d: dict[str, Any]) -> None:
     path = _shard_path(folder, k)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
@@ -161,7 +161,7 @@ class _Progress:
 def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
              seed: int = 0, shard_rounds: int = 100, workers: Optional[int] = None,
              progress: bool = True, backend: Union[str, Backend] = "local",
-             address: Optional[str] = None) -> dict:
+             address: Optional[str] = None) -> dict[str, Any]:
     """Play and write the shards that are missing; returns a summary dict.
 
     ``workers`` shards are played at once (default 1) by ``backend``: ``"local"``

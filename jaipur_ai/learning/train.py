@@ -21,9 +21,10 @@ from __future__ import annotations
 import glob
 import os
 import zipfile
-from typing import Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 import numpy as np
+from numpy.typing import NDArray
 
 from jaipur_ai.search._features import N_FEATURES_PY as N_FEATURES
 from jaipur_ai.errors import InvalidDataError
@@ -35,7 +36,7 @@ KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "valu
         "iterations")
 
 
-def load_shards(paths: Union[str, Iterable[str]]) -> dict:
+def load_shards(paths: Union[str, Iterable[str]]) -> dict[str, Any]:
     """Concatenate shards (``*.npz`` files, or folders holding them) into one dict.
 
     Round ids are made unique across the paths given: each self-play run numbers its
@@ -53,7 +54,7 @@ def load_shards(paths: Union[str, Iterable[str]]) -> dict:
             raise InvalidDataError(p, "no shards (*.npz files)" if os.path.isdir(p)
                                    else "no such file or folder")
         groups.append(files)
-    parts: dict = {k: [] for k in KEYS}
+    parts: dict[str, Any] = {k: [] for k in KEYS}
     base = 0
     width = None
     for files in groups:
@@ -78,7 +79,7 @@ def load_shards(paths: Union[str, Iterable[str]]) -> dict:
     return {k: np.concatenate(v) for k, v in parts.items() if v}
 
 
-def _read_shard(path: str) -> dict:
+def _read_shard(path: str) -> dict[str, Any]:
     """The arrays of one shard, checked for what training reads."""
     try:
         with np.load(path, allow_pickle=False) as z:
@@ -95,11 +96,11 @@ def _read_shard(path: str) -> dict:
     return d
 
 
-def _sigmoid(z):
+def _sigmoid(z: NDArray[Any]) -> Any:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
 
 
-def _forward(p: dict, f: np.ndarray):
+def _forward(p: dict[str, Any], f: np.ndarray) -> Any:
     a = f @ p["hidden_w"].T                     # (n, H)
     up = np.maximum(a + p["hidden_b"], 0.0)
     um = np.maximum(p["hidden_b"] - a, 0.0)
@@ -107,19 +108,19 @@ def _forward(p: dict, f: np.ndarray):
     return z, a, up, um
 
 
-def predict(weights: dict, f: np.ndarray) -> np.ndarray:
+def predict(weights: dict[str, Any], f: np.ndarray) -> np.ndarray:
     """Win probabilities of feature rows, as the compiled evaluation computes them."""
-    return _sigmoid(_forward(weights, np.asarray(f, np.float64))[0])
+    return np.asarray(_sigmoid(_forward(weights, np.asarray(f, np.float64))[0]))
 
 
-def metrics(p: np.ndarray, y: np.ndarray) -> dict:
+def metrics(p: np.ndarray, y: np.ndarray) -> dict[str, Any]:
     """Log-loss and Brier score of probabilities p against targets y in [0, 1]."""
     q = np.clip(p, 1e-7, 1 - 1e-7)
     return {"logloss": float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q))),
             "brier": float(np.mean((p - y) ** 2))}
 
 
-def td_targets(data: dict, values: np.ndarray, lam: float) -> np.ndarray:
+def td_targets(data: dict[str, Any], values: np.ndarray, lam: float) -> np.ndarray:
     """TD(lambda) returns: G_t = (1 - lam) v'_{t+1} + lam G_{t+1}, G at the last
     position of a round blending the result; v' is the next position's value seen
     from the mover at t (1 - v when the other player moves next)."""
@@ -136,9 +137,9 @@ def td_targets(data: dict, values: np.ndarray, lam: float) -> np.ndarray:
     return g
 
 
-def fit(data: dict, *, hidden: int = 0, epochs: int = 10, batch: int = 2048, lr: float = 3e-3,
+def fit(data: dict[str, Any], *, hidden: int = 0, epochs: int = 10, batch: int = 2048, lr: float = 3e-3,
         l2: float = 1e-5, seed: int = 0, holdout: float = 0.1, target: str = "result",
-        lam: float = 0.8, init: Optional[dict] = None) -> tuple[dict, dict]:
+        lam: float = 0.8, init: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """Fit the evaluation; returns (weights, report).
 
     ``target``: ``"result"`` (the round's result) or ``"td"`` (TD(lambda) returns of
@@ -163,8 +164,8 @@ def fit(data: dict, *, hidden: int = 0, epochs: int = 10, batch: int = 2048, lr:
     # margin head: ridge regression (no intercept: the features are antisymmetric)
     m = np.asarray(data["margin"], np.float64)
     A = f[train]
-    params["margin"] = np.linalg.solve(A.T @ A + 1e-3 * len(A) * np.eye(f.shape[1]),
-                                       A.T @ m[train])
+    params["margin"] = np.asarray(np.linalg.solve(A.T @ A + 1e-3 * len(A) * np.eye(f.shape[1]),
+                                                  A.T @ m[train]), np.float64)
     pt = predict(params, f[test])
     rep = {f"holdout_{k}": v for k, v in metrics(pt, y[test]).items()}
     const = metrics(np.full(test.sum(), y[train].mean()), y[test])
@@ -175,14 +176,14 @@ def fit(data: dict, *, hidden: int = 0, epochs: int = 10, batch: int = 2048, lr:
     return params, rep
 
 
-def _init_params(hidden: int, n_features: int, rng) -> dict:
+def _init_params(hidden: int, n_features: int, rng: np.random.Generator) -> dict[str, Any]:
     return {"lin": np.zeros(n_features), "margin": np.zeros(n_features),
             "hidden_w": rng.normal(0, 0.3, (hidden, n_features)),
             "hidden_b": np.full(hidden, 0.1), "out_w": rng.normal(0, 0.1, hidden)}
 
 
-def _adam(p: dict, f: np.ndarray, y: np.ndarray, epochs: int, batch: int, lr: float,
-          l2: float, rng) -> dict:
+def _adam(p: dict[str, Any], f: np.ndarray, y: np.ndarray, epochs: int, batch: int, lr: float,
+          l2: float, rng: np.random.Generator) -> dict[str, Any]:
     keys = ("lin", "hidden_w", "hidden_b", "out_w")
     m = {k: np.zeros_like(p[k]) for k in keys}
     v = {k: np.zeros_like(p[k]) for k in keys}
@@ -243,7 +244,7 @@ def fit_calibration(values: np.ndarray, results: np.ndarray) -> tuple[float, flo
     return float(w[0]), float(w[1])
 
 
-def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict:
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict[str, Any]:
     """Per-bin mean prediction, observed rate and count, and the expected calibration
     error (``ece``, in probability units: the bins' gaps weighted by their positions).
 

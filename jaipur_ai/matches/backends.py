@@ -128,7 +128,7 @@ class LocalBackend(Backend):
         import multiprocessing as mp
         workers = int(self.workers or 1)
         pool = mp.get_context().Pool(workers, initializer=_worker_init)
-        pending: deque = deque(pool.apply_async(fn, (t,))
+        pending: deque[Any] = deque(pool.apply_async(fn, (t,))
                                for t in itertools.islice(tasks, 4 * workers))
         finished = False
         try:

@@ -28,13 +28,13 @@ class GameRecord:
     a_seat: int                  #: player number (0/1) engine A played
     starter: int                 #: player who moved first in the (first) round
     winner: str                  #: "A", "B" or "draw"
-    points: tuple                #: (A's points, B's points), summed over rounds
+    points: tuple[Any, ...]                #: (A's points, B's points), summed over rounds
     rounds: int = 1
-    seals: tuple = (0, 0)        #: (A's seals, B's seals)
+    seals: tuple[Any, ...] = (0, 0)        #: (A's seals, B's seals)
     plies: int = 0
-    moves: list = field(default_factory=list)   #: move texts, "|" between rounds
-    seconds: tuple = (0.0, 0.0)  #: total thinking seconds (A, B)
-    engine_moves: tuple = (0, 0) #: moves made (A, B)
+    moves: list[Any] = field(default_factory=list)   #: move texts, "|" between rounds
+    seconds: tuple[Any, ...] = (0.0, 0.0)  #: total thinking seconds (A, B)
+    engine_moves: tuple[Any, ...] = (0, 0) #: moves made (A, B)
 
     @property
     def score(self) -> float:
@@ -42,13 +42,13 @@ class GameRecord:
 
     @property
     def margin(self) -> int:
-        return self.points[0] - self.points[1]
+        return int(self.points[0] - self.points[1])
 
     @property
     def a_started(self) -> bool:
         return self.starter == self.a_seat
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"deal": self.deal, "deal_seed": self.deal_seed, "a_seat": self.a_seat,
                 "starter": self.starter, "a_started": self.a_started, "winner": self.winner,
                 "score": self.score, "points": list(self.points), "margin": self.margin,
@@ -57,7 +57,7 @@ class GameRecord:
                 "moves": self.rounds_moves()}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameRecord":
+    def from_dict(cls, d: dict[str, Any]) -> "GameRecord":
         """The record of :meth:`to_dict` (a line of a results file) read back."""
         moves: list[str] = []
         for i, rnd in enumerate(d.get("moves") or [[]]):
@@ -91,8 +91,8 @@ def _choose(engine: Any, spec: EngineSpec, state: GameState, seed: int) -> tuple
     return move, time.perf_counter() - t0
 
 
-def _play_one_round(state: GameState, engines: dict, specs: dict,
-                    seed_of: Callable[[int, int], int], acc: dict) -> GameState:
+def _play_one_round(state: GameState, engines: dict[int, Any], specs: dict[int, EngineSpec],
+                    seed_of: Callable[[int, int], int], acc: dict[str, Any]) -> GameState:
     """Play ``state`` to the end of its round; ``engines``/``specs`` by player;
     ``seed_of(ply, player)`` seeds each search.  An engine with a ``see_move(view,
     move)`` method (:meth:`jaipur_ai.Engine.see_move`) is shown every move played,
@@ -143,7 +143,7 @@ def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], de
         if move_seed is None:
             path = (base, 1, deal, a_seat, rounds)
 
-            def derived(ply: int, player: int, path: tuple = path) -> int:
+            def derived(ply: int, player: int, path: tuple[Any, ...] = path) -> int:
                 return derive_seed(*path, ply)
             seed_of = derived
         else:

@@ -49,7 +49,7 @@ class GameRecord:
     """A match record: ``games`` (a list of dicts, see docs/ecosystem.md), ``players``
     (name -> engine spec or ``"human"``), ``settings`` and ``source``."""
 
-    def __init__(self, games: list, players: dict, settings: Optional[dict] = None,
+    def __init__(self, games: list[Any], players: dict[str, Any], settings: Optional[dict[str, Any]] = None,
                  source: str = "api", bonus_set: str = "standard") -> None:
         self.games = games
         self.players = players
@@ -65,13 +65,13 @@ class GameRecord:
         games = []
         for rec in result.records:
             seats = ["A", "B"] if rec.a_seat == 0 else ["B", "A"]
-            chunks: list = [[]]
+            chunks: list[Any] = [[]]
             for m in rec.moves:
                 if m == "|":
                     chunks.append([])
                 else:
                     chunks[-1].append(m)
-            rounds: list = []
+            rounds: list[Any] = []
             state = GameState.new(rec.deal_seed, starter=rec.starter)
             for i, moves in enumerate(chunks):
                 seed = rec.deal_seed if i == 0 else derive_seed(rec.deal_seed, 2, i)
@@ -89,7 +89,7 @@ class GameRecord:
         return cls(games, {"A": str(result.a), "B": str(result.b)}, settings, source="match")
 
     # ---------------------------------------------------------------- JSON
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "source": self.source, "bonus_set": self.bonus_set,
                 "players": dict(self.players), "settings": copy.deepcopy(self.settings),
                 "games": copy.deepcopy(self.games)}
@@ -135,7 +135,7 @@ class GameRecord:
             return cls.from_json(f.read(), verify)
 
     # ---------------------------------------------------------------- replay
-    def replay(self) -> Iterator[tuple]:
+    def replay(self) -> Iterator[tuple[Any, ...]]:
         """(game, round, ply, state before the move, move) for every move, checking
         every deal, move and result on the way; ``RecordError`` on the first fault."""
         for gi, game in enumerate(self.games):
@@ -206,7 +206,7 @@ class GameRecord:
         return state
 
     @staticmethod
-    def _check_result(rnd: dict, state: GameState, rw: str) -> None:
+    def _check_result(rnd: dict[str, Any], state: GameState, rw: str) -> None:
         if "result" in rnd:
             got = _result_of(state) if state.is_round_over else None
             if rnd["result"] != got:
@@ -217,9 +217,9 @@ class GameRecord:
             raise RecordError(f"{rw}.totals", f"recorded {rnd['totals']}, the replay gives "
                                               f"{list(state.round_totals())}")
 
-    def final_states(self) -> list:
+    def final_states(self) -> list[Any]:
         """The last position of every game, after replaying it."""
-        last: dict = {}
+        last: dict[int, Any] = {}
         for gi, _ri, _k, state, move in self.replay():
             last[gi] = (state, move)
         out = []
@@ -231,7 +231,7 @@ class GameRecord:
         return out
 
 
-def _winner(state: GameState, seats: list, unit: str) -> Any:
+def _winner(state: GameState, seats: list[Any], unit: str) -> Any:
     if unit == "match":
         w = state.match_winner if state.is_match_over else None
     else:
@@ -247,12 +247,12 @@ class RoundRecorder:
     :meth:`see` each new position (a fresh deal, or the position after a move, whose
     move it finds among the legal ones)."""
 
-    def __init__(self, players: dict, seats: list, settings: Optional[dict] = None,
+    def __init__(self, players: dict[str, Any], seats: list[Any], settings: Optional[dict[str, Any]] = None,
                  source: str = "play") -> None:
         self.players, self.seats = players, seats
         self.settings = dict(settings or {})
         self.source = source
-        self.rounds: list = []
+        self.rounds: list[Any] = []
         self.state: Optional[GameState] = None
 
     def see(self, state: GameState, seed: Optional[int] = None) -> None:

@@ -32,7 +32,7 @@ class ResultsFile:
     from a crash while writing, is cut off); a header with other settings is refused
     (:class:`ResultsFileError`).  A deal and seat found twice count once."""
 
-    def __init__(self, path: str, settings: dict) -> None:
+    def __init__(self, path: str, settings: dict[str, Any]) -> None:
         self.path = os.fspath(path)
         self.settings = settings
         self.records: dict[tuple[int, int], GameRecord] = {}
@@ -40,7 +40,7 @@ class ResultsFile:
         self._load()
 
     @staticmethod
-    def read_settings(path: str) -> Optional[dict]:
+    def read_settings(path: str) -> Optional[dict[str, Any]]:
         """The settings in the header of ``path`` (None: no file, or no header yet)."""
         try:
             with open(path, "rb") as fh:
@@ -105,7 +105,7 @@ class ResultsFile:
         except OSError as e:
             raise ResultsFileError("out", f"cannot write {self.path}: {e.strerror}") from None
 
-    def _write(self, obj: dict) -> None:
+    def _write(self, obj: dict[str, Any]) -> None:
         self._fh.write(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
         self._fh.flush()
         try:

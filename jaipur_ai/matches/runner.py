@@ -47,7 +47,7 @@ import os
 import time
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.options import check, describe
@@ -61,7 +61,7 @@ from jaipur_ai.matches.stats import elo_difference, normal_interval, wilson_inte
 __all__ = ["MatchResult", "run_match", "summarise", "format_result", "pair_scores"]
 
 # -------------------------------------------------------------------- statistics
-def _wdl(records: Iterable[GameRecord]) -> dict:
+def _wdl(records: Iterable[GameRecord]) -> dict[str, Any]:
     recs = list(records)
     w = sum(r.winner == "A" for r in recs)
     d = sum(r.winner == "draw" for r in recs)
@@ -83,7 +83,7 @@ def pair_scores(records: Iterable[GameRecord]) -> list[float]:
     return [seats[0] + seats[1] for _, seats in sorted(by_deal.items()) if len(seats) == 2]
 
 
-def summarise(records: Sequence[GameRecord]) -> dict:
+def summarise(records: Sequence[GameRecord]) -> dict[str, Any]:
     """The statistics of finished games, from A's point of view (a dict that
     JSON can hold: infinite Elo bounds are ``None``)."""
     recs = list(records)
@@ -128,13 +128,13 @@ class MatchResult:
     seed: int
     deals: int
     unit: str
-    records: list
+    records: list[Any]
     interrupted: bool = False
     elapsed: float = 0.0
     workers: int = 1
     resumed: int = 0                 #: games read back from the results file
     out: Optional[str] = None        #: the results file
-    sprt: Optional[dict] = None      #: the SPRT's final status (jaipur_ai.matches.sprt.SPRT.status)
+    sprt: Optional[dict[str, Any]] = None      #: the SPRT's final status (jaipur_ai.matches.sprt.SPRT.status)
     backend: str = "local"           #: where the games were played: "local" or "ray"
 
     @property
@@ -142,7 +142,7 @@ class MatchResult:
         return len(self.records)
 
     @property
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         return summarise(self.records)
 
     @property
@@ -154,7 +154,7 @@ class MatchResult:
     def reproducible(self) -> bool:
         return self.a.deterministic and self.b.deterministic
 
-    def to_dict(self, records: bool = True) -> dict:
+    def to_dict(self, records: bool = True) -> dict[str, Any]:
         """Plain data: the specs, the statistics of :func:`summarise` and, with
         ``records``, one entry per game under ``"records"``."""
         d = {"a": self.a.to_dict(), "b": self.b.to_dict(), "seed": self.seed,
@@ -254,7 +254,7 @@ def format_result(res: MatchResult) -> str:
     return "\n".join(lines)
 
 
-def _task(args: tuple) -> GameRecord:
+def _task(args: tuple[Any, ...]) -> GameRecord:
     a, b, deal, deal_seed, a_seat, unit, seed = args
     return play_game(a, b, deal_seed, a_seat, unit=unit, seed=_game_seed(seed, deal),
                      deal=deal)
@@ -272,7 +272,7 @@ class _PairTracker:
         self.seats: dict[int, dict[int, float]] = {}
         self.counts = [0] * 5
         self.next = 0
-        self.status: dict = {}
+        self.status: dict[str, Any] = {}
 
     @property
     def decided(self) -> bool:

@@ -137,7 +137,7 @@ class EngineSpec:
     algorithm: str
     time: Optional[float] = None
     iterations: Optional[int] = None
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -218,7 +218,7 @@ class EngineSpec:
         """Whether a seed fixes every move (no time limit on a search)."""
         return not (self.searches and self.limits()["time"] is not None)
 
-    def limits(self) -> dict:
+    def limits(self) -> dict[str, Any]:
         """``time``/``iterations`` for :meth:`Engine.best_move` (a default time
         of :data:`DEFAULT_TIME` seconds for a search given no limit)."""
         t, n = self.time, self.iterations
@@ -245,6 +245,6 @@ class EngineSpec:
         except ValueError as e:
             raise SpecError("engine", f"{self}: {e}") from None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"spec": str(self), "algorithm": self.algorithm, "time": self.time,
                 "iterations": self.iterations, "options": dict(self.options)}

@@ -74,7 +74,7 @@ def expected_score(elo: float) -> float:
     >>> round(expected_score(400), 4)
     0.9091
     """
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return float(1.0 / (1.0 + 10.0 ** (-elo / 400.0)))
 
 
 def _elo(score: float) -> Optional[float]:
@@ -110,7 +110,7 @@ def _moments(counts: Sequence[float], regularise: bool) -> tuple[float, float, f
     return (n, mean, var)
 
 
-def pentanomial_stats(counts: Sequence[int]) -> dict:
+def pentanomial_stats(counts: Sequence[int]) -> dict[str, Any]:
     """The paired statistics of pentanomial ``counts`` (a dict that JSON can hold).
 
     >>> s = pentanomial_stats([0, 1, 2, 0, 1])
@@ -189,7 +189,7 @@ class SPRT:
             return "H0"
         return None
 
-    def status(self, counts: Sequence[float]) -> dict:
+    def status(self, counts: Sequence[float]) -> dict[str, Any]:
         """LLR, bounds and decision (``"H1"``, ``"H0"`` or None) for ``counts``."""
         llr = self.llr(counts)
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
@@ -199,7 +199,7 @@ class SPRT:
                 "model": "pentanomial, normalised GSPRT: LLR = N (s1-s0)(2m-s0-s1)/(2 var) "
                          "on pair scores / 2"}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
                 "min_pairs": self.min_pairs}
 

@@ -5,6 +5,8 @@ Card types are numbered as in the compiled core: 0 diamond, 1 gold, 2 silver,
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 GOODS = 6
 CAMEL = 6
 TYPES = 7
@@ -35,6 +37,6 @@ BONUS_SETS = {                          # rules option fixed at the start of a r
 BONUS_SET_IDS = {"standard": 0, "pairs": 1}
 
 
-def cards_to_str(counts) -> str:
+def cards_to_str(counts: Sequence[int]) -> str:
     """Counts by type -> canonical letters, e.g. ``(1, 0, 0, 0, 0, 2, 1) -> 'DLLM'``."""
     return "".join(LETTERS[t] * int(n) for t, n in enumerate(counts))

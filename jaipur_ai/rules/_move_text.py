@@ -8,7 +8,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Iterable
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 from jaipur_ai.errors import safe_repr
 from jaipur_ai.rules._cards import (CAMEL, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES,
@@ -36,7 +36,7 @@ class Reject(Exception):
         self.reason = reason
 
 
-def as_int(value, what: str) -> int:
+def as_int(value: Any, what: str) -> int:
     if isinstance(value, bool):
         raise Reject(f"{what} must be an int, got bool")
     try:
@@ -58,7 +58,7 @@ _FILLERS = frozenset(("a", "an", "the", "and", "of", "card", "cards", "+", "&"))
 _ALL = -1                # "all": every card of the good that follows, in the hand
 
 
-def _card_type(good) -> int:
+def _card_type(good: Union[int, str]) -> int:
     """A card type from an int 0..6, a letter or a name (singular or plural)."""
     if isinstance(good, str):
         key = good.strip().lower()
@@ -75,7 +75,7 @@ def _card_type(good) -> int:
     return t
 
 
-def good_type(good, kind: str) -> int:
+def good_type(good: Union[int, str], kind: str) -> int:
     t = _card_type(good)
     if t == CAMEL:
         raise Reject("camels cannot be sold" if kind == "sell"
@@ -83,7 +83,7 @@ def good_type(good, kind: str) -> int:
     return t
 
 
-def counts(cards, n: int, what: str) -> tuple:
+def counts(cards: Any, n: int, what: str) -> tuple[Any, ...]:
     """Card text (``"DG"``) or an iterable of 6 or 7 counts by type -> ``n`` counts."""
     if isinstance(cards, str):
         counts = _parse_cards(cards)[0]
@@ -112,7 +112,7 @@ def check_sell(t: int, n: int) -> None:
         raise Reject(f"{NAMES[t]} needs a sale of at least 2 cards")
 
 
-def check_swap(take: tuple, give: tuple) -> None:
+def check_swap(take: tuple[int, ...], give: tuple[int, ...]) -> None:
     for t, c in enumerate(give):
         if c > GIVE_LIMITS[t]:
             raise Reject(f"a swap cannot give {c} {NAMES[t]} (at most {GIVE_LIMITS[t]})")
@@ -145,7 +145,7 @@ def _number(tok: str) -> int:
     return int(tok) if len(tok) <= 6 else 10 ** 6
 
 
-def _parse_cards(text: str, hand: Optional[Sequence[int]] = None):
+def _parse_cards(text: str, hand: Optional[Sequence[int]] = None) -> Any:
     """Card text -> (7 counts, set of types named).
 
     Accepts letters (``DDG``), names (``diamonds``), counts (``2D``, ``2 diamonds``,

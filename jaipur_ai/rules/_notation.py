@@ -194,7 +194,7 @@ def read_view_dict(d: Any) -> tuple[dict[str, Any], int, int]:
     return raw, obs, opp_n
 
 
-def _pair(x: Any, field: str) -> list:
+def _pair(x: Any, field: str) -> list[Any]:
     if not isinstance(x, (list, tuple)) or len(x) != 2:
         raise F.fail(field, f"expected a pair, got {safe_repr(x)}")
     return list(x)
@@ -203,12 +203,12 @@ def _pair(x: Any, field: str) -> list:
 # ---------------------------------------------------------------- one-line text
 # Fields that the one-line forms of a state and of a view share (docs/notation.md).
 
-def text_head(d: dict) -> str:
+def text_head(d: dict[str, Any]) -> str:
     return (f"{d['round']}.{d['starter']}.{d['to_move']}.{d['seals'][0]}{d['seals'][1]}"
             f".{F.RESULT_TEXT[d['result']]}")
 
 
-def parse_text_head(text: str, d: dict) -> None:
+def parse_text_head(text: str, d: dict[str, Any]) -> None:
     rnd, starter, to_move, seals, result = F.split(text, ".", 5, "round.starter.to_move.seals.result")
     d["round"] = F.parse_int(rnd, "round", 1, MAX_ROUND)
     d["starter"] = F.parse_int(starter, "starter", 0, 1)

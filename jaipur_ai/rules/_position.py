@@ -3,19 +3,21 @@ and JSON, all through the canonical one-line text form) and the table's public f
 from __future__ import annotations
 
 import json
-from typing import Any, Optional, TypeVar, Union
+from typing import Any, Generic, Optional, TypeVar, Union
 
 from jaipur_ai.rules import _fields as F
+from jaipur_ai.rules._bridge import CoreState, CoreView
 from jaipur_ai.rules._cards import BONUS_SET_IDS, GOODS, LETTERS, TOKENS
 from jaipur_ai.rules._notation import RESULT_CORE
 
-P = TypeVar("P", bound="TextValue")
+P = TypeVar("P", bound="TextValue[Any]")
+C = TypeVar("C", CoreState, CoreView)     # the compiled object a position wraps
 
 _CORE_RESULT = {v: k for k, v in RESULT_CORE.items()}
 _BONUS_SET_NAMES = {v: k for k, v in BONUS_SET_IDS.items()}
 
 
-class TextValue:
+class TextValue(Generic[C]):
     """Base of GameState and View: a value identified by its one-line text form.
 
     Subclasses hold the compiled object in ``_core`` and define ``to_dict``,
@@ -38,28 +40,29 @@ class TextValue:
             raise TypeError(f"{name}() takes a position's text form; build one with "
                             f"{self._BUILD}{name}.from_text(text), {name}.from_json(text) or "
                             f"{name}.from_dict(d)")
-        self._core: Any = core
+        self._core: C = core
 
-    def core_object(self) -> Any:
+    def core_object(self) -> C:
         """The compiled object behind this position (for the search)."""
         return self._core
 
     @property
-    def _raw(self) -> dict:
+    def _raw(self) -> dict[str, Any]:
         return self._core.raw()
 
     # What both a full state and a view show of the table.
     @property
     def to_move(self) -> int:
-        return self._raw["to_move"]
+        return int(self._raw["to_move"])
 
     @property
     def round(self) -> int:
-        return self._raw["round_no"]
+        return int(self._raw["round_no"])
 
     @property
     def seals(self) -> tuple[int, int]:
-        return tuple(self._raw["seals"])  # type: ignore[return-value]
+        s0, s1 = self._raw["seals"]
+        return int(s0), int(s1)
 
     @property
     def result(self) -> Union[None, int, str]:
@@ -68,7 +71,7 @@ class TextValue:
 
     @property
     def is_round_over(self) -> bool:
-        return self._raw["result"] != -1
+        return bool(self._raw["result"] != -1)
 
     @property
     def bonus_set(self) -> str:
@@ -114,7 +117,7 @@ class TextValue:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self.to_text() == other.to_text()  # type: ignore[attr-defined]
+        return self.to_text() == other.to_text()
 
     def __hash__(self) -> int:
         return hash(self.to_text())
@@ -122,8 +125,8 @@ class TextValue:
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({self.to_text()!r})"
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         return {"text": self.to_text()}
 
-    def __setstate__(self, st: dict) -> None:
+    def __setstate__(self, st: dict[str, Any]) -> None:
         self._core = type(self).from_text(st["text"])._core

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Iterator, Union
+from typing import Any, Iterator, Sequence, Union
 
 from jaipur_ai.rules._cards import (
     BONUS_KINDS,
@@ -84,7 +84,7 @@ def counts_of(cards: str) -> list[int]:
     return counts
 
 
-def letters_of(counts) -> str:
+def letters_of(counts: Sequence[int]) -> str:
     """Counts by type (6 or 7 of them) -> canonical letters, e.g. ``'DLM'``."""
     return "".join(LETTERS[t] * int(n) for t, n in enumerate(counts))
 
@@ -131,7 +131,7 @@ def _sell_text(good: int, n: int) -> str:
     return f"sell {n}{LETTERS[good]}"
 
 
-def _swap_text(taken, given) -> str:
+def _swap_text(taken: Sequence[int], given: Sequence[int]) -> str:
     return f"swap {letters_of(taken)} for {letters_of(given)}"
 
 
@@ -139,22 +139,22 @@ def _swap_text(taken, given) -> str:
 # Reading a state
 # --------------------------------------------------------------------------
 
-def _hand(d: dict, p: int) -> list[int]:
+def _hand(d: dict[str, Any], p: int) -> list[int]:
     """Goods in player p's hand: 6 counts."""
     return counts_of(d["players"][p]["hand"])[:GOODS]
 
 
-def _market(d: dict) -> list[int]:
+def _market(d: dict[str, Any]) -> list[int]:
     """Market: 7 counts, camels last."""
     return counts_of(d["market"])
 
 
-def _empty_stacks(d: dict) -> int:
+def _empty_stacks(d: dict[str, Any]) -> int:
     """Number of goods-token stacks with no token left."""
     return sum(1 for g in GOOD_LETTERS if len(d["tokens"][g]) == 0)
 
 
-def _vectors(bounds, total: int) -> Iterator[tuple[int, ...]]:
+def _vectors(bounds: Sequence[int], total: int) -> Iterator[tuple[int, ...]]:
     """Every vector ``v`` with ``0 <= v[i] <= bounds[i]`` and ``sum(v) == total``."""
     if not bounds:
         if total == 0:
@@ -170,7 +170,7 @@ def _vectors(bounds, total: int) -> Iterator[tuple[int, ...]]:
 # Legal moves
 # --------------------------------------------------------------------------
 
-def legal_moves(d: dict) -> list[str]:
+def legal_moves(d: dict[str, Any]) -> list[str]:
     """All legal moves of the player to move, canonical texts, sorted, distinct.
 
     Empty when the round is over (``d["result"] is not None``).
@@ -219,7 +219,7 @@ def legal_moves(d: dict) -> list[str]:
 # Applying a move
 # --------------------------------------------------------------------------
 
-def _refill(d: dict, gaps: int) -> bool:
+def _refill(d: dict[str, Any], gaps: int) -> bool:
     """Fill ``gaps`` market gaps from the top of the deck.
 
     Returns False (and draws nothing) when the deck holds fewer than ``gaps``
@@ -233,11 +233,11 @@ def _refill(d: dict, gaps: int) -> bool:
     return True
 
 
-def _set_hand(d: dict, p: int, hand) -> None:
+def _set_hand(d: dict[str, Any], p: int, hand: Sequence[int]) -> None:
     d["players"][p]["hand"] = letters_of(hand)
 
 
-def apply(d: dict, move: str) -> dict:
+def apply(d: dict[str, Any], move: str) -> dict[str, Any]:
     """Play ``move`` (canonical text; see :func:`canonical`) and return the new state.
 
     The input dict is not modified.  Raises ``ValueError`` if the move is not
@@ -315,15 +315,15 @@ def apply(d: dict, move: str) -> dict:
 # Scoring
 # --------------------------------------------------------------------------
 
-def _goods_tokens(player: dict) -> list[int]:
+def _goods_tokens(player: dict[str, Any]) -> list[int]:
     return [v for g in GOOD_LETTERS for v in player["tokens"][g]]
 
 
-def _bonus_tokens(player: dict) -> list[int]:
+def _bonus_tokens(player: dict[str, Any]) -> list[int]:
     return [v for k in BONUS_KINDS for v in player["bonus"][k]]
 
 
-def round_totals(d: dict) -> tuple[int, int]:
+def round_totals(d: dict[str, Any]) -> tuple[int, int]:
     """Each player's rupees: goods tokens + bonus tokens + camel token.
 
     The camel token (5) goes to the player with strictly more camels in the
@@ -336,7 +336,7 @@ def round_totals(d: dict) -> tuple[int, int]:
     return totals[0], totals[1]
 
 
-def round_winner(d: dict) -> Winner:
+def round_winner(d: dict[str, Any]) -> Winner:
     """Who gets the round's seal: 0, 1 or ``"draw"`` (R6).
 
     Higher total wins; tie: more bonus tokens; tie: more goods tokens; still
@@ -356,7 +356,7 @@ def round_winner(d: dict) -> Winner:
 # Helpers for tests
 # --------------------------------------------------------------------------
 
-def random_game(d: dict, rng: random.Random, max_plies: int = 10_000) -> list[str]:
+def random_game(d: dict[str, Any], rng: random.Random, max_plies: int = 10_000) -> list[str]:
     """Play uniformly random legal moves until the round is over.
 
     Returns the moves played.  Stops early (round still running) after
@@ -377,7 +377,7 @@ def deal(
     bonus_set: str = "standard",
     round_no: int = 1,
     seals: tuple[int, int] = (0, 0),
-) -> dict:
+) -> dict[str, Any]:
     """A fresh round dealt as docs/rules.md says (section 2, "Set-up of a round"), shuffled with ``rng``.
 
     3 camels go to the market, the other 52 cards are shuffled, 5 go to each
@@ -397,7 +397,7 @@ def deal(
         rng.shuffle(stack)
         bonus[kind] = stack
 
-    def player(cards_in_hand: list[str]) -> dict:
+    def player(cards_in_hand: list[str]) -> dict[str, Any]:
         return {
             "hand": _sort_cards("".join(c for c in cards_in_hand if c != CAMEL_LETTER)),
             "herd": cards_in_hand.count(CAMEL_LETTER),

@@ -32,7 +32,7 @@ Move.parse('swap GS for PP')
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -47,7 +47,7 @@ __all__ = ["OBSERVATION_SIZE", "OBSERVATION_FIELDS", "OBSERVATION_HIGH", "N_DENS
 
 OBSERVATION_SIZE: int = _obs.OBS_SIZE_PY
 """Floats in one observation: 64."""
-OBSERVATION_FIELDS: tuple = _obs.OBS_FIELDS
+OBSERVATION_FIELDS: tuple[Any, ...] = _obs.OBS_FIELDS
 """The name of each slot of an observation (docs/notation.md has their meaning)."""
 OBSERVATION_HIGH: np.ndarray = _obs.OBS_HIGH
 """The largest value each slot can take (every slot is at least 0)."""
@@ -61,7 +61,7 @@ DENSE_TO_ACTION.flags.writeable = False
 Position = Union[GameState, View]
 
 
-def _core_of(position: Position):
+def _core_of(position: Position) -> Any:
     if isinstance(position, (GameState, View)):
         return position._core
     raise TypeError(f"expected a GameState or a View, not {type(position).__name__}")
@@ -87,7 +87,7 @@ def observation(position: Position, player: Optional[int] = None,
 
 
 def action_mask(position: Position, out: Optional[np.ndarray] = None,
-                dtype=np.int8) -> np.ndarray:
+                dtype: Any = np.int8) -> np.ndarray:
     """1 at the dense id of each legal move of the player to move, 0 elsewhere.
 
     For a ``View`` the observer must be to move (the opponent's moves depend on their

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import types
 from math import comb
-from typing import Optional, Sequence, Union, cast
+from typing import Any, Optional, Sequence, Union, cast
 
 from jaipur_ai.errors import InvalidMoveError, safe_repr
 from jaipur_ai.rules import _move_text as T
@@ -58,7 +58,7 @@ del _k
 
 
 @functools.lru_cache(maxsize=None)
-def _vectors(k: int, n: int) -> tuple:
+def _vectors(k: int, n: int) -> tuple[tuple[int, ...], ...]:
     """All vectors of ``n`` counts summing to ``k``, in ascending lexicographic order.
 
     Equal to ``sorted(v for v in itertools.product(range(k+1), repeat=n) if sum(v) == k)``.
@@ -72,7 +72,7 @@ def _vectors(k: int, n: int) -> tuple:
 
 
 @functools.lru_cache(maxsize=None)
-def _ranks(k: int, n: int) -> dict:
+def _ranks(k: int, n: int) -> dict[tuple[int, ...], int]:
     """Vector -> its rank (index) in :func:`_vectors`."""
     return {v: i for i, v in enumerate(_vectors(k, n))}
 
@@ -83,12 +83,12 @@ def _ranks(k: int, n: int) -> dict:
 class _Hybrid:
     """``Move.take(...)`` is a constructor; ``move.take`` is the taken counts."""
 
-    def __init__(self, constructor, attr: str) -> None:
+    def __init__(self, constructor: Any, attr: str) -> None:
         self.constructor = constructor
         self.attr = attr
         self.__doc__ = constructor.__doc__
 
-    def __get__(self, obj, objtype=None):
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
         if obj is None:
             return types.MethodType(self.constructor, objtype)
         return getattr(obj, self.attr)
@@ -131,21 +131,22 @@ class Move:
     _give: tuple[int, ...]
     _id: int
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("build a Move with Move.take, Move.camels, Move.sell, Move.swap, "
                         "Move.parse or Move.from_action_id")
 
     @classmethod
-    def _make(cls, kind: str, good, count: int, take, give) -> "Move":
+    def _make(cls, kind: str, good: Optional[int], count: int,
+              take: Optional[Sequence[int]], give: Optional[Sequence[int]]) -> "Move":
         """Build a move whose shape has already been checked."""
         self = object.__new__(cls)
         take = _ZERO6 if take is None else tuple(take)
         give = _ZERO7 if give is None else tuple(give)
-        if kind == "take":
+        if kind == "take" and good is not None:
             aid = _TAKE_BASE + good
         elif kind == "camels":
             aid = _CAMELS_ID
-        elif kind == "sell":
+        elif kind == "sell" and good is not None:
             aid = _SELL_BASE + _SELL_MAX * good + (count - 1)
         else:
             aid = (_SWAP_BASE + OFF[count] + _ranks(count, GOODS)[take] * NG[count]
@@ -157,7 +158,7 @@ class Move:
 
     # -- constructors -------------------------------------------------------
 
-    def _take_constructor(cls, good) -> "Move":
+    def _take_constructor(cls, good: Union[int, str]) -> "Move":
         """Take one good from the market: ``Move.take(good)``.
 
         ``good`` is a letter, a name or a goods type 0..5. On an instance, ``move.take``
@@ -191,7 +192,7 @@ class Move:
         return cls._make("camels", None, 0, None, None)
 
     @classmethod
-    def sell(cls, good, n: int) -> "Move":
+    def sell(cls, good: Union[int, str], n: int) -> "Move":
         """Sell ``n`` cards of one good (``n`` in 1..7; diamond, gold, silver need 2).
 
         >>> Move.sell("leather", 3)
@@ -210,7 +211,7 @@ class Move:
         return cls._make("sell", t, n, None, None)
 
     @classmethod
-    def swap(cls, take, give) -> "Move":
+    def swap(cls, take: Any, give: Any) -> "Move":
         """Exchange: take the goods ``take`` from the market, give back ``give``.
 
         Each is card text (``"DG"``, ``"LM"``) or a sequence of 6 or 7 counts by type.
@@ -349,7 +350,7 @@ class Move:
         return self._count
 
     @property
-    def give(self) -> tuple:
+    def give(self) -> tuple[Any, ...]:
         """The 7 counts by type (camels last) a swap gives back; zeros otherwise."""
         return self._give
 
@@ -412,32 +413,32 @@ class Move:
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Move):
             return self._id == other._id
         return NotImplemented
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         if isinstance(other, Move):
             return self._id != other._id
         return NotImplemented
 
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
         if isinstance(other, Move):
             return self._id < other._id
         return NotImplemented
 
-    def __le__(self, other):
+    def __le__(self, other: object) -> bool:
         if isinstance(other, Move):
             return self._id <= other._id
         return NotImplemented
 
-    def __gt__(self, other):
+    def __gt__(self, other: object) -> bool:
         if isinstance(other, Move):
             return self._id > other._id
         return NotImplemented
 
-    def __ge__(self, other):
+    def __ge__(self, other: object) -> bool:
         if isinstance(other, Move):
             return self._id >= other._id
         return NotImplemented
@@ -445,17 +446,17 @@ class Move:
     def __hash__(self) -> int:
         return hash(self._id)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Move is immutable")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Move is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Move.from_action_id, (self._id,))
 
     def __copy__(self) -> "Move":
         return self
 
-    def __deepcopy__(self, memo) -> "Move":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Move":
         return self

@@ -83,7 +83,7 @@ def _entropy_seed() -> int:
     return int.from_bytes(os.urandom(8), "little")
 
 
-class GameState(TextValue):
+class GameState(TextValue[CoreState]):
     """A full position of a round of Jaipur, within a match to two seals.
 
     Build one with :meth:`new` (a dealt first round), :meth:`from_dict`,
@@ -136,11 +136,11 @@ class GameState(TextValue):
 
     @property
     def starter(self) -> int:
-        return self._raw["starter"]
+        return int(self._raw["starter"])
 
     @property
     def is_match_over(self) -> bool:
-        return max(self._raw["seals"]) >= SEALS_TO_WIN
+        return bool(max(self._raw["seals"]) >= SEALS_TO_WIN)
 
     @property
     def match_winner(self) -> Optional[int]:
@@ -306,7 +306,7 @@ class GameState(TextValue):
         return draw_state(self.to_dict())
 
 
-def _check_round(state: "GameState", raw: dict, result: Any) -> None:
+def _check_round(state: "GameState", raw: dict[str, Any], result: Any) -> None:
     """Consistency of the round's status and the seals with the table."""
     empty = sum(1 for g in range(GOODS) if raw["tok_pos"][g] == len(TOKENS[g]))
     F.check_round_end(result, raw["market"], len(raw["deck"]), empty)
@@ -318,7 +318,7 @@ def _check_round(state: "GameState", raw: dict, result: Any) -> None:
     F.check_seals(raw["seals"], raw["round_no"], result)
 
 
-class View(TextValue):
+class View(TextValue[CoreView]):
     """What one player knows of a position.  Immutable."""
 
     _CORE = CoreView
@@ -347,7 +347,8 @@ class View(TextValue):
 
     @property
     def herds(self) -> tuple[int, int]:
-        return tuple(self._raw["herd"])  # type: ignore[return-value]
+        h0, h1 = self._raw["herd"]
+        return int(h0), int(h1)
 
     @property
     def opponent_hand_size(self) -> int:

@@ -148,7 +148,7 @@ def check_seen(view: Any, move: Any) -> None:
 MAX_HISTORY = 1000     # moves a history may hold (a round is far shorter)
 
 
-def _public(view: View) -> tuple:
+def _public(view: View) -> tuple[Any, ...]:
     """What both players see of ``view`` that every move changes in a known way: who is
     to move, the two hand sizes and herds, the draw pile and the discard pile."""
     raw = view._core.raw()
@@ -159,7 +159,7 @@ def _public(view: View) -> tuple:
             tuple(raw["discard"]))
 
 
-def _public_after(now: tuple, view: View, move: Move) -> tuple:
+def _public_after(now: tuple[Any, ...], view: View, move: Move) -> tuple[Any, ...]:
     """:func:`_public` of the position after ``move`` is played in ``view`` (whose
     :func:`_public` is ``now``)."""
     to_move, sizes, herds, deck, discard = now
@@ -210,7 +210,7 @@ def read_history(history: Any, view: View) -> list[tuple[View, Move]]:
     if hasattr(history, "__len__") and len(history) > MAX_HISTORY:
         raise InvalidPositionError("history", f"more than {MAX_HISTORY} moves")
     pairs: list[tuple[View, Move]] = []
-    expect: Optional[tuple] = None           # what the last move leads to
+    expect: Optional[tuple[Any, ...]] = None           # what the last move leads to
     for i, entry in enumerate(history):
         where = f"history[{i}]"
         if i >= MAX_HISTORY:                 # (an iterator, of no length)
@@ -277,7 +277,7 @@ class _Seen:
     action: int                 # the move's action id
     change: np.ndarray          # what it did to the opponent's goods
     known: np.ndarray           # the opponent's goods the observer knew of then
-    cache: dict                 # (kind, unknown goods then as a tuple) -> likelihood
+    cache: dict[tuple[str, tuple[int, ...]], float]   # (kind, unknown goods then) -> likelihood
 
 
 class HandBelief:

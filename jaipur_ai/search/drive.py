@@ -56,11 +56,11 @@ class Call:
 
     def __init__(self, stop_event: Optional[threading.Event]) -> None:
         self.event = stop_event
-        self.searchers: list = []
+        self.searchers: list[Any] = []
         self.requested = False
         self.lock = threading.Lock()
 
-    def add(self, searchers) -> None:
+    def add(self, searchers: list[Any]) -> None:
         with self.lock:
             self.searchers.extend(searchers)
             if self.requested:
@@ -83,8 +83,8 @@ def run_threads(jobs: Sequence[Callable[..., Any]], call: Call) -> None:
     On KeyboardInterrupt the searches are stopped and joined before re-raising."""
     errors = []
 
-    def wrap(fn):
-        def run():
+    def wrap(fn: Callable[[], None]) -> Any:
+        def run() -> None:
             try:
                 fn()
             except BaseException as e:  # pragma: no cover - reported below
@@ -172,7 +172,7 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
 
 def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
                    top: Optional[int]) -> Analysis:
-    sums: dict[int, dict] = {}
+    sums: dict[int, dict[str, Any]] = {}
     iters = dets = 0
     legal = 0
     stopped = False
@@ -272,7 +272,7 @@ def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optio
                 # out of time): it is cheap, and without it nothing is ranked
                 lim = None
 
-            def job(i=i, s=s, lim=lim):
+            def job(i: Any = i, s: Any = s, lim: Any = lim) -> None:
                 results[i] = s.run_depth(d, node_limit=lim, deadline=deadline)
             jobs.append(job)
         run_threads(jobs, call)
@@ -287,7 +287,7 @@ def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optio
 
 def _expectimax_result(run: Run, searchers: list[Any], seed: int, t0: float,
                        top: Optional[int], depth: int, core: Any) -> Analysis:
-    sums: dict[int, dict] = {}
+    sums: dict[int, dict[str, Any]] = {}
     nodes = 0
     worlds = 0
     stopped = False
@@ -326,7 +326,7 @@ def _expectimax_result(run: Run, searchers: list[Any], seed: int, t0: float,
         children.append({"action": e["action"], "visits": n_, "value": val,
                          "margin": mar, "pv": e["pv"], "decisive": kind})
 
-    def key(c):
+    def key(c: Any) -> Any:
         cls = 0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1)
         return (cls, -c["value"], -c["margin"], c["action"])
     children.sort(key=key)

@@ -273,7 +273,7 @@ class Engine:
         with self._lock:
             self._beliefs.clear()
 
-    def _belief_prior(self, position, history=None) -> Optional[tuple[Any, Any]]:
+    def _belief_prior(self, position: Position, history: Any = None) -> Optional[tuple[Any, Any]]:
         """The hand prior of the searching player's belief: from ``history`` when given
         (checked whatever the options, so a bad one is the same error at every door),
         else from the moves shown this round (None: the unseen goods are dealt
@@ -294,7 +294,7 @@ class Engine:
             return b.prior(view)
 
     # -- API -----------------------------------------------------------------
-    def best_move(self, position, time: Optional[float] = None,
+    def best_move(self, position: Position, time: Optional[float] = None,
                   iterations: Optional[int] = None, seed: Optional[int] = None,
                   stop_event: Optional[threading.Event] = None,
                   hand_prior: Optional[tuple[Any, Any]] = None,
@@ -313,7 +313,7 @@ class Engine:
                                        a.seed, self.settings.decisive_samples)
         return _move(scores[0][0])
 
-    def analyse(self, position, time: Optional[float] = None,
+    def analyse(self, position: Position, time: Optional[float] = None,
                 iterations: Optional[int] = None, top: Optional[int] = 5,
                 seed: Optional[int] = None, stop_event: Optional[threading.Event] = None,
                 on_progress: Optional[Callable[["Analysis"], Any]] = None,
@@ -360,9 +360,9 @@ class Engine:
                              history=history)
 
     # -- internals -------------------------------------------------------------
-    def _analyse(self, position, time, iterations, top, seed, stop_event, on_progress,
-                 report_every, short_circuit=False, hand_prior=None,
-                 history=None) -> Analysis:
+    def _analyse(self, position: Position, time: Any, iterations: Any, top: Any, seed: Optional[int], stop_event: Any, on_progress: Any,
+                 report_every: Any, short_circuit: Any = False, hand_prior: Any = None,
+                 history: Any = None) -> Analysis:
         time, iterations = check("time", time), check("iterations", iterations)
         top, seed = check("top", top), check("seed", seed)
         report_every = check("report_every", report_every)
@@ -409,8 +409,8 @@ class Engine:
 # ---------------------------------------------------------------------------
 # One-call helpers
 
-def best_move(position, time: Optional[float] = None, iterations: Optional[int] = None,
-              seed: Optional[int] = None, algorithm: str = "ismcts", **options) -> Move:
+def best_move(position: Position, time: Optional[float] = None, iterations: Optional[int] = None,
+              seed: Optional[int] = None, algorithm: str = "ismcts", **options: Any) -> Move:
     """The recommended move for the player to move in ``position`` (a GameState or the
     mover's View).  ``options``: the :class:`Engine`'s, and the fields of its
     settings by name (:meth:`Engine.from_options`).
@@ -424,9 +424,9 @@ def best_move(position, time: Optional[float] = None, iterations: Optional[int] 
     return engine.best_move(position, time=time, iterations=iterations, seed=seed)
 
 
-def analyse(position, time: Optional[float] = None, iterations: Optional[int] = None,
+def analyse(position: Position, time: Optional[float] = None, iterations: Optional[int] = None,
             top: Optional[int] = 5, seed: Optional[int] = None, algorithm: str = "ismcts",
-            **options) -> Analysis:
+            **options: Any) -> Analysis:
     """Ranked candidate moves for the player to move (values from the mover's view).
     ``options``: as for :func:`best_move`; see :meth:`Engine.analyse`."""
     engine = Engine.from_options(algorithm, **options)

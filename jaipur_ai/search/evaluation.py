@@ -82,7 +82,7 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
     os.replace(tmp, path)
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path) -> dict[str, Any]:
     name = str(path)
     if not path.is_file():
         raise InvalidWeightsError(name, "no such file")
@@ -93,7 +93,7 @@ def _read(path: Path) -> dict:
         raise InvalidWeightsError(name, f"not a readable weights file ({e})") from None
 
 
-def _check(name: str, z: dict) -> dict:
+def _check(name: str, z: dict[str, Any]) -> dict[str, Any]:
     missing = [k for k in ("format", "version", "features_version", "feature_names") + _ARRAYS
                if k not in z]
     if missing:
@@ -180,12 +180,12 @@ def fingerprint(path: PathLike) -> str:
     return h.hexdigest()[:12]
 
 
-def read_meta(path: PathLike) -> dict:
+def read_meta(path: PathLike) -> dict[str, Any]:
     """The ``meta`` record of a weights file (how it was made), or {} if it has none."""
     return _meta(str(path), _read(Path(path)))
 
 
-def _meta(name: str, z: dict) -> dict:
+def _meta(name: str, z: dict[str, Any]) -> dict[str, Any]:
     try:
         record = json.loads(str(z["meta"])) if "meta" in z else {}
     except ValueError:

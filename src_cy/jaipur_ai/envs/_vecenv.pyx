@@ -11,8 +11,10 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
 from jaipur_ai.rules._core cimport (State, Move, Rng, MAX_MOVES, RESULT_NONE, RESULT_DRAW,
-                              BONUS_STANDARD, rng_seed, rng_below, new_match, random_move,
-                              apply_move, round_totals, hand_size, action_of)
+                                    BONUS_STANDARD, rng_seed, rng_below, apply_move, round_totals,
+                                    hand_size, action_of)
+from jaipur_ai.rules._dealing cimport new_match
+from jaipur_ai.rules._movegen cimport random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.rules._observation cimport (OBS_SIZE, N_DENSE, dense_move, dense_of_move, observe_state,
                                      legal_dense)

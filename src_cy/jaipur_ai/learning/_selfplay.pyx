@@ -12,7 +12,8 @@ from libc.stdint cimport uint64_t, int32_t
 import numpy as np
 
 from jaipur_ai.rules._core cimport (State, Move, Rng, RESULT_NONE, RESULT_DRAW, rng_seed,
-                              rng_below, new_match, apply_move, action_of, round_totals)
+                                    rng_below, apply_move, action_of, round_totals)
+from jaipur_ai.rules._dealing cimport new_match
 from libc.string cimport memset
 from jaipur_ai.search._params cimport Params, PLAYOUT_INFORMED
 from jaipur_ai.search._policy cimport policy_move

@@ -6,11 +6,12 @@ package (jaipur_ai.rules.position, jaipur_ai.rules.position); the rules themselv
 from libc.string cimport memset
 from libc.stdint cimport int32_t, uint64_t, uint8_t
 from jaipur_ai.rules._core cimport (State, Move, MoveCount, Rng, N_GOODS, N_TYPES, N_CARDS,
-                              N_BONUS_KINDS, MAX_BONUS, MAX_MOVES, RESULT_NONE, RESULT_DRAW,
-                              BONUS_STANDARD, token_value, rng_seed, new_match, deal_round,
-                              gen_moves, count_moves, nth_move, action_of, move_of, is_legal,
-                              apply_move, round_totals, round_winner, random_playout,
-                              make_view, sample_view, sample_view_hand)
+                                    N_BONUS_KINDS, MAX_BONUS, MAX_MOVES, RESULT_NONE, RESULT_DRAW,
+                                    BONUS_STANDARD, token_value, rng_seed, action_of, move_of,
+                                    apply_move, round_totals, round_winner)
+from jaipur_ai.rules._dealing cimport (new_match, deal_round, make_view, sample_view,
+                                       sample_view_hand)
+from jaipur_ai.rules._movegen cimport gen_moves, count_moves, nth_move, is_legal, random_playout
 
 
 cdef dict _raw_of(const State* s):

@@ -34,6 +34,8 @@ cdef enum:
     ACTION_SELL0 = 7           # + good*7 + (n-1)
     ACTION_SWAP0 = 49
     N_ACTIONS = 148225
+    POW6_6 = 46656             # 6**6: base-6 codes of 6 counts (goods taken)
+    POW6_7 = 279936            # 6**7: base-6 codes of 7 counts (cards given)
 
     # Round status
     RESULT_NONE = -1           # round still running
@@ -103,15 +105,8 @@ cdef double rng_unit(Rng* r) noexcept nogil
 
 # --- set-up ---
 cdef void bonus_values(int bonus_set, int kind, uint8_t* out, uint8_t* n) noexcept nogil
-cdef void deal_round(State* s, Rng* r, int starter) noexcept nogil
-cdef void new_match(State* s, Rng* r, int starter, int bonus_set) noexcept nogil
 
-# --- moves ---
-cdef int gen_moves(const State* s, Move* out) noexcept nogil   # out: MAX_MOVES slots
-cdef int count_moves(const State* s, MoveCount* q) noexcept nogil
-cdef void nth_move(const State* s, MoveCount* q, int j, Move* out) noexcept nogil
-cdef int random_move(const State* s, Rng* r, Move* out) noexcept nogil   # n; 0: no move
-cdef bint is_legal(const State* s, const Move* m) noexcept nogil
+# --- moves (the legal moves are in _movegen.pxd) ---
 cdef void apply_move(State* s, const Move* m) noexcept nogil
 cdef int32_t action_of(const Move* m) noexcept nogil
 cdef int move_of(int32_t action, Move* m) noexcept nogil   # 0 ok, -1 not a move id
@@ -122,14 +117,35 @@ cdef int tokens_left(const State* s, int good) noexcept nogil
 cdef int empty_stacks(const State* s) noexcept nogil
 cdef void round_totals(const State* s, int* totals) noexcept nogil   # camel token included
 cdef int round_winner(const State* s) noexcept nogil    # 0, 1 or RESULT_DRAW
-cdef int hand_size(const State* s, int p) noexcept nogil
 
-# --- playouts ---
-cdef int random_playout(State* s, Rng* r, int max_plies) noexcept nogil
+# --- shared inline helpers: compiled into every module that cimports this header, so
+# the rules modules (_movegen, _dealing) and the core draw the same random numbers ---
+cdef inline uint64_t xorshift_next(Rng* r) noexcept nogil:
+    cdef uint64_t x = r.s
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    r.s = x
+    return x * <uint64_t>0x2545F4914F6CDD1D
 
-# --- information sets ---
-cdef void make_view(const State* s, int observer, View* v) noexcept nogil
-cdef int sample_view(const View* v, State* out, Rng* r) noexcept nogil  # 0 ok, -1 inconsistent
-# the same with the opponent's unknown hand slots holding exactly unknown_goods[N_GOODS]
-cdef int sample_view_hand(const View* v, const uint8_t* unknown_goods, State* out,
-                          Rng* r) noexcept nogil
+
+cdef inline uint32_t fast_below(Rng* r, uint32_t n) noexcept nogil:
+    # Lemire's multiply-shift; the bias for n < 2**16 is below 2**-16.
+    return <uint32_t>(((xorshift_next(r) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef inline void shuffle_cards(uint8_t* a, int n, Rng* r) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t t
+    i = n - 1
+    while i > 0:
+        j = fast_below(r, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i -= 1
+
+
+cdef inline int hand_size(const State* s, int p) noexcept nogil:
+    cdef const uint8_t* h = s.hand[p]
+    return h[0] + h[1] + h[2] + h[3] + h[4] + h[5]

@@ -14,9 +14,10 @@ cimport numpy as cnp
 import numpy as np
 
 from jaipur_ai.rules._core cimport (State, View, Move, N_GOODS, N_TYPES, CAMEL, N_BONUS_KINDS,
-                              MAX_MOVES, HAND_LIMIT, N_ACTIONS, MOVE_SELL, RESULT_NONE,
-                              action_of, move_of, gen_moves, hand_size, token_value,
-                              token_len, card_total)
+                                    MAX_MOVES, HAND_LIMIT, N_ACTIONS, MOVE_SELL, RESULT_NONE,
+                                    action_of, move_of, hand_size, token_value, token_len,
+                                    card_total)
+from jaipur_ai.rules._movegen cimport gen_moves
 from jaipur_ai.rules._bridge cimport CoreState, CoreView
 
 cnp.import_array()

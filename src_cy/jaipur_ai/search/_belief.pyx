@@ -16,8 +16,9 @@ cimport numpy as cnp
 import numpy as np
 
 from jaipur_ai.rules._core cimport (State, Move, Rng, N_GOODS, MAX_MOVES, RESULT_NONE, action_of,
-                              move_of, gen_moves, is_legal, rng_seed, sample_view_hand,
-                              apply_move)
+                                    move_of, rng_seed, apply_move)
+from jaipur_ai.rules._dealing cimport sample_view_hand
+from jaipur_ai.rules._movegen cimport gen_moves, is_legal
 from jaipur_ai.rules._bridge cimport CoreView
 from jaipur_ai.search._heuristic cimport score_move
 from jaipur_ai.search._policy cimport LEARNED_POINTS

@@ -12,8 +12,9 @@ from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from jaipur_ai.rules._core cimport (Rng, N_GOODS, CAMEL, HAND_LIMIT, MAX_MOVES, MOVE_TAKE,
-                              MOVE_CAMELS, MOVE_SELL, RESULT_NONE, RESULT_DRAW, gen_moves,
-                              apply_move, action_of, round_totals, round_winner, rng_seed)
+                                    MOVE_CAMELS, MOVE_SELL, RESULT_NONE, RESULT_DRAW, apply_move,
+                                    action_of, round_totals, round_winner, rng_seed)
+from jaipur_ai.rules._movegen cimport gen_moves
 from jaipur_ai.search._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai.search._worlds cimport HandPrior, sample_world, mix
 

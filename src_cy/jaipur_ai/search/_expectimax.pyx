@@ -13,7 +13,8 @@ from libc.stdint cimport uint64_t
 import numpy as np
 
 from jaipur_ai.rules._core cimport (N_TYPES, N_CARDS, CAMEL, MOVE_TAKE, MOVE_CAMELS, RESULT_NONE,
-                              gen_moves, apply_move, action_of, rng_seed, rng_below)
+                                    apply_move, action_of, rng_seed, rng_below)
+from jaipur_ai.rules._movegen cimport gen_moves
 from jaipur_ai.search._root cimport now, deadline_of
 from jaipur_ai.search._worlds cimport sample_world, mix
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score

@@ -15,8 +15,9 @@ from libc.stdint cimport int32_t, uint64_t
 
 import numpy as np
 
-from jaipur_ai.rules._core cimport (MAX_MOVES, N_ACTIONS, N_GOODS, RESULT_NONE, gen_moves,
-                              apply_move, action_of, rng_seed, rng_below, rng_unit)
+from jaipur_ai.rules._core cimport (MAX_MOVES, N_ACTIONS, N_GOODS, RESULT_NONE, apply_move,
+                                    action_of, rng_seed, rng_below, rng_unit)
+from jaipur_ai.rules._movegen cimport gen_moves
 from jaipur_ai.search._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, REWARD_WIN,
                                 REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM)
 from jaipur_ai.search._nodepool cimport NO_NODE

@@ -9,10 +9,10 @@ the end of the round, and plays the best (epsilon-greedy, with noise); docs/sear
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint64_t
 
-from jaipur_ai.rules._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_CAMELS,
-                              MOVE_SELL, MOVE_SWAP, RESULT_NONE, is_legal, apply_move,
-                              action_of, rng_seed, rng_below, rng_unit, random_playout,
-                              random_move)
+from jaipur_ai.rules._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_CAMELS, MOVE_SELL,
+                                    MOVE_SWAP, RESULT_NONE, apply_move, action_of, rng_seed,
+                                    rng_below, rng_unit)
+from jaipur_ai.rules._movegen cimport is_legal, random_playout, random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED
 from jaipur_ai.search._evaluation cimport learned_logit

@@ -7,7 +7,8 @@ import threading
 
 import numpy as np
 
-from jaipur_ai.rules._core cimport RESULT_NONE, N_GOODS, Rng, make_view, rng_seed
+from jaipur_ai.rules._core cimport RESULT_NONE, N_GOODS, Rng, rng_seed
+from jaipur_ai.rules._dealing cimport make_view
 from jaipur_ai.rules._bridge cimport CoreState, CoreView
 from jaipur_ai.search._worlds cimport mix, sample_world
 from jaipur_ai.search._decisive cimport decisive_table

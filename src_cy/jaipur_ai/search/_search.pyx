@@ -11,7 +11,8 @@ generator and its action ids.  docs/search.md explains the algorithms.
 """
 from libc.stdint cimport uint64_t
 
-from jaipur_ai.rules._core cimport State, View, Move, Rng, MAX_MOVES, gen_moves, action_of, rng_seed, rng_below
+from jaipur_ai.rules._core cimport State, View, Move, Rng, MAX_MOVES, action_of, rng_seed, rng_below
+from jaipur_ai.rules._movegen cimport gen_moves
 from jaipur_ai.search._worlds cimport sample_world
 from jaipur_ai.search._root cimport root_position, now
 from jaipur_ai.search._heuristic cimport score_move

@@ -3,8 +3,8 @@
 no module of their own)."""
 from libc.string cimport memcpy
 from libc.stdint cimport uint64_t, uint8_t
-from jaipur_ai.rules._core cimport (State, View, Rng, sample_view, sample_view_hand, rng_below,
-                              rng_unit, N_GOODS, CAMEL, N_CARDS)
+from jaipur_ai.rules._core cimport State, View, Rng, rng_below, rng_unit, N_GOODS, CAMEL, N_CARDS
+from jaipur_ai.rules._dealing cimport sample_view, sample_view_hand
 
 
 ctypedef struct HandPrior:

@@ -1,0 +1,3 @@
+"""Type stubs of the legal moves (src_cy/jaipur_ai/rules/_movegen.pyx)."""
+
+def bench_random_rounds(n_rounds: int, seed: int, counted: bool = ...) -> tuple[int, int]: ...
