@@ -336,8 +336,8 @@ class Engine:
         sampled worlds then follow instead of dealing them uniformly: ``hands`` k
         rows of six counts (diamonds, gold, silver, cloth, spice, leather),
         ``weights`` k non-negative numbers (:meth:`jaipur_ai.search.belief.HandBelief.prior`
-        builds one from the round's moves; ``Engine(belief="moves")`` does it itself
-        for an engine shown the moves, :meth:`see_move`).
+        builds one from the round's moves; an engine with ``belief=True`` does it itself
+        when shown the moves, :meth:`see_move`).
 
         ``history``: the moves of this round before ``position``, oldest first, as
         ``(position before the move, move)`` pairs (a state or the searching player's
