@@ -121,6 +121,10 @@ def test_bad_hand_priors_are_refused():
     e = Engine(seed=1)
     with pytest.raises(InvalidPositionError, match="hand_prior"):
         e.best_move(s.view(s.to_move), iterations=50, hand_prior=([bad], [1]))
+    for count in (-1, 256, 2**63, float("inf")):           # out of range for a count
+        with pytest.raises(InvalidPositionError, match="hand_prior"):
+            e.best_move(s.view(s.to_move), iterations=50,
+                        hand_prior=([[count, 0, 0, 0, 0, 5]], [1]))
     with pytest.raises(InvalidPositionError, match="only the ismcts"):
         Engine("expectimax").best_move(s.view(s.to_move), iterations=50,
                                        hand_prior=([u], [1]))

@@ -6,6 +6,7 @@ import itertools
 import pickle
 from math import comb
 
+import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
@@ -332,3 +333,27 @@ def test_constructor_rejections(call, reason):
     with pytest.raises(InvalidMoveError) as info:
         call()
     assert reason in info.value.reason
+
+
+# ------------------------------------------------------------------ the hand "all" reads
+@pytest.mark.parametrize("hand,why", [
+    ([], "7 counts"), ({"L": 3}, "got dict"), ("LLL", "got str"), ([None] * 7, "count 0"),
+    ([1.5] * 7, "count 0"), ([True] * 7, "count 0"), ([0] * 6 + [12], "0..11"),
+    ([0, 0, 0, 0, 0, -1, 0], "0..7"), ([0] * 8, "7 counts")])
+def test_a_bad_hand_is_a_typed_error_naming_it(hand, why):
+    with pytest.raises(InvalidMoveError) as e:
+        Move.parse("sell all L", hand=hand)
+    assert "hand: " in e.value.reason and why in e.value.reason
+
+
+@given(st.lists(st.integers(0, 7), min_size=6, max_size=6), st.integers(0, 11))
+def test_any_hand_in_range_reads_all_as_its_count(goods, camels):
+    hand = (*goods, camels)
+    for g, n in enumerate(goods):
+        text = f"sell all {'DGSCPL'[g]}"
+        if n == 0 or (g < 3 and n < 2):
+            with pytest.raises(InvalidMoveError):
+                Move.parse(text, hand=hand)
+        else:
+            assert Move.parse(text, hand=hand) == Move.sell(g, n)
+            assert Move.parse(text, hand=np.array(hand)) == Move.sell(g, n)

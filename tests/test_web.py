@@ -458,6 +458,56 @@ def server():
     th.join()
 
 
+@pytest.fixture
+def quick_server():
+    """A server that closes a silent connection after half a second."""
+    srv = web.make_server(WebApp(level="greedy", hint="greedy"), port=0, idle_timeout=0.5)
+    th = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    th.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    th.join()
+
+
+def test_a_burst_of_200_connections_is_served(server):
+    """200 clients at once (socketserver's own listen queue held 5): every one answered.
+    Bounded: each client waits at most TIMEOUT seconds, a guard, not a timing check."""
+    assert server.request_queue_size >= 128
+    url = web.url_of(server) + "api"
+    answers: list = []
+
+    def get() -> None:
+        try:
+            with urllib.request.urlopen(url, timeout=TIMEOUT) as r:
+                answers.append(r.status)
+        except OSError as e:                       # recorded: the assertion names it
+            answers.append(repr(e))
+
+    threads = [threading.Thread(target=get) for _ in range(200)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(TIMEOUT * 2)
+    assert answers.count(200) == 200, [a for a in answers if a != 200][:3]
+
+
+def test_silent_and_half_sent_connections_are_closed(quick_server):
+    """A client that connects and sends nothing, or half a request, is hung up on by the
+    server (its idle timeout), and the server still answers others meanwhile."""
+    host, port = quick_server.server_address[:2]
+    socks = [socket.create_connection((host, port), timeout=TIMEOUT) for _ in range(50)]
+    for i, s in enumerate(socks):
+        if i % 2:
+            s.sendall(b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\n")   # no end of headers
+    with urllib.request.urlopen(web.url_of(quick_server) + "api", timeout=TIMEOUT) as r:
+        assert r.status == 200
+    for s in socks:          # the server ends each connection (a hung one times out here)
+        with s:
+            while s.recv(65536):
+                pass
+
+
 def raw_exchange(srv, data: bytes, half_close: bool = True) -> bytes:
     host, port = srv.server_address[:2]
     with socket.create_connection((host, port), timeout=TIMEOUT) as s:

@@ -25,12 +25,18 @@ from jaipur_ai.options import describe
 from jaipur_ai.doors.requests import RequestError
 from jaipur_ai.doors.webapi import Response, WebApp, error_response, json_response
 
-__all__ = ["WebApp", "make_server", "url_of", "run", "DEFAULT_PORT", "MAX_BODY"]
+__all__ = ["WebApp", "make_server", "url_of", "run", "DEFAULT_PORT", "MAX_BODY",
+           "LISTEN_BACKLOG", "IDLE_TIMEOUT"]
 
 #: The port ``jaipur-ai web`` listens on unless ``--port`` says otherwise.
 DEFAULT_PORT = 8357
 #: The largest request body read (bytes).
 MAX_BODY = 1 << 20
+#: Connections the operating system queues before the server accepts them.
+LISTEN_BACKLOG = 1024
+#: Seconds a connection may stay silent (between requests, or within one's headers and
+#: body) before the server closes it.
+IDLE_TIMEOUT = 30.0
 
 
 # --------------------------------------------------------------------------- HTTP
@@ -38,6 +44,12 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = f"jaipur-ai-web/{__version__}"
     error_content_type = "application/json"
     server: "_WebServer"
+
+    def setup(self) -> None:
+        # the socket's timeout, the server's: idle, headers and body
+        self.connection = self.request
+        self.connection.settimeout(self.server.idle_timeout)
+        super().setup()
 
     def do_GET(self) -> None:
         self._answer("GET")
@@ -137,10 +149,15 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _WebServer(ThreadingHTTPServer):
     daemon_threads = True
+    # the listen backlog (socketserver's default is 5: a burst of connections beyond it
+    # waited for the client's own timeout)
+    request_queue_size = LISTEN_BACKLOG
 
-    def __init__(self, address: tuple[str, int], app: WebApp, verbose: bool) -> None:
+    def __init__(self, address: tuple[str, int], app: WebApp, verbose: bool,
+                 idle_timeout: float = 30.0) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
+        self.idle_timeout = idle_timeout
         self.app = app
         self.verbose = verbose
         self.loopback = address[0] in ("localhost", "::1") or address[0].startswith("127.")
@@ -156,12 +173,15 @@ def _log_stderr(text: str) -> None:
 
 
 def make_server(app: WebApp, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                verbose: bool = False) -> ThreadingHTTPServer:
+                verbose: bool = False,
+                idle_timeout: float = IDLE_TIMEOUT) -> ThreadingHTTPServer:
     """An HTTP server of ``app`` bound to ``host``:``port`` (port 0: a free one; its
-    number is ``server.server_address[1]``); ``serve_forever()`` serves."""
+    number is ``server.server_address[1]``); ``serve_forever()`` serves.  A connection
+    that sends nothing for ``idle_timeout`` seconds (between requests, or in the middle
+    of one) is closed, so half-sent requests do not hold its threads."""
     if verbose:
         app.log = _log_stderr
-    return _WebServer((host, port), app, verbose)
+    return _WebServer((host, port), app, verbose, idle_timeout)
 
 
 def url_of(server: ThreadingHTTPServer) -> str:

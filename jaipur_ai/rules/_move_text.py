@@ -5,16 +5,19 @@ failure is :class:`Reject` with the reason, which the public entry points turn i
 InvalidMoveError naming the text they were given."""
 from __future__ import annotations
 
+import numbers
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Sequence, Union
+
+import numpy as np
 
 from jaipur_ai.errors import safe_repr
 from jaipur_ai.rules._cards import (CAMEL, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES,
                                     PRECIOUS, TYPES)
 
-__all__ = ["Reject", "Parts", "parse", "as_int", "good_type", "counts", "check_sell",
+__all__ = ["Reject", "Parts", "parse", "check_hand", "as_int", "good_type", "counts", "check_sell",
            "check_swap", "SELL_MAX", "SWAP_MIN", "SWAP_MAX", "GIVE_LIMITS"]
 
 #: A move as its parts: kind, good (or None), count, goods taken (6 counts, or None),
@@ -274,6 +277,26 @@ def _parse_swap(rest: str, hand: Optional[Sequence[int]] = None) -> Parts:
     give = tuple(give)
     check_swap(take, give)
     return ("swap", None, sum(take), take, give)
+
+
+def check_hand(hand: Any) -> tuple[int, ...]:
+    """The mover's hand as 7 counts (the six goods, then the herd as camels), each a whole
+    number in range; Reject naming ``hand`` otherwise (a float, a dict, too few counts)."""
+    if isinstance(hand, (str, bytes, Mapping)) or not hasattr(hand, "__len__") \
+            or not hasattr(hand, "__getitem__"):
+        raise Reject(f"hand: expected 7 counts (D G S C P L, then camels), got "
+                     f"{type(hand).__name__}")
+    if len(hand) != TYPES:
+        raise Reject(f"hand: expected 7 counts (D G S C P L, then camels), got {len(hand)}")
+    out = []
+    for t, n in enumerate(hand):
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral):
+            raise Reject(f"hand: count {t} must be a whole number, got {safe_repr(n)}")
+        k = int(n)
+        if not 0 <= k <= GIVE_LIMITS[t]:
+            raise Reject(f"hand: count {t} must be 0..{GIVE_LIMITS[t]}, got {k}")
+        out.append(k)
+    return tuple(out)
 
 
 def parse(text: str, hand: Optional[Sequence[int]] = None) -> Parts:

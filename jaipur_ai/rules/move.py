@@ -258,7 +258,7 @@ class Move:
             raise InvalidMoveError(safe_repr(text), f"a move text must be a str, "
                                                f"got {type(text).__name__}")
         try:
-            return cls._make(*T.parse(text, hand))
+            return cls._make(*T.parse(text, None if hand is None else T.check_hand(hand)))
         except T.Reject as e:
             raise InvalidMoveError(text, e.reason) from None
 

@@ -136,8 +136,8 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
         for s in searchers:
             try:
                 s.set_hand_prior(*hand_prior)
-            except (TypeError, ValueError) as e:
-                raise InvalidPositionError("hand_prior", str(e)) from None
+            except (TypeError, ValueError, OverflowError) as e:
+                raise InvalidPositionError("hand_prior", str(e) or type(e).__name__) from None
     quota = None
     if iterations is not None:
         quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
