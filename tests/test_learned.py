@@ -157,6 +157,35 @@ def test_mismatched_features_are_a_typed_error(tmp_path):
         evaluation.load_evaluation(path)
 
 
+@pytest.mark.parametrize("change,why", [
+    (lambda a: a.update(version=np.array([1, 2])), "malformed contents"),
+    (lambda a: a.update(lin=np.array("abc")), "malformed contents"),
+    (lambda a: a.update(lin=np.full(N, 1e308)), "beyond"),
+    (lambda a: a.update(extra=np.zeros(3)), "unknown arrays: extra"),
+    (lambda a: a.update(meta=np.zeros(1 << 18)), "bytes, at most"),
+])
+def test_malformed_contents_are_a_typed_error(tmp_path, change, why):
+    """Every door that takes weights reads them here: a wrong shape, type or size of any
+    array is an InvalidWeightsError naming the file, and an unknown or oversized array is
+    refused before it is read."""
+    path = tmp_path / "w.npz"
+    evaluation.save_weights(path, _random_weights(), {})
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    change(arrays)
+    np.savez(path, **arrays)
+    with pytest.raises(InvalidWeightsError, match=why) as e:
+        evaluation.load_evaluation(path)
+    assert e.value.field == str(path)
+
+
+def test_a_single_array_file_is_a_typed_error(tmp_path):
+    path = tmp_path / "w.npy"
+    np.save(path, np.zeros(3))
+    with pytest.raises(InvalidWeightsError, match="not an .npz archive"):
+        evaluation.load_evaluation(path)
+
+
 def test_not_a_zip_is_a_typed_error(tmp_path):
     path = tmp_path / "w.npz"
     path.write_text("hello")

@@ -82,18 +82,57 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
     os.replace(tmp, path)
 
 
+#: The arrays a weights file may hold, and the most bytes any one of them may take
+#: unpacked (a hidden layer of MAX_HIDDEN units over this build's features is far less):
+#: checked before an array is read, so a file cannot make the loader spend memory.
+KNOWN_ARRAYS = ("format", "version", "features_version", "feature_names", "meta",
+                "calibration") + _ARRAYS
+MAX_ARRAY_BYTES = 1 << 20
+#: The largest magnitude of a weight: beyond it sums overflow to nan in the search.
+MAX_WEIGHT = 1e6
+
+
 def _read(path: Path) -> dict[str, Any]:
     name = str(path)
     if not path.is_file():
         raise InvalidWeightsError(name, "no such file")
     try:
-        with np.load(path, allow_pickle=False) as z:
-            return {k: z[k] for k in z.files}
+        z = np.load(path, allow_pickle=False)
     except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
         raise InvalidWeightsError(name, f"not a readable weights file ({e})") from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise InvalidWeightsError(name, "not a weights file: a single array, not an .npz "
+                                        "archive of named arrays")
+    with z:
+        unknown = [k for k in z.files if k not in KNOWN_ARRAYS]
+        if unknown:
+            raise InvalidWeightsError(name, f"unknown arrays: {', '.join(unknown[:5])}")
+        archive = z.zip
+        for k in z.files:
+            info = archive.getinfo(k + ".npy") if archive is not None else None
+            if info is None:
+                continue
+            if info.file_size > MAX_ARRAY_BYTES:
+                raise InvalidWeightsError(name, f"{k} takes {info.file_size} bytes, at most "
+                                                f"{MAX_ARRAY_BYTES}")
+        try:
+            return {k: z[k] for k in z.files}
+        except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
+            raise InvalidWeightsError(name, f"not a readable weights file ({e})") from None
 
 
 def _check(name: str, z: dict[str, Any]) -> dict[str, Any]:
+    """The evaluation's arrays of a file's contents, checked; InvalidWeightsError naming
+    the file for anything malformed (a scalar that is an array, text for numbers)."""
+    try:
+        return _check_contents(name, z)
+    except InvalidWeightsError:
+        raise
+    except (TypeError, ValueError, IndexError) as e:
+        raise InvalidWeightsError(name, f"malformed contents ({e})") from None
+
+
+def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
     missing = [k for k in ("format", "version", "features_version", "feature_names") + _ARRAYS
                if k not in z]
     if missing:
@@ -128,6 +167,8 @@ def _check(name: str, z: dict[str, Any]) -> dict[str, Any]:
     for k, v in a.items():
         if not np.all(np.isfinite(v)):
             raise InvalidWeightsError(name, f"{k} holds a value that is not finite")
+        if np.any(np.abs(v) > MAX_WEIGHT):
+            raise InvalidWeightsError(name, f"{k} holds a value beyond ±{MAX_WEIGHT:g}")
     return a
 
 
