@@ -439,3 +439,24 @@ def test_play_on_a_terminal_has_line_editing():
     text = out.decode("utf-8", "replace")
     assert "cannot read" not in text, text
     assert text.count("==== Round 1  |") == 3, text      # drawn at the turn and twice by 'board'
+
+
+def test_fifos_devices_and_oversized_files_are_refused_by_name(tmp_path):
+    """A FIFO would block and /dev/zero never end: every file argument is refused
+    unless it is a regular file of a bounded size, naming the argument."""
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.txt"
+    big.write_bytes(b" " * ((1 << 20) + 1))
+    for argv, field, why in (
+            (["analyse", str(fifo)], "position", "not a regular file"),
+            (["analyse", "/dev/zero"], "position", "not a regular file"),
+            (["analyse", str(big)], "position", "more than"),
+            (["analyse", str(tmp_path)], "position", "a directory"),
+            (["review", str(fifo)], "record", "not a regular file"),
+            (["analyse", "sample", "--iterations", "10", "--history", str(fifo)],
+             "--history", "not a regular file")):
+        r = subprocess.run([sys.executable, "-m", "jaipur_ai", *argv], capture_output=True,
+                           text=True, env=ENV, cwd=ROOT, timeout=60)
+        assert r.returncode == 2, (argv, r.stderr)
+        assert r.stderr.startswith(f"jaipur-ai: error: {field}: ") and why in r.stderr, r.stderr

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import jaipur_ai as jp
 from jaipur_ai.matches.runner import run_match
@@ -98,3 +99,54 @@ def test_match_and_play_write_records(tmp_path):
     assert game["rounds"][0]["deal"] == {"seed": 5} and game["rounds"][0]["moves"]
     if mine:
         assert game["rounds"][0]["moves"][0] == str(mine)
+
+
+# ------------------------------------------------------------------ malformed records
+def _paths(o, p=()):
+    yield p
+    if isinstance(o, dict):
+        for k, v in o.items():
+            yield from _paths(v, p + (k,))
+    elif isinstance(o, list):
+        for i, v in enumerate(o[:3]):
+            yield from _paths(v, p + (i,))
+
+
+_ODD = [None, 0, -1, 1.5, "x", [], {}, [None], {"a": 1}, True, 2**70, "S 1", [1, 2]]
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None)
+def test_a_record_with_any_field_changed_is_a_record_error_or_reads(data):
+    """Any field of a real record set to a value of another kind, or removed, gives a
+    RecordError naming a field (never a TypeError, KeyError or the like)."""
+    from jaipur_ai.doors.commands import SAMPLE_RECORD
+    d = json.loads(SAMPLE_RECORD.read_text())
+    places = [p for p in _paths(d) if p]
+    for _ in range(data.draw(st.integers(1, 2))):
+        path = data.draw(st.sampled_from(places))
+        cur = d
+        try:
+            for k in path[:-1]:
+                cur = cur[k]
+            if data.draw(st.booleans()) and isinstance(cur, dict):
+                cur.pop(path[-1], None)
+            else:
+                cur[path[-1]] = data.draw(st.sampled_from(_ODD))
+        except (KeyError, IndexError, TypeError):
+            pass                                   # an earlier change removed the place
+    try:
+        GameRecord.from_json(json.dumps(d))
+    except RecordError as e:
+        assert e.field
+    except jp.JaipurError as e:                    # (a position's own error names its field)
+        assert e.field
+
+
+def test_a_deeply_nested_record_is_a_record_error():
+    with pytest.raises(RecordError, match="nested too deeply"):
+        GameRecord.from_json("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(RecordError, match="settings"):
+        d = json.loads(GameRecord(games=[], players={}).to_json())
+        d["settings"] = 5
+        GameRecord.from_dict(d)

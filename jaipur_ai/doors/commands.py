@@ -8,6 +8,7 @@ import errno
 import json
 import os
 import re
+import stat
 import sys
 import threading
 import time
@@ -62,6 +63,47 @@ def flag_of(e: JaipurError) -> str:
     return e.field
 
 
+# ------------------------------------------------------------------- input files
+#: The most a position, a history or a record read from a file or stdin may hold (bytes):
+#: a position is about 1.5 kB, a history of 1,000 moves about 2 MB.
+MAX_POSITION_BYTES = 1 << 20
+MAX_HISTORY_BYTES = 16 << 20
+MAX_RECORD_BYTES = 64 << 20
+
+
+def read_input(path: str, field: str, limit: int, stdin: Any = None) -> str:
+    """The text of the file ``path`` (``-``: stdin) for the argument ``field``: a
+    regular file only (a FIFO or a device would block or never end), at most ``limit``
+    bytes, UTF-8; CliError naming ``field`` otherwise."""
+    if path == "-":
+        text = (stdin or sys.stdin).read(limit + 1)
+        if len(text) > limit:
+            raise CliError(field, f"stdin holds more than {limit:,} bytes")
+        return str(text)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise CliError(field, f"no such file: {path!r}") from None
+    except OSError as e:
+        raise CliError(field, f"cannot read {path!r}: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise CliError(field, f"{path!r} is a directory, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise CliError(field, f"{path!r} is not a regular file (a FIFO, device or socket): "
+                              "give a file, or '-' for stdin")
+    if st.st_size > limit:
+        raise CliError(field, f"{path!r} holds {st.st_size:,} bytes, more than the "
+                              f"{limit:,} it can take")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(limit + 1)
+    except (OSError, UnicodeDecodeError) as e:
+        raise CliError(field, f"cannot read {path!r}: {e}") from None
+    if len(text) > limit:
+        raise CliError(field, f"{path!r} holds more than {limit:,} bytes")
+    return text
+
+
 # ------------------------------------------------------------------- positions
 def load_position(arg: Union[str, Sequence[str]], stdin: Any = None) -> Position:
     """A state or a view from the POSITION argument: one-line text (``S ...`` or
@@ -70,7 +112,7 @@ def load_position(arg: Union[str, Sequence[str]], stdin: Any = None) -> Position
     text = arg if isinstance(arg, str) else " ".join(arg)
     text = text.strip()
     if text == "-":
-        text = (stdin or sys.stdin).read()
+        text = read_input("-", "position", MAX_POSITION_BYTES, stdin)
         where = "stdin"
     elif text.lower() == "sample":
         if os.path.exists(text):
@@ -80,15 +122,10 @@ def load_position(arg: Union[str, Sequence[str]], stdin: Any = None) -> Position
         where = str(SAMPLE_PATH)
     elif text.startswith("{") or re.match(r"[SV]\s", text):
         where = ""
-    elif os.path.isfile(text):
+    elif os.path.lexists(text):
         path = text
-        try:
-            text = Path(path).read_text()
-        except (OSError, UnicodeDecodeError) as e:
-            raise CliError("position", f"cannot read {path!r}: {e}") from None
+        text = read_input(path, "position", MAX_POSITION_BYTES)
         where = path
-    elif os.path.isdir(text):
-        raise CliError("position", f"{text!r} is a directory, not a position file")
     else:
         if "/" in text or os.sep in text or re.search(r"\.(json|txt)$", text, re.I):
             raise CliError("position", f"no such file: {text!r}")
@@ -181,10 +218,7 @@ def load_history(path: str, pos: Position) -> Optional[list[Any]]:
     """The moves of the round before ``pos`` from a JSON file (``-``: stdin): the list
     of ``{"position", "move"}`` objects of the serve protocol's ``history``
     (docs/protocol.md), read and checked by the same code."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CliError("--history", f"cannot read {path!r}: {e}") from None
+    text = read_input(path, "--history", MAX_HISTORY_BYTES)
     try:
         value = json.loads(text)
     except ValueError as e:
@@ -390,18 +424,10 @@ def cmd_match(args: argparse.Namespace) -> int:
 def _load_record(arg: str, stdin: Any = None) -> Any:
     """A game record from a file, ``-`` (stdin) or ``sample`` (the shipped one)."""
     from jaipur_ai.matches.record import GameRecord
-    if arg == "-":
-        text = (stdin or sys.stdin).read()
+    if arg.lower() == "sample" and not os.path.exists(arg):
+        text = SAMPLE_RECORD.read_text(encoding="utf-8")
     else:
-        path = SAMPLE_RECORD if arg.lower() == "sample" and not os.path.exists(arg) else Path(arg)
-        if path.is_dir():
-            raise CliError("record", f"{arg!r} is a directory, not a record file")
-        if not path.is_file():
-            raise CliError("record", f"no such file: {arg!r}")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise CliError("record", f"cannot read {arg!r}: {e}") from None
+        text = read_input(arg, "record", MAX_RECORD_BYTES, stdin)
     return GameRecord.from_json(text)
 
 

@@ -113,8 +113,16 @@ class GameRecord:
         players = d.get("players", {})
         if not isinstance(players, dict):
             raise RecordError("players", "expected an object")
-        rec = cls(games, players, d.get("settings") or {}, d.get("source", "api"),
-                  d.get("bonus_set", "standard"))
+        settings = d.get("settings")
+        if settings is not None and not isinstance(settings, dict):
+            raise RecordError("settings", "expected an object")
+        source = d.get("source", "api")
+        if not isinstance(source, str):
+            raise RecordError("source", "expected a text")
+        bonus_set = d.get("bonus_set", "standard")
+        if not isinstance(bonus_set, str):
+            raise RecordError("bonus_set", "expected a text")
+        rec = cls(games, players, settings or {}, source, bonus_set)
         if verify:
             for _ in rec.replay():
                 pass
@@ -126,6 +134,8 @@ class GameRecord:
             d = json.loads(text)
         except json.JSONDecodeError as e:
             raise RecordError("record", f"not JSON: {e}") from None
+        except RecursionError:
+            raise RecordError("record", "nested too deeply to be a record") from None
         return cls.from_dict(d, verify)
 
     @classmethod
@@ -172,7 +182,8 @@ class GameRecord:
                 self._check_result(rnd, state, rw)
             if state is None:   # (cannot happen: the list of rounds is not empty)
                 raise RecordError(where, "expected an object with a non-empty list of rounds")
-            if "seals" in game and list(game["seals"]) != list(state.seals):
+            if "seals" in game and (not isinstance(game["seals"], list)
+                                    or list(game["seals"]) != list(state.seals)):
                 raise RecordError(f"{where}.seals", f"recorded {game['seals']}, the replay gives "
                                                     f"{list(state.seals)}")
 
@@ -212,8 +223,9 @@ class GameRecord:
             if rnd["result"] != got:
                 raise RecordError(f"{rw}.result", f"recorded {rnd['result']!r}, the replay "
                                                   f"gives {got!r}")
-        if "totals" in rnd and rnd["totals"] is not None and \
-                list(rnd["totals"]) != list(state.round_totals()):
+        if "totals" in rnd and rnd["totals"] is not None and (
+                not isinstance(rnd["totals"], list)
+                or list(rnd["totals"]) != list(state.round_totals())):
             raise RecordError(f"{rw}.totals", f"recorded {rnd['totals']}, the replay gives "
                                               f"{list(state.round_totals())}")
 
