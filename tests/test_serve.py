@@ -559,3 +559,17 @@ def test_stub_engine_terminate_in_process(stub_engine):
                     {"id": "t", "action": "terminate"})
     assert out[0] == {"id": "t", "action": "terminate", "terminated": 1}
     assert out[1]["id"] == "t" and out[1]["final"] is True and out[1]["terminated"] is True
+
+
+def test_an_over_long_line_gets_one_error_and_the_server_reads_on():
+    """A request line past the limit (20 MiB here) is answered by one error, its rest
+    skipped in linear time, and the next request is served as usual."""
+    from jaipur_ai.doors.serve import MAX_LINE
+    big = b'{"id": "big", "position": "' + b"x" * (MAX_LINE + 4 * 1024 * 1024) + b'"}\n'
+    p = subprocess.run(SERVE_CMD, input=big + b'{"id": "v", "action": "version"}\n',
+                       capture_output=True, timeout=120, cwd=ROOT)
+    answers = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    assert p.returncode == 0 and len(answers) == 2, p.stdout[:500]
+    assert "error" in answers[0] and "at most" in answers[0]["error"]["message"]
+    assert answers[0]["id"] == "big"
+    assert answers[1]["id"] == "v" and answers[1]["action"] == "version"

@@ -49,6 +49,10 @@ from jaipur_ai.rules.position import VIEW_FORMAT, View
 
 __all__ = ["Server", "serve_stdio", "PROTOCOL_VERSION", "ACTIONS"]
 
+#: The longest request line read (bytes): a history of 1,000 positions in JSON is
+#: about 2 MB.
+MAX_LINE = 16 << 20
+
 #: Bumped only for changes that break old frontends; adding actions, request
 #: fields or response fields does not bump it.
 PROTOCOL_VERSION = 1
@@ -215,6 +219,11 @@ class Server:
         rid: Any = None
         action: Optional[str] = None
         try:
+            if len(raw) > MAX_LINE:
+                rid = salvage_id(raw[:4096].decode("utf-8", "replace")
+                                 if isinstance(raw, bytes) else raw[:4096])
+                raise RequestError(None, f"a request line holds at most {MAX_LINE:,} bytes; "
+                                         "this one is longer (the rest of it was skipped)")
             if isinstance(raw, bytes):
                 try:
                     raw = raw.decode("utf-8")
@@ -479,26 +488,46 @@ class _PositionError(Exception):
 class _LineReader:
     """Lines of a file descriptor, read as they come; reading ends (as at the end of
     input) once ``gone()`` is true, so that the server stops when its frontend went
-    away even while stdin stays open."""
-
-    MAX_LINE = 64 * 1024 * 1024
+    away even while stdin stays open.  A line longer than MAX_LINE is returned cut at
+    MAX_LINE + 1 bytes (the server answers it with one error) and the rest of it, up to
+    its newline, is read and dropped as it comes, in linear time."""
 
     def __init__(self, fd: int, gone: Callable[[], bool]) -> None:
         self.fd = fd
         self.gone = gone
-        self.buf = b""
+        self.buf = bytearray()
         self.scanned = 0
         self.eof = False
+        self.skipping = False     # dropping the rest of an over-long line
 
     def readline(self) -> bytes:
         import select
         while True:
             i = self.buf.find(b"\n", self.scanned)
-            if i >= 0 or self.eof or len(self.buf) > self.MAX_LINE:
+            if self.skipping:
+                if i >= 0:
+                    del self.buf[:i + 1]
+                    self.skipping = False
+                else:
+                    self.buf.clear()
+                self.scanned = 0
+                if not self.skipping:
+                    continue
+            elif i >= 0 or self.eof:
                 end = i + 1 if i >= 0 else len(self.buf)
-                line, self.buf, self.scanned = self.buf[:end], self.buf[end:], 0
+                line = bytes(self.buf[:end])
+                del self.buf[:end]
+                self.scanned = 0
                 return line
-            self.scanned = len(self.buf)
+            elif len(self.buf) > MAX_LINE:
+                line = bytes(self.buf[:MAX_LINE + 1])
+                self.buf.clear()
+                self.scanned, self.skipping = 0, True
+                return line
+            else:
+                self.scanned = len(self.buf)
+            if self.eof:
+                return b""
             if self.gone():
                 return b""
             ready, _, _ = select.select([self.fd], [], [], 0.1)
