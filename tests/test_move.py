@@ -357,3 +357,8 @@ def test_any_hand_in_range_reads_all_as_its_count(goods, camels):
         else:
             assert Move.parse(text, hand=hand) == Move.sell(g, n)
             assert Move.parse(text, hand=np.array(hand)) == Move.sell(g, n)
+
+
+def test_all_of_a_good_the_hand_lacks_says_so():
+    with pytest.raises(InvalidMoveError, match="the hand holds no diamond"):
+        Move.parse("sell all diamond", hand=(0, 0, 0, 0, 0, 3, 2))

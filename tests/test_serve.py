@@ -573,3 +573,14 @@ def test_an_over_long_line_gets_one_error_and_the_server_reads_on():
     assert "error" in answers[0] and "at most" in answers[0]["error"]["message"]
     assert answers[0]["id"] == "big"
     assert answers[1]["id"] == "v" and answers[1]["action"] == "version"
+
+
+def test_the_sample_position_is_read_as_at_the_other_doors():
+    """``"position": "sample"`` is the shipped sample, as ``jaipur-ai analyse sample``."""
+    from jaipur_ai.doors.requests import SAMPLE_PATH
+    out = io.StringIO()
+    Server(io.StringIO('{"id": 1, "position": "sample", "action": "legal_moves"}\n'),
+           out).run()
+    got = json.loads(out.getvalue())
+    want = jp.read_position(SAMPLE_PATH.read_text())
+    assert got["moves"] == [str(m) for m in want.legal_moves()]

@@ -23,7 +23,7 @@ from jaipur_ai.errors import InvalidOptionError, JaipurError, MissingExtraError
 from jaipur_ai.doors.play import Game
 from jaipur_ai.matches.runner import format_result, run_match
 from jaipur_ai.matches.spec import LEVELS, EngineSpec
-from jaipur_ai.doors.requests import RequestError, read_request_history
+from jaipur_ai.doors.requests import SAMPLE_PATH, RequestError, read_request_history
 from jaipur_ai.doors.serve import serve_stdio
 from jaipur_ai.rules.position import GameState
 from jaipur_ai.rules.position import View, read_position
@@ -35,7 +35,6 @@ __all__ = ["CliError", "load_position", "load_history", "SAMPLE_PATH", "SAMPLE_R
            "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "PROG"]
 
 PROG = "jaipur-ai"
-SAMPLE_PATH = Path(__file__).resolve().parents[1] / "data" / "sample.txt"
 SAMPLE_RECORD = Path(__file__).resolve().parents[1] / "data" / "sample-record.json"
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 DEFAULT_ANALYSE_TIME = 1.0

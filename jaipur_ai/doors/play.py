@@ -38,6 +38,7 @@ Type a move in the notation (forgiving: case and spaces do not matter, names wor
   take D | take diamond      take one good from the market
   camels                     take all the camels from the market
   sell 3L | sell 3 leather   sell cards of one good
+  sell all L                 sell every leather card you hold
   swap DG for LM | DG>LM     exchange: take 2+ goods, give as many cards (camels allowed)
   N                          the move numbered N in the last 'moves' list
 Commands:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 from typing import Any, Optional, Union
 
 from jaipur_ai.errors import InvalidOptionError, InvalidPositionError, JaipurError
@@ -19,6 +20,8 @@ __all__ = ["RequestError", "error_body", "read_request_position", "read_request_
            "Position"]
 
 Position = Union[GameState, View]
+#: The shipped sample position (``"sample"`` at every door: analyse, review, serve, web).
+SAMPLE_PATH = Path(__file__).resolve().parents[1] / "data" / "sample.txt"
 
 
 # --------------------------------------------------------------------------- errors
@@ -101,6 +104,8 @@ def read_request_position(value: Any) -> tuple[Position, str]:
             return View.from_dict(value), "object"
         return GameState.from_dict(value), "object"
     if isinstance(value, str):
+        if value.strip().lower() == "sample":           # as analyse and review take it
+            return read_position(SAMPLE_PATH.read_text()), "text"
         form = "json" if value.lstrip().startswith("{") else "text"
         return read_position(value), form
     raise RequestError("position", "expected a JSON object or a one-line text "

@@ -182,7 +182,7 @@ def _pct(x: Optional[float]) -> str:
 def _secs(x: Optional[float]) -> str:
     if x is None:
         return "-"
-    return f"{1000 * x:.2f} ms" if x < 0.1 else f"{x:.3f} s"
+    return f"{x:.3f} s" if x >= 0.001 else f"{x:.6f} s"      # one unit for both sides
 
 
 def _elo(x: Optional[float], inf: str = "inf") -> str:

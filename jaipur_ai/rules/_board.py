@@ -49,7 +49,8 @@ def draw_view(d: dict[str, Any]) -> str:
                          f"tokens {_pts(pl['tokens'])} pts, {nb} bonus ({_pts(pl['bonus'])} pts)")
         else:
             nb = sum(pl["bonus"].values())
-            lines.append(f"  opponent (player {p}): {pl['hand_size']} cards, known "
+            n = pl["hand_size"]
+            lines.append(f"  opponent (player {p}): {n} card{'' if n == 1 else 's'}, known "
                          f"{pl['known'] or '-':<6} herd {pl['herd']:<2} "
                          f"tokens {_pts(pl['tokens'])} pts, {nb} bonus")
     return "\n".join(lines)

@@ -208,6 +208,9 @@ def _parse_cards(text: str, hand: Optional[Sequence[int]] = None) -> Any:
                     raise Reject("'all' counts the cards in the hand, which a move text "
                                   "alone does not know: give the number (e.g. 'sell 3L')")
                 pending = int(hand[item[0]])
+                if pending == 0:
+                    raise Reject(f"'all' {NAMES[item[0]]}: the hand holds no "
+                                 f"{NAMES[item[0]]}")
             counts[item[0]] += pending
             named.add(item[0])
             last = (item[0], True)
