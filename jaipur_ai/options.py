@@ -365,6 +365,21 @@ OPTIONS: tuple[Option, ...] = (
        lo_open=True, hi=0.5, scope="match"),
     _o("beta", "float", 0.05, "SPRT: the chance of accepting H0 when H1 holds", lo=0,
        lo_open=True, hi=0.5, scope="match"),
+    # -- a server's limits (jaipur-ai serve and web; jaipur_ai.doors.limits) -----------
+    _o("limit_time", "float", 60.0, "seconds one search of a request may run", lo=0,
+       lo_open=True, hi=MAX_TIME, scope="serve"),
+    _o("limit_iterations", "int", 10_000_000, "iterations (or expectimax nodes) of one "
+       "search of a request that gives no time", lo=1, hi=MAX_ITERATIONS, scope="serve"),
+    _o("limit_threads", "int", 2, "threads of one search of a request", lo=1,
+       hi=MAX_THREADS, scope="serve"),
+    _o("limit_nodes", "int", 1_000_000, "ISMCTS tree nodes per thread a request gets (at "
+       "most)", lo=MIN_NODES, hi=MAX_NODES, scope="serve"),
+    _o("limit_searches", "int", 8, "searches running at once", lo=1, hi=4096,
+       scope="serve"),
+    _o("memory_budget", "int", 1024, "megabytes the running searches may reserve together "
+       "(250 bytes a tree node)", lo=16, hi=1 << 20, scope="serve"),
+    _o("weights_dir", "path", None, "the folder whose files requests may name as weights "
+       "(none: requests name no weights file)", none=True, scope="serve"),
     # -- a review (jaipur-ai review) ---------------------------------------------------
     _o("game", "int", 0, "the game of a record to review: its index in the record's games",
        lo=0, hi=2 * MAX_GAMES, scope="review"),
@@ -433,9 +448,9 @@ DOC_END = "<!-- end of the options table -->"
 
 def markdown_table(names: Optional[Iterable[str]] = None) -> str:
     """The table as Markdown (docs/protocol.md holds it between DOC_BEGIN and DOC_END;
-    a test compares), the match and review settings left out unless named."""
+    a test compares), the match, review and server settings left out unless named."""
     if names is None:
-        names = [o.name for o in OPTIONS if o.scope not in ("match", "review")]
+        names = [o.name for o in OPTIONS if o.scope not in ("match", "review", "serve")]
     rows = ["| option | values | default | meaning |", "| --- | --- | --- | --- |"]
     for o in OPTIONS:
         if names is not None and o.name not in names:

@@ -21,6 +21,7 @@ import pytest
 
 import jaipur_ai as jp
 from jaipur_ai.doors import serve
+from jaipur_ai.doors import requests as serve_requests
 from jaipur_ai.doors.serve import Server
 
 HAVE_ENGINE = importlib.util.find_spec("jaipur_ai.search.engine") is not None
@@ -33,7 +34,7 @@ TIMEOUT = 30.0   # a guard against a hung server, never a timing assertion
 
 STATE = jp.GameState.new(seed=7, starter=0)
 TEXT = STATE.to_text()
-BIG = 10**9      # iterations no test ever waits for
+BIG = 10**7      # iterations no test ever waits for (the server's default limit)
 
 
 def play_random(state: jp.GameState, seed: int):
@@ -371,7 +372,7 @@ def test_terminate_ends_a_search_early(server):
     assert ack == {"id": "long", "action": "terminate", "terminated": 1}
     msg, _ = server.final("long")
     assert msg["final"] is True and msg["terminated"] is True
-    assert msg["iterations"] < BIG // 1000 and msg["candidates"]
+    assert msg["iterations"] < BIG // 10 and msg["candidates"]
     # nothing is left to terminate now
     assert server.ask({"id": "long", "action": "terminate"})["terminated"] == 0
 
@@ -383,7 +384,7 @@ def test_terminate_at_once(server):
                 json.dumps({"id": "now", "action": "terminate"}))
     msg, _ = server.final("now")
     assert msg["final"] is True and msg["terminated"] is True
-    assert msg["iterations"] < BIG // 1000
+    assert msg["iterations"] < BIG // 10
     assert (msg["best"] is None) == (msg["candidates"] == [])
 
 
@@ -410,7 +411,7 @@ def test_quit_answers_searches_in_flight():
     assert e.recv()["final"] is False
     e.send({"id": "bye", "action": "quit"})
     msg, _ = e.final(1)
-    assert msg["final"] is True and msg["iterations"] < BIG // 1000
+    assert msg["final"] is True and msg["iterations"] < BIG // 10
     assert e.recv() == {"id": "bye", "action": "quit"}
     assert e.proc.wait(timeout=TIMEOUT) == 0
     assert e.close() == 0
@@ -506,7 +507,7 @@ class _StubEngine:
         self.exploration = exploration
 
     @classmethod
-    def from_options(cls, algorithm="ismcts", threads=1, exploration=0.7):
+    def from_options(cls, algorithm="ismcts", threads=1, exploration=0.7, max_nodes=None):
         return cls(algorithm, threads, exploration)
 
     def analyse(self, pos, time=None, iterations=None, top=5, seed=None, stop_event=None,
@@ -584,3 +585,55 @@ def test_the_sample_position_is_read_as_at_the_other_doors():
     got = json.loads(out.getvalue())
     want = jp.read_position(SAMPLE_PATH.read_text())
     assert got["moves"] == [str(m) for m in want.legal_moves()]
+
+
+# ------------------------------------------------------------------ limits
+def _answers(lines, **kw):
+    out = io.StringIO()
+    Server(io.StringIO("".join(json.dumps(x) + "\n" for x in lines)), out, **kw).run()
+    return sorted((json.loads(x) for x in out.getvalue().splitlines()),   # by request
+                  key=lambda a: a["id"])
+
+
+def test_a_request_past_a_limit_is_a_limit_error_naming_its_field(tmp_path):
+    from jaipur_ai.doors.limits import Limits
+    limits = Limits(max_time=5, max_iterations=1000, max_threads=2, max_nodes=10_000)
+    asks = [({"time": 10}, "time"), ({"iterations": 5000}, "iterations"),
+            ({"iterations": 10, "threads": 3}, "threads"),
+            ({"iterations": 10, "max_nodes": 20_000}, "max_nodes"),
+            ({"iterations": 10, "weights": "/etc/passwd"}, "weights")]
+    got = _answers([{"id": i, "position": TEXT, **ask} for i, (ask, _) in enumerate(asks)],
+                   limits=limits)
+    for (ask, field), answer in zip(asks, got):
+        assert answer["error"]["type"] == "LimitError" and answer["error"]["field"] == field
+    ok = _answers([{"id": 9, "position": TEXT, "iterations": 200, "seed": 1}], limits=limits)[0]
+    assert ok["final"] and ok["options"]["max_nodes"] == 10_000      # the server's limit
+
+
+def test_weights_come_only_from_the_servers_folder(tmp_path):
+    from jaipur_ai.doors.limits import Limits
+    from jaipur_ai.search.evaluation import DEFAULT_WEIGHTS
+    (tmp_path / "mine.npz").write_bytes(DEFAULT_WEIGHTS.read_bytes())
+    limits = Limits(weights_dir=str(tmp_path))
+    got = _answers([{"id": 1, "position": TEXT, "iterations": 50, "weights": "mine.npz"},
+                    {"id": 2, "position": TEXT, "iterations": 50, "weights": "../mine.npz"},
+                    {"id": 3, "position": TEXT, "iterations": 50, "weights": "none.npz"}],
+                   limits=limits)
+    assert got[0]["final"] and got[0]["options"]["weights"] == str(tmp_path / "mine.npz")
+    assert got[1]["error"]["field"] == "weights" and got[1]["error"]["type"] == "LimitError"
+    assert got[2]["error"]["field"] == "weights" and "no such file" in got[2]["error"]["message"]
+
+
+def test_searches_past_the_servers_count_or_memory_wait_their_turn():
+    from jaipur_ai.doors.limits import Budget, Limits
+    b = Budget(Limits(max_searches=2, memory_mb=16))
+    b.admit(1 << 20)
+    b.admit(1 << 20)
+    with pytest.raises(serve_requests.RequestError) as e:
+        b.admit(1 << 20)                                # a third search
+    assert e.value.field == "search"
+    b.release(1 << 20)
+    with pytest.raises(serve_requests.RequestError, match="MB"):
+        b.admit(20 << 20)                               # past the memory budget
+    b.admit(1 << 20)
+    assert (b.running, b.reserved) == (2, 2 << 20)

@@ -380,7 +380,7 @@ def test_server_stops_and_exits_when_stdout_is_closed():
         p.stdin.write(b'{"id": 1, "action": "version"}\n')
         p.stdin.flush()
         assert json.loads(p.stdout.readline())["id"] == 1
-        p.stdin.write(json.dumps({"id": 2, "position": SAMPLE, "time": 600}).encode() + b"\n")
+        p.stdin.write(json.dumps({"id": 2, "position": SAMPLE, "time": 60}).encode() + b"\n")
         p.stdin.flush()
         time.sleep(0.3)
         p.stdout.close()

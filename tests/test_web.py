@@ -325,7 +325,7 @@ def test_an_abandoned_analysis_stops_its_search():
         return [t for t in threading.enumerate() if t.name.startswith("jaipur-search")]
     assert not searching()
     app = WebApp(level="greedy", hint="greedy")
-    r = post(app, "/api/analyse", {"position": SAMPLE, "time": 600, "report_every": 0.05})
+    r = post(app, "/api/analyse", {"position": SAMPLE, "time": 60, "report_every": 0.05})
     first = next(r.stream)
     assert first.startswith(b"event: analysis")
     assert searching()
@@ -336,7 +336,7 @@ def test_an_abandoned_analysis_stops_its_search():
 def test_an_analysis_closed_before_its_first_event_stops_its_search():
     """The page may go away before the headers are sent: the stream is closed unread."""
     app = WebApp(level="greedy", hint="greedy")
-    r = post(app, "/api/analyse", {"position": SAMPLE, "time": 600, "report_every": 0.05})
+    r = post(app, "/api/analyse", {"position": SAMPLE, "time": 60, "report_every": 0.05})
     assert [t for t in threading.enumerate() if t.name.startswith("jaipur-search")]
     r.stream.close()
     assert not [t for t in threading.enumerate() if t.name.startswith("jaipur-search")]
@@ -672,3 +672,13 @@ def test_a_port_in_use_is_named(capsys):
         assert cli.main(["web", "--port", str(port)]) == 2
     assert capsys.readouterr().err.startswith(f"jaipur-ai: error: --port: cannot listen on "
                                               f"127.0.0.1:{port}: ")
+
+
+def test_a_browser_chooses_a_games_engine_among_the_levels_only():
+    app = WebApp(level="greedy", hint="greedy")
+    r = post(app, "/api/games", {"level": "ismcts:time=25,threads=4"})
+    assert r.status == 400 and json.loads(r.body)["error"]["field"] == "level"
+    r = post(app, "/api/games", {"level": "easy", "seed": 3})
+    assert r.status == 200
+    r = post(app, "/api/analyse", {"position": SAMPLE, "time": 1000})
+    assert json.loads(r.body)["error"]["type"] == "LimitError"

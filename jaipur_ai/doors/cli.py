@@ -25,7 +25,7 @@ from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.matches.spec import EngineSpec
 from jaipur_ai.options import ALGORITHMS as ENGINE_ALGORITHMS
-from jaipur_ai.options import SPEC_OPTIONS, parse_text, unknown
+from jaipur_ai.options import SPEC_OPTIONS, option, parse_text, unknown
 
 __all__ = ["main", "build_parser"]
 
@@ -201,6 +201,20 @@ examples:
 """
 
 
+def _limit_flags(p: argparse.ArgumentParser) -> None:
+    """The flags of a server's limits (jaipur_ai.doors.limits): what one request may spend."""
+    g = p.add_argument_group("limits of a request (docs/protocol.md, \"Limits\")")
+    for name, metavar in (("limit_time", "S"), ("limit_iterations", "N"),
+                          ("limit_threads", "N"), ("limit_nodes", "N"),
+                          ("limit_searches", "N"), ("memory_budget", "MB"),
+                          ("weights_dir", "DIR")):
+        o = option(name)
+        flag = "--" + name.replace("_", "-")
+        default = "none" if o.default is None else o.default
+        g.add_argument(flag, type=_flag(name, flag), default=o.default, metavar=metavar,
+                       help=f"{o.doc} (default: {default})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, formatter_class=_formatter, epilog=MAIN_EPILOG,
                 description="Jaipur: exact rules, information sets, ISMCTS and "
@@ -339,6 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--time", type=_flag("time", "--time"), default=None, metavar="S",
                     help="seconds per search for requests that give neither time nor "
                          "iterations (default: the engine's own default)")
+    _limit_flags(sv)
     sv.set_defaults(func=cmd_serve)
     w = sub.add_parser("web", help="play, analyse and review in the browser (docs/web.md)",
                        formatter_class=_formatter, epilog=WEB_EPILOG,
@@ -356,6 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--threads", type=_flag("threads", "--threads"), default=1, metavar="N",
                    help="search threads of analyses that name none (default 1)")
     w.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    _limit_flags(w)
     w.set_defaults(func=cmd_web)
     from jaipur_ai.learning.pipeline import add_commands as _add_learning_commands
     _add_learning_commands(sub, _formatter, _flag)

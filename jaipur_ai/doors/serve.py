@@ -29,11 +29,10 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import sys
 import threading
 import traceback
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 from jaipur_ai._version import __version__
 from jaipur_ai.doors.requests import (Position, RequestError, as_state, error_body,
@@ -41,13 +40,14 @@ from jaipur_ai.doors.requests import (Position, RequestError, as_state, error_bo
                                       read_request_history, read_request_position,
                                       reject_constant, required_field, salvage_id,
                                       scalar_id, write_position)
-from jaipur_ai.errors import InvalidPositionError, JaipurError
+from jaipur_ai.doors.limits import Budget, Limits
+from jaipur_ai.errors import InvalidOptionError, InvalidPositionError, JaipurError
 from jaipur_ai.options import ALGORITHMS, SPEC_OPTIONS, check, option
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import STATE_FORMAT
 from jaipur_ai.rules.position import VIEW_FORMAT, View
 
-__all__ = ["Server", "serve_stdio", "PROTOCOL_VERSION", "ACTIONS"]
+__all__ = ["Server", "PROTOCOL_VERSION", "ACTIONS", "MAX_LINE"]
 
 #: The longest request line read (bytes): a history of 1,000 positions in JSON is
 #: about 2 MB.
@@ -132,17 +132,25 @@ class Server:
 
     ``algorithm``, ``threads`` and ``time`` are the defaults of requests that do
     not name them (``time`` only when a request gives neither ``time`` nor
-    ``iterations``).
+    ``iterations``).  ``limits`` bound what a request may spend
+    (:class:`jaipur_ai.doors.limits.Limits`; default: its safe defaults), counted in
+    ``budget`` with the searches of other servers that share it (the web API's).
     """
 
     def __init__(self, infile: Any, outfile: Any, *, algorithm: str = "ismcts", threads: int = 1,
-                 time: Optional[float] = None, log: Any = None) -> None:
+                 time: Optional[float] = None, log: Any = None,
+                 limits: Optional[Limits] = None, budget: Optional[Budget] = None) -> None:
         self.infile = infile
         self.outfile = outfile
         # the defaults are options of the one table too: checked here, once
         self.algorithm = check("algorithm", algorithm)
         self.threads = check("threads", threads)
         self.default_time = check("time", time)
+        self.limits = limits if limits is not None else Limits()
+        self.budget = budget if budget is not None else Budget(self.limits)
+        if self.threads > self.limits.max_threads:
+            raise InvalidOptionError("threads", f"{self.threads}, more than the server's limit "
+                                                f"of {self.limits.max_threads} (--limit-threads)")
         self.log = log if log is not None else sys.stderr
         self._binary_out = not isinstance(outfile, io.TextIOBase)
         self._write_lock = threading.Lock()
@@ -351,27 +359,40 @@ class Server:
         history = read_request_history(req.get("history"), pos)
         if history is not None:
             limits["history"] = history
-        engine = self._make_engine(req)
-        self._launch(rid, engine, pos, limits, report_every)
+        engine, reserve = self._make_engine(req, limits["time"], limits["iterations"])
+        self.budget.admit(reserve)
+        try:
+            self._launch(rid, engine, pos, limits, report_every, reserve)
+        except BaseException:
+            self.budget.release(reserve)
+            raise
 
-    def _make_engine(self, req: dict[str, Any]) -> Any:
+    def _make_engine(self, req: dict[str, Any], time: Optional[float],
+                     iterations: Optional[int]) -> tuple[Any, int]:
         """The request's engine: every engine option of the one table (jaipur_ai.options)
-        that the request names, checked there; other fields are ignored."""
+        that the request names, checked there (other fields are ignored), within the
+        server's limits; and the memory its search reserves."""
         E = _engine_module()
         opts: dict[str, Any] = {"algorithm": self.algorithm, "threads": self.threads}
         for k, v in req.items():
             if k in SPEC_OPTIONS and k not in _ANALYSE_FIELDS and v is not None:
                 opts[k] = option_field(req, k)
-        return E.Engine.from_options(**opts)
+        if "weights" in opts:
+            opts["weights"] = self.limits.weights_path(opts["weights"])
+        nodes, reserve = self.limits.check_search(time, iterations, opts["threads"],
+                                                  opts.get("max_nodes"))
+        opts["max_nodes"] = nodes
+        return E.Engine.from_options(**opts), reserve
 
     def _launch(self, rid: Any, engine: Any, pos: Position, limits: dict[str, Any],
-                report_every: Optional[float]) -> None:
+                report_every: Optional[float], reserve: int = 0) -> None:
         with self._jobs_lock:
             token = self._next_token
             self._next_token += 1
             job = _Job(token, rid)
             self._jobs[token] = job
-        t = threading.Thread(target=self._search, args=(job, engine, pos, limits, report_every),
+        t = threading.Thread(target=self._search,
+                             args=(job, engine, pos, limits, report_every, reserve),
                              name=f"jaipur-search-{token}", daemon=True)
         job.thread = t
         try:
@@ -384,7 +405,7 @@ class Server:
                                "ResourceError") from None
 
     def _search(self, job: _Job, engine: Any, pos: Position, limits: dict[str, Any],
-                report_every: Optional[float]) -> None:
+                report_every: Optional[float], reserve: int = 0) -> None:
         msg: dict[str, Any]
         try:
             kwargs = dict(limits, stop_event=job.stop)
@@ -401,6 +422,8 @@ class Server:
         except Exception as e:
             self._log_exception(e)
             msg = {"id": job.rid, "action": "analyse", "error": error_body(e)}
+        finally:
+            self.budget.release(reserve)
         self._finish(job, msg)
 
     def _partial(self, job: _Job, analysis: Any) -> None:
@@ -485,94 +508,3 @@ class _PositionError(Exception):
 
 
 # --------------------------------------------------------------------------- CLI
-class _LineReader:
-    """Lines of a file descriptor, read as they come; reading ends (as at the end of
-    input) once ``gone()`` is true, so that the server stops when its frontend went
-    away even while stdin stays open.  A line longer than MAX_LINE is returned cut at
-    MAX_LINE + 1 bytes (the server answers it with one error) and the rest of it, up to
-    its newline, is read and dropped as it comes, in linear time."""
-
-    def __init__(self, fd: int, gone: Callable[[], bool]) -> None:
-        self.fd = fd
-        self.gone = gone
-        self.buf = bytearray()
-        self.scanned = 0
-        self.eof = False
-        self.skipping = False     # dropping the rest of an over-long line
-
-    def readline(self) -> bytes:
-        import select
-        while True:
-            i = self.buf.find(b"\n", self.scanned)
-            if self.skipping:
-                if i >= 0:
-                    del self.buf[:i + 1]
-                    self.skipping = False
-                else:
-                    self.buf.clear()
-                self.scanned = 0
-                if not self.skipping:
-                    continue
-            elif i >= 0 or self.eof:
-                end = i + 1 if i >= 0 else len(self.buf)
-                line = bytes(self.buf[:end])
-                del self.buf[:end]
-                self.scanned = 0
-                return line
-            elif len(self.buf) > MAX_LINE:
-                line = bytes(self.buf[:MAX_LINE + 1])
-                self.buf.clear()
-                self.scanned, self.skipping = 0, True
-                return line
-            else:
-                self.scanned = len(self.buf)
-            if self.eof:
-                return b""
-            if self.gone():
-                return b""
-            ready, _, _ = select.select([self.fd], [], [], 0.1)
-            if ready:
-                chunk = os.read(self.fd, 1 << 16)
-                if chunk:
-                    self.buf += chunk
-                else:
-                    self.eof = True
-
-
-def _watch_output(fd: int, server: "Server", done: threading.Event) -> None:
-    """Until ``done``: when the reader of ``fd`` (stdout) goes away, stop every search and
-    make the server stop reading (docs/protocol.md, "quit and end of input")."""
-    import select
-    poller = select.poll()
-    poller.register(fd, select.POLLERR | select.POLLHUP)
-    while not done.is_set():
-        if poller.poll(100):
-            server.frontend_gone()
-            return
-
-
-def serve_stdio(algorithm: str = "ismcts", threads: int = 1,
-                time: Optional[float] = None) -> int:
-    """Serve on this process's stdin and stdout until ``quit`` or end of input;
-    what ``jaipur-ai serve`` runs once the command line (jaipur_ai/doors/cli.py) has
-    read its options.  Returns the exit status."""
-    out = sys.stdout
-    binary_out = getattr(out, "buffer", out)
-    binary_in: Any = getattr(sys.stdin, "buffer", sys.stdin)
-    server = Server(binary_in, binary_out, algorithm=algorithm, threads=threads, time=time)
-    done = threading.Event()
-    try:  # read stdin by its descriptor, and watch stdout's (POSIX)
-        import select
-        in_fd, out_fd = sys.stdin.fileno(), out.fileno()
-        if hasattr(select, "poll") and os.name == "posix":
-            server.infile = _LineReader(in_fd, lambda: server._broken)
-            threading.Thread(target=_watch_output, args=(out_fd, server, done),
-                             name="jaipur-stdout-watch", daemon=True).start()
-    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-        pass
-    sys.stdout = sys.stderr  # a stray print must never corrupt the protocol
-    try:
-        return server.run()
-    finally:
-        done.set()
-        sys.stdout = out

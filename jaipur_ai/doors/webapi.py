@@ -34,6 +34,7 @@ from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.spec import LEVELS, EngineSpec
 from jaipur_ai.options import SPEC_OPTIONS, SEARCH_LIMITS, check, describe
 from jaipur_ai.doors.requests import RequestError, error_body, read_request_position
+from jaipur_ai.doors.limits import Budget, Limits
 from jaipur_ai.doors.serve import Server
 from jaipur_ai.rules.position import View
 from jaipur_ai.doors.webgame import GameStore, WebGame
@@ -167,13 +168,21 @@ class WebApp:
 
     ``level`` is the engine of games that name none, ``hint`` the engine of hints (both
     engine specs or level names, as for ``jaipur-ai play``); ``threads`` the search
-    threads of analyses that name none."""
+    threads of analyses that name none; ``limits`` what a request may spend
+    (:class:`jaipur_ai.doors.limits.Limits`, shared by every analysis of this app).  A
+    client chooses a game's engine among the level names only (``GET /api`` lists them)."""
 
     def __init__(self, level: Union[str, EngineSpec] = "medium",
-                 hint: Union[str, EngineSpec] = "ismcts:time=0.5", threads: int = 1) -> None:
+                 hint: Union[str, EngineSpec] = "ismcts:time=0.5", threads: int = 1,
+                 limits: Optional[Limits] = None) -> None:
         self.spec = self._level(level, "level")
         self.hint_spec = self._level(hint, "hint")
         self.threads = check("threads", threads)
+        self.limits = limits if limits is not None else Limits()
+        self.budget = Budget(self.limits)
+        if self.threads > self.limits.max_threads:
+            raise RequestError("threads", f"{self.threads}, more than the server's limit of "
+                                          f"{self.limits.max_threads} (--limit-threads)")
         self.games = GameStore()
         self.log: Callable[[str], None] = lambda text: None
         self._routes: dict[tuple[str, str], Callable[..., Response]] = {
@@ -258,7 +267,12 @@ class WebApp:
 
     def _new_game(self, req: dict[str, Any]) -> Response:
         _only(req, ("level", "seed", "you"))
-        spec = self.spec if req.get("level") is None else self._level(req["level"], "level")
+        level = req.get("level")
+        if level is not None and (not isinstance(level, str) or level.strip().lower()
+                                  not in LEVELS):
+            raise RequestError("level", f"one of this server's levels ({', '.join(LEVELS)}), "
+                                        f"got {describe(level)}")
+        spec = self.spec if level is None else self._level(level, "level")
         seed = check("seed", req.get("seed"))
         you = req.get("you", "random")
         if you is None:
@@ -364,7 +378,8 @@ class WebApp:
         if req.get("report_every") is None:
             req["report_every"] = 0.25
         out = _Lines("analysis")
-        server = Server(io.StringIO(), out, threads=self.threads, log=_LogWriter(self.log))
+        server = Server(io.StringIO(), out, threads=self.threads, log=_LogWriter(self.log),
+                        limits=self.limits, budget=self.budget)
         server.handle_line(json.dumps(req))
         try:
             first: Optional[tuple[str, Any]] = out.answers.get_nowait()
