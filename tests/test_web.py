@@ -493,10 +493,10 @@ def test_a_burst_of_200_connections_is_served(server):
 
 
 def test_silent_and_half_sent_connections_are_closed(quick_server):
-    """A client that connects and sends nothing, or half a request, is hung up on by the
+    """500 clients that connect and send nothing, or half a request, are hung up on by the
     server (its idle timeout), and the server still answers others meanwhile."""
     host, port = quick_server.server_address[:2]
-    socks = [socket.create_connection((host, port), timeout=TIMEOUT) for _ in range(50)]
+    socks = [socket.create_connection((host, port), timeout=TIMEOUT) for _ in range(500)]
     for i, s in enumerate(socks):
         if i % 2:
             s.sendall(b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\n")   # no end of headers

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import socket
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional
 
@@ -26,7 +27,7 @@ from jaipur_ai.doors.requests import RequestError
 from jaipur_ai.doors.webapi import Response, WebApp, error_response, json_response
 
 __all__ = ["WebApp", "make_server", "url_of", "run", "DEFAULT_PORT", "MAX_BODY",
-           "LISTEN_BACKLOG", "IDLE_TIMEOUT"]
+           "LISTEN_BACKLOG", "MAX_CONNECTIONS", "IDLE_TIMEOUT"]
 
 #: The port ``jaipur-ai web`` listens on unless ``--port`` says otherwise.
 DEFAULT_PORT = 8357
@@ -34,6 +35,8 @@ DEFAULT_PORT = 8357
 MAX_BODY = 1 << 20
 #: Connections the operating system queues before the server accepts them.
 LISTEN_BACKLOG = 1024
+#: Connections served at once, one thread each; the next waits in the listen queue.
+MAX_CONNECTIONS = 512
 #: Seconds a connection may stay silent (between requests, or within one's headers and
 #: body) before the server closes it.
 IDLE_TIMEOUT = 30.0
@@ -158,10 +161,28 @@ class _WebServer(ThreadingHTTPServer):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.idle_timeout = idle_timeout
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self.app = app
         self.verbose = verbose
         self.loopback = address[0] in ("localhost", "::1") or address[0].startswith("127.")
         super().__init__(address, _Handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        # a bounded pool: past MAX_CONNECTIONS the accept loop waits for a slot, and new
+        # connections wait in the listen queue (each slot is freed by its idle timeout
+        # at the latest)
+        self._slots.acquire()
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         if self.verbose:  # pragma: no cover - only a bug gets here
