@@ -460,3 +460,13 @@ def test_fifos_devices_and_oversized_files_are_refused_by_name(tmp_path):
                            text=True, env=ENV, cwd=ROOT, timeout=60)
         assert r.returncode == 2, (argv, r.stderr)
         assert r.stderr.startswith(f"jaipur-ai: error: {field}: ") and why in r.stderr, r.stderr
+
+
+def test_analyse_with_no_iterations_says_what_would_be_played():
+    r = subprocess.run([sys.executable, "-m", "jaipur_ai", "analyse", "sample",
+                        "--iterations", "0", "--seed", "1"], capture_output=True, text=True,
+                       env=ENV, cwd=ROOT, timeout=60)
+    assert r.returncode == 0
+    greedy = jp.Engine("greedy").best_move(
+        jp.read_position((ROOT / "jaipur_ai" / "data" / "sample.txt").read_text()), seed=1)
+    assert f"(nothing was searched: the greedy engine would play {greedy})" in r.stdout

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -506,6 +507,27 @@ def test_silent_and_half_sent_connections_are_closed(quick_server):
         with s:
             while s.recv(65536):
                 pass
+
+
+def test_a_client_that_leaves_mid_search_stops_the_search(server):
+    """Over a real socket: the page reads the first event of a 60 s analysis and goes
+    away; the server's next write fails, and the search is stopped (waited for with a
+    bound, a guard, not a timing check)."""
+    def searching():
+        return [t for t in threading.enumerate() if t.name.startswith("jaipur-search")]
+    host, port = server.server_address[:2]
+    body = json.dumps({"position": SAMPLE, "time": 60, "report_every": 0.05}).encode()
+    s = socket.create_connection((host, port), timeout=TIMEOUT)
+    s.sendall(b"POST /api/analyse HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+              b"Content-Type: application/json\r\nContent-Length: " +
+              str(len(body)).encode() + b"\r\n\r\n" + body)
+    assert b"event: analysis" in s.recv(65536) or b"event: analysis" in s.recv(65536)
+    assert searching()
+    s.close()
+    deadline = time.monotonic() + TIMEOUT
+    while searching() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not searching()
 
 
 def raw_exchange(srv, data: bytes, half_close: bool = True) -> bytes:

@@ -190,22 +190,31 @@ def expectimax_rate(states: list[GameState], depth: int, samples: int) -> tuple[
 
 def search_report(quick: bool = False, seeds: int = 8, iterations: int = 20000,
                   repeat: int = 5, depth: int = 3, samples: int = 8,
-                  weights: Optional[str] = None) -> dict[str, Any]:
+                  weights: Optional[str] = None,
+                  progress: Optional[Callable[[str], None]] = None) -> dict[str, Any]:
     """ISMCTS iterations/s (informed and random playouts) and expectimax nodes/s on
     early, middle and late positions; medians of ``repeat`` runs (``weights``: see
-    ismcts_configs)."""
+    ismcts_configs); ``progress(text)`` is told each configuration as it starts."""
     if quick:
         seeds, iterations, repeat, depth = 2, 2000, 1, 2
     pos = search_positions(seeds)
     ismcts, expectimax = [], []
+    configs = ismcts_configs(weights)
+    done, total = 0, len(PHASES) * (len(configs) + 1)
     for name, _ in PHASES:
-        for config, playout, options in ismcts_configs(weights):
+        for config, playout, options in configs:
+            if progress is not None:
+                progress(f"search {done + 1}/{total}: {name}, {config}")
+            done += 1
             runs = [ismcts_rate(pos[name], playout, iterations, **options)
                     for _ in range(repeat)]
             ismcts.append({"phase": name, "config": config, "playout": playout,
                            "legal_moves": runs[0][1],
                            "iterations_per_second": statistics.median(r[0] for r in runs),
                            "plies_per_playout": runs[0][2]})
+        if progress is not None:
+            progress(f"search {done + 1}/{total}: {name}, expectimax")
+        done += 1
         runs_x = [expectimax_rate(pos[name], depth, samples) for _ in range(repeat)]
         expectimax.append({"phase": name,
                            "nodes_per_second": statistics.median(r[0] for r in runs_x),

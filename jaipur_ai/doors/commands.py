@@ -282,6 +282,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             print(note)
         print()
         print(format_analysis(report, args.top))
+        if report.best is None and not interrupted:
+            # nothing was searched (--iterations 0): say what would be played
+            greedy = _make_engine("greedy").best_move(target, seed=report.seed)
+            print(f"(nothing was searched: the greedy engine would play {greedy})")
         if interrupted:
             print("(interrupted: the search was stopped early; the figures above are what it "
                   "had found)")
@@ -467,16 +471,22 @@ def cmd_review(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from jaipur_ai.doors import _bench
     out: dict[str, Any] = {"quick": args.quick, "version": __version__}
+
+    def progress(text: str) -> None:      # on stderr: the full run takes minutes
+        if not args.quick:
+            sys.stderr.write(f"{PROG} bench: {text}\n")
+            sys.stderr.flush()
     if args.quick:
         rules = _bench.rules_report(core_rounds=2000, ref_rounds=10, repeat=1)
     else:
+        progress("rules core: random rounds, compiled and reference")
         rules = _bench.rules_report()
     out["rules"] = rules
     if not args.json:
         print("Rules core: uniformly random full rounds (one core, median of runs)")
         print(_bench.format_rules_report(rules))
         print()
-    out["search"] = _bench.search_report(quick=args.quick)
+    out["search"] = _bench.search_report(quick=args.quick, progress=progress)
     if args.json:
         print(json.dumps(out, indent=2))
     else:
