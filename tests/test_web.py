@@ -704,3 +704,30 @@ def test_a_browser_chooses_a_games_engine_among_the_levels_only():
     assert r.status == 200
     r = post(app, "/api/analyse", {"position": SAMPLE, "time": 1000})
     assert json.loads(r.body)["error"]["type"] == "LimitError"
+
+
+def test_a_games_table_is_readable_while_its_engine_thinks():
+    """GET /api/games/ID answers at once while the engine's move is being searched,
+    with the table as of the human's move ("turn": "engine")."""
+    from jaipur_ai.matches.spec import EngineSpec
+    app = WebApp(level="greedy", hint="greedy")
+    t = json.loads(post(app, "/api/games", {"level": "easy", "seed": 5, "you": 0}).body)
+    game = app.games.get(t["id"])
+    game.spec = EngineSpec.parse("ismcts:time=2")       # an engine that thinks a while
+    game.engine = game.spec.make_engine()
+    move = t["legal_moves"][0]
+    mover = threading.Thread(target=post, args=(app, f"/api/games/{t['id']}/move",
+                                                {"move": move}))
+    mover.start()
+    deadline = time.monotonic() + TIMEOUT
+    while not game.lock.locked() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    seen = None
+    while game.lock.locked() and time.monotonic() < deadline:
+        r = app.handle("GET", f"/api/games/{t['id']}", b"")
+        seen = json.loads(r.body)
+        if seen["turn"] == "engine":
+            break
+        time.sleep(0.01)
+    mover.join(TIMEOUT)
+    assert seen is not None and seen["turn"] == "engine" and seen["history"][-1]["move"] == move

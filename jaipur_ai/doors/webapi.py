@@ -287,9 +287,9 @@ class WebApp:
         return self.games.get(gid)
 
     def _table(self, req: dict[str, Any], gid: str) -> Response:
-        game = self._game(gid)
-        with game.lock:
-            return json_response(game.table())
+        # the table as of the last move, without waiting for the game's lock: readable
+        # while the engine thinks (it then says "turn": "engine")
+        return json_response(self._game(gid).last_table)
 
     def _move(self, req: dict[str, Any], gid: str) -> Response:
         _only(req, ("move",))

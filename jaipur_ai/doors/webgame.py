@@ -79,6 +79,7 @@ class WebGame:
         self.ply = 0                          # moves played in this round
         self.history: list[dict[str, Any]] = []   # this round's moves
         self.round_moves: list[tuple[GameState, Move]] = []   # the same, for hints
+        self.last_table = self.table()        # what a reader sees while the engine thinks
         self.engine_replies()
 
     # ------------------------------------------------------------ playing
@@ -92,6 +93,7 @@ class WebGame:
         if seconds is not None:
             entry["seconds"] = round(seconds, 3)
         self.history.append(entry)
+        self.last_table = self.table()
 
     def engine_replies(self) -> None:
         """The engine moves while it is its turn and the round runs; it searches its own
@@ -132,6 +134,7 @@ class WebGame:
         self.ply = 0
         self.history = []
         self.round_moves = []
+        self.last_table = self.table()
         self.engine_replies()
         return self.table()
 
