@@ -70,10 +70,12 @@ class InvalidPositionError(JaipurError):
 
 
 class InvalidMoveError(JaipurError):
-    """A move text that is not a move of Jaipur at all."""
+    """A move text that is not a move of Jaipur at all; ``by_rule``: the text reads as a
+    move that no rule allows (``sell 1S``), rather than text that is no move."""
 
-    def __init__(self, text: str, reason: str) -> None:
+    def __init__(self, text: str, reason: str, by_rule: bool = False) -> None:
         self.text = text
+        self.by_rule = by_rule
         shown = text if len(text) <= 80 else text[:60] + f"... ({len(text)} characters)"
         super().__init__("move", f"{shown!r}: {reason}")
 

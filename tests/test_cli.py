@@ -470,3 +470,11 @@ def test_analyse_with_no_iterations_says_what_would_be_played():
     greedy = jp.Engine("greedy").best_move(
         jp.read_position((ROOT / "jaipur_ai" / "data" / "sample.txt").read_text()), seed=1)
     assert f"(nothing was searched: the greedy engine would play {greedy})" in r.stdout
+
+
+def test_play_calls_a_move_no_rule_allows_illegal_and_unreadable_text_unreadable():
+    r = subprocess.run([sys.executable, "-m", "jaipur_ai", "play", "--level", "easy", "--seed",
+                        "3", "--you", "0"], input="sell 1S\nsell 9Z\nquit\n",
+                       capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=60)
+    assert "illegal move: sell 1S: silver needs a sale of at least 2 cards" in r.stdout
+    assert "cannot read 'sell 9Z' as a move" in r.stdout

@@ -262,3 +262,32 @@ def test_range_ends_reach_the_engine(name):
     for v in (o.lo if not o.lo_open else o.lo + 0.01, o.hi):
         v = int(v) if o.kind == "int" else float(v)
         jp.Engine.from_options(**{name: v})
+
+
+# ------------------------------------------------------------------ the doors issue 36 found
+@FUZZ
+@given(st.one_of(json_values, st.lists(st.one_of(st.integers(-300, 300), st.floats(),
+                                                  st.booleans(), st.none()), max_size=9)))
+def test_move_parse_reads_any_hand_or_raises_a_typed_error(hand):
+    """``Move.parse(text, hand=)``: any hand is read or refused with an error naming it."""
+    for text in ("sell all L", "swap DG for all camels", "take D"):
+        _only_typed(jp.Move.parse, text, hand=hand)
+
+
+_VIEW = jp.GameState.new(seed=7, starter=0).view(0)
+
+
+@FUZZ
+@given(json_values, json_values)
+def test_any_hand_prior_is_searched_or_refused_typed(hands, weights):
+    _only_typed(jp.Engine(seed=1).best_move, _VIEW, iterations=20, hand_prior=(hands, weights))
+
+
+@FUZZ
+@given(json_values)
+def test_any_json_value_is_a_record_or_a_record_error(value):
+    from jaipur_ai.matches.record import GameRecord
+    _only_typed(GameRecord.from_dict, value)
+    _only_typed(GameRecord.from_dict, {"format": "jaipur-record/1", "games": [value]})
+    _only_typed(GameRecord.from_dict, {"format": "jaipur-record/1", "settings": value,
+                                       "games": []})

@@ -274,6 +274,8 @@ def test_an_abandoned_review_stops():
     app = WebApp(level=LEVEL, hint="greedy")
     t = play_first_moves(app, new_game(app, seed=2, you=0), 300)
     r = post(app, f"/api/games/{t['id']}/review", {"iterations": 10**9})
+    assert r.status == 400 and r.json()["error"]["type"] == "LimitError"   # past the limit
+    r = post(app, f"/api/games/{t['id']}/review", {"iterations": 10**7})
     assert next(r.stream).startswith(b"event: progress")
     r.stream.close()                    # what the server does when the page goes away
     assert not [th for th in threading.enumerate() if th.name == "jaipur-review"]

@@ -295,8 +295,12 @@ class Game:
                 try:
                     move = Move.parse(text, hand=self.state.mover_hand())
                 except InvalidMoveError as e:
-                    self.say(f"cannot read {text!r} as a move: {_after_quote(e.reason)} "
-                             f"(type 'help' or 'moves')")
+                    if e.by_rule:                 # read as a move no rule allows
+                        self.say(f"illegal move: {text}: {_after_quote(e.reason)} (type "
+                                 f"'moves' for the legal ones)")
+                    else:
+                        self.say(f"cannot read {text!r} as a move: {_after_quote(e.reason)} "
+                                 f"(type 'help' or 'moves')")
                     continue
             try:
                 self._play(move)

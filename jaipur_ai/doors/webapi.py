@@ -323,6 +323,8 @@ class WebApp:
         the request's, else the review's default."""
         _only(req, ("iterations", "time", "seed"))
         limits = {k: check(k, req.get(k)) for k in ("iterations", "time")}
+        # each ply's search within the server's limits (a review holds one at a time)
+        self.limits.check_search(limits["time"], limits["iterations"], self.threads, None)
         seed = check("seed", req.get("seed", 0))
         game = self._game(gid)
         with game.lock:

@@ -34,9 +34,13 @@ GIVE_LIMITS = tuple(HAND_LIMIT if t < GOODS else 11 for t in range(TYPES))  # by
 # into InvalidMoveError(text, reason) with the text they were given.
 
 class Reject(Exception):
-    def __init__(self, reason: str) -> None:
+    """A move text or part refused; ``by_rule``: it reads as a move, which no rule of
+    Jaipur allows (a sale of 1 silver), rather than text that is no move at all."""
+
+    def __init__(self, reason: str, by_rule: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.by_rule = by_rule
 
 
 def as_int(value: Any, what: str) -> int:
@@ -108,27 +112,30 @@ def counts(cards: Any, n: int, what: str) -> tuple[Any, ...]:
 
 def check_sell(t: int, n: int) -> None:
     if n < 1:
-        raise Reject("a sale needs at least 1 card")
+        raise Reject("a sale needs at least 1 card", by_rule=True)
     if n > SELL_MAX:
-        raise Reject(f"a sale is of at most {SELL_MAX} cards (the hand limit)")
+        raise Reject(f"a sale is of at most {SELL_MAX} cards (the hand limit)", by_rule=True)
     if t in PRECIOUS and n < 2:
-        raise Reject(f"{NAMES[t]} needs a sale of at least 2 cards")
+        raise Reject(f"{NAMES[t]} needs a sale of at least 2 cards", by_rule=True)
 
 
 def check_swap(take: tuple[int, ...], give: tuple[int, ...]) -> None:
     for t, c in enumerate(give):
         if c > GIVE_LIMITS[t]:
-            raise Reject(f"a swap cannot give {c} {NAMES[t]} (at most {GIVE_LIMITS[t]})")
+            raise Reject(f"a swap cannot give {c} {NAMES[t]} (at most {GIVE_LIMITS[t]})",
+                         by_rule=True)
     k, g = sum(take), sum(give)
     if k != g:
-        raise Reject(f"a swap needs as many cards given as taken ({k} taken, {g} given)")
+        raise Reject(f"a swap needs as many cards given as taken ({k} taken, {g} given)",
+                     by_rule=True)
     if k < SWAP_MIN:
-        raise Reject("a swap takes at least 2 goods (use 'take X' for one)")
+        raise Reject("a swap takes at least 2 goods (use 'take X' for one)", by_rule=True)
     if k > SWAP_MAX:
-        raise Reject(f"a swap takes at most {SWAP_MAX} cards (the market holds {SWAP_MAX})")
+        raise Reject(f"a swap takes at most {SWAP_MAX} cards (the market holds {SWAP_MAX})",
+                     by_rule=True)
     both = "".join(LETTERS[t] for t in range(GOODS) if take[t] and give[t])
     if both:
-        raise Reject(f"a swap cannot give back a type it takes ({both})")
+        raise Reject(f"a swap cannot give back a type it takes ({both})", by_rule=True)
 
 
 # ---------------------------------------------------------------------------

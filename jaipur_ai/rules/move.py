@@ -260,7 +260,7 @@ class Move:
         try:
             return cls._make(*T.parse(text, None if hand is None else T.check_hand(hand)))
         except T.Reject as e:
-            raise InvalidMoveError(text, e.reason) from None
+            raise InvalidMoveError(text, e.reason, e.by_rule) from None
 
     @classmethod
     def coerce(cls, move: "Union[Move, str, int]",
