@@ -6,6 +6,8 @@ search that suggests the best move without peeking at hidden cards.
 >>> len(state.legal_moves()) > 0
 True
 """
+import logging
+
 from jaipur_ai._version import __version__
 from jaipur_ai.doors.review import GameReview, PlyReview, ReviewError, review_game
 from jaipur_ai.errors import (IllegalMoveError, InvalidMoveError, InvalidOptionError,
@@ -25,3 +27,8 @@ __all__ = [
     "InvalidOptionError", "MissingExtraError", "VectorEnv", "GameRecord", "RecordError",
     "__version__",
 ]
+
+# the library logs through the "jaipur_ai" logger (searches at DEBUG, matches and the
+# learning pipeline at INFO, a server's internal errors at ERROR); silent unless the
+# application configures logging
+logging.getLogger(__name__).addHandler(logging.NullHandler())

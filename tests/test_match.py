@@ -361,3 +361,16 @@ def test_summarise_all_wins_and_empty():
     res = MatchResult(EngineSpec.parse("greedy"), EngineSpec.parse("random"), seed=1, deals=1,
                       unit="round", records=[], interrupted=True)
     assert "no game finished" in format_result(res)
+
+
+def test_the_library_logs_matches_and_searches(caplog):
+    """Through the "jaipur_ai" logger: a match at INFO, each search at DEBUG; silent
+    unless the application configures logging (a NullHandler)."""
+    import logging
+    assert any(isinstance(h, logging.NullHandler)
+               for h in logging.getLogger("jaipur_ai").handlers)
+    with caplog.at_level(logging.DEBUG, logger="jaipur_ai"):
+        run_match("ismcts:iterations=50", "greedy", games=1, seed=3)
+    names = {r.name for r in caplog.records}
+    assert "jaipur_ai.matches.runner" in names and "jaipur_ai.search.engine" in names
+    assert any("games played" in r.getMessage() for r in caplog.records)

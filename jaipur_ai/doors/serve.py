@@ -27,6 +27,7 @@ message; in short::
 """
 from __future__ import annotations
 
+import logging
 import io
 import json
 import sys
@@ -48,6 +49,8 @@ from jaipur_ai.rules.position import STATE_FORMAT
 from jaipur_ai.rules.position import VIEW_FORMAT, View
 
 __all__ = ["Server", "PROTOCOL_VERSION", "ACTIONS", "MAX_LINE"]
+
+log = logging.getLogger(__name__)
 
 #: The longest request line read (bytes): a history of 1,000 positions in JSON is
 #: about 2 MB.
@@ -199,6 +202,7 @@ class Server:
 
     def _log_exception(self, exc: BaseException) -> None:
         try:
+            log.error("internal error while serving", exc_info=exc)
             traceback.print_exception(type(exc), exc, exc.__traceback__, file=self.log)
             self.log.flush()
         except Exception:  # pragma: no cover - a broken stderr must not stop the server

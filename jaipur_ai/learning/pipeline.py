@@ -19,6 +19,7 @@ training; docs/strength.md the matches that decided what ships.
 """
 from __future__ import annotations
 
+import logging
 import argparse
 import json
 import sys
@@ -37,6 +38,8 @@ from jaipur_ai.learning.selfplay import selfplay
 from jaipur_ai.learning.train import fit, fit_calibration, load_shards, reliability
 
 __all__ = ["learn", "calibrate", "add_commands", "DEFAULTS"]
+
+log = logging.getLogger(__name__)
 
 # The recipe that made the shipped weights (docs/search.md, "Learned evaluation"):
 # features version 2, the last step being ``calibrate`` with seed + 100 (the weights of
@@ -61,6 +64,7 @@ DEFAULTS: dict[str, Any] = {
 
 
 def _say(msg: str, quiet: bool) -> None:
+    log.info("%s", msg)
     if not quiet:
         sys.stderr.write(msg + "\n")
         sys.stderr.flush()

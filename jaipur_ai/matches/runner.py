@@ -41,6 +41,7 @@ the seat, the round and the ply, never from which worker played the game.
 """
 from __future__ import annotations
 
+import logging
 import json
 import math
 import os
@@ -59,6 +60,8 @@ from jaipur_ai.matches.results import ResultsFile
 from jaipur_ai.matches.stats import elo_difference, normal_interval, wilson_interval
 
 __all__ = ["MatchResult", "run_match", "summarise", "format_result", "pair_scores"]
+
+log = logging.getLogger(__name__)
 
 # -------------------------------------------------------------------- statistics
 def _wdl(records: Iterable[GameRecord]) -> dict[str, Any]:
@@ -364,6 +367,7 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
              for i in range(games) for seat in (0, 1) if (i, seat) not in finished)
     interrupted = stop = False
     t0 = time.perf_counter()
+    log.info("match %s vs %s: %d deals, seed %s, %d games resumed", a, b, games, seed, resumed)
     try:
         if tracker.check() or resumed == total:
             pass
@@ -390,6 +394,8 @@ def run_match(a: Union[str, EngineSpec], b: Union[str, EngineSpec], games: int =
             results.close()
     tracker.check()
     records.sort(key=lambda r: (r.deal, r.a_seat))
+    log.info("match %s vs %s: %d games played%s", a, b, len(records),
+             " (interrupted)" if interrupted else "")
     return MatchResult(a=a, b=b, seed=seed, deals=games, unit=unit, records=records,
                        interrupted=interrupted, elapsed=time.perf_counter() - t0,
                        workers=runner.workers or 1, resumed=resumed, out=out,

@@ -38,6 +38,7 @@ The same ``seed`` (and thread count and limits in iterations) gives the same res
 """
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time as _time
@@ -59,6 +60,8 @@ from jaipur_ai.search.settings import Settings, settings_of
 
 __all__ = ["Engine", "Analysis", "Candidate", "Settings", "best_move", "analyse",
            "ALGORITHMS", "DEFAULT_TIME"]
+
+log = logging.getLogger(__name__)
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 DEFAULT_TIME = 1.0
@@ -395,6 +398,8 @@ class Engine:
         with self._lock:
             self._calls.add(call)
         try:
+            log.debug("%s search: time %s, iterations %s, seed %s, %d threads",
+                      self.algorithm, time, iterations, seed, self.threads)
             if self.algorithm == "ismcts":
                 return run_ismcts(self._run, core, time, iterations, seed, call,
                                   on_progress, report_every, short_circuit, t0, top,
