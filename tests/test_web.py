@@ -704,6 +704,9 @@ def test_a_browser_chooses_a_games_engine_among_the_levels_only():
     assert r.status == 400 and json.loads(r.body)["error"]["field"] == "level"
     r = post(app, "/api/games", {"level": "easy", "seed": 3})
     assert r.status == 200
+    default = json.loads(app.handle("GET", "/api", b"").body)["level"]
+    r = post(app, "/api/games", {"level": default, "seed": 3})    # the page's "default"
+    assert r.status == 200
     r = post(app, "/api/analyse", {"position": SAMPLE, "time": 1000})
     assert json.loads(r.body)["error"]["type"] == "LimitError"
 

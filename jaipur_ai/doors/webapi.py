@@ -268,10 +268,10 @@ class WebApp:
     def _new_game(self, req: dict[str, Any]) -> Response:
         _only(req, ("level", "seed", "you"))
         level = req.get("level")
-        if level is not None and (not isinstance(level, str) or level.strip().lower()
-                                  not in LEVELS):
-            raise RequestError("level", f"one of this server's levels ({', '.join(LEVELS)}), "
-                                        f"got {describe(level)}")
+        if level is not None and (not isinstance(level, str) or (
+                level.strip().lower() not in LEVELS and level.strip() != str(self.spec))):
+            raise RequestError("level", f"one of this server's levels ({', '.join(LEVELS)}, "
+                                        f"or its default {self.spec}), got {describe(level)}")
         spec = self.spec if level is None else self._level(level, "level")
         seed = check("seed", req.get("seed"))
         you = req.get("you", "random")
