@@ -450,27 +450,26 @@ FUZZ_GAME = new_game(FUZZ_APP, seed=1)["id"]
 
 
 # --------------------------------------------------------------------------- sockets
-@pytest.fixture(scope="module")
-def server():
-    srv = web.make_server(WebApp(level="greedy", hint="greedy"), port=0)
+def _serving(**kw):
+    """A server of a greedy app on a free loopback port, serving in a thread."""
+    srv = web.make_server(WebApp(level="greedy", hint="greedy"), port=0, **kw)
     th = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     th.start()
     yield srv
     srv.shutdown()
     srv.server_close()
     th.join()
+
+
+@pytest.fixture(scope="module")
+def server():
+    yield from _serving()
 
 
 @pytest.fixture
 def quick_server():
     """A server that closes a silent connection after half a second."""
-    srv = web.make_server(WebApp(level="greedy", hint="greedy"), port=0, idle_timeout=0.5)
-    th = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    th.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    th.join()
+    yield from _serving(idle_timeout=0.5)
 
 
 def test_a_burst_of_200_connections_is_served(server):
