@@ -37,8 +37,7 @@ from typing import Any, Iterable, Mapping, Optional, Union
 from jaipur_ai.errors import InvalidOptionError
 
 __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIONS",
-           "SEARCH_LIMITS",
-           "ALGORITHMS", "SETTINGS_NAMES",
+           "SEARCH_LIMITS", "ALGORITHMS", "SETTINGS_NAMES",
            "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",
            "check", "check_engine_options", "parse_text", "describe", "option",
            "markdown_table"]
@@ -431,10 +430,7 @@ def check_engine_options(values: Mapping[str, Any]) -> dict[str, Any]:
     for k, v in values.items():
         if k not in SPEC_OPTIONS:
             raise unknown(k)
-        if k == "settings" and v is not None and not isinstance(v, str):
-            out[k] = v      # a Settings value itself (jaipur_ai.search.settings checks it)
-        else:
-            out[k] = _BY_NAME[k].check(v)
+        out[k] = _BY_NAME[k].check(v)
     evaluation = out.get("evaluation", "learned")
     if out.get("weights") is not None and evaluation != "learned":
         raise InvalidOptionError("weights", "only with evaluation=learned, got evaluation="

@@ -132,7 +132,7 @@ def test_a_record_with_any_field_changed_is_a_record_error_or_reads(data):
             if data.draw(st.booleans()) and isinstance(cur, dict):
                 cur.pop(path[-1], None)
             else:
-                cur[path[-1]] = data.draw(st.sampled_from(_ODD))
+                cur[path[-1]] = copy.deepcopy(data.draw(st.sampled_from(_ODD)))   # unshared
         except (KeyError, IndexError, TypeError):
             pass                                   # an earlier change removed the place
     try:

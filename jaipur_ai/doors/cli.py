@@ -20,6 +20,7 @@ from jaipur_ai.doors.commands import (ALGORITHMS, DEFAULT_ANALYSE_TIME, EXIT_BAD
                                       cmd_bench, cmd_match, cmd_play, cmd_review, cmd_serve,
                                       cmd_version, cmd_web, flag_of, port_number,
                                       version_text)
+from jaipur_ai.doors.limits import LIMIT_OPTIONS
 from jaipur_ai.doors.web import DEFAULT_PORT
 from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
@@ -204,11 +205,9 @@ examples:
 def _limit_flags(p: argparse.ArgumentParser) -> None:
     """The flags of a server's limits (jaipur_ai.doors.limits): what one request may spend."""
     g = p.add_argument_group("limits of a request (docs/protocol.md, \"Limits\")")
-    for name, metavar in (("limit_time", "S"), ("limit_iterations", "N"),
-                          ("limit_threads", "N"), ("limit_nodes", "N"),
-                          ("limit_searches", "N"), ("memory_budget", "MB"),
-                          ("weights_dir", "DIR")):
-        o = option(name)
+    metavars = {"limit_time": "S", "memory_budget": "MB", "weights_dir": "DIR"}
+    for name in LIMIT_OPTIONS.values():
+        o, metavar = option(name), metavars.get(name, "N")
         flag = "--" + name.replace("_", "-")
         default = "none" if o.default is None else o.default
         g.add_argument(flag, type=_flag(name, flag), default=o.default, metavar=metavar,

@@ -20,7 +20,7 @@ from jaipur_ai._version import __version__
 from jaipur_ai.search._table import format_analysis
 from jaipur_ai.matches.backends import BackendError
 from jaipur_ai.errors import InvalidOptionError, JaipurError, MissingExtraError
-from jaipur_ai.doors.limits import Limits
+from jaipur_ai.doors.limits import limits_of
 from jaipur_ai.doors.play import Game
 from jaipur_ai.matches.runner import format_result, run_match
 from jaipur_ai.matches.spec import LEVELS, EngineSpec
@@ -511,17 +511,9 @@ def cmd_version(args: argparse.Namespace) -> int:
     return 0
 
 
-def server_limits(args: argparse.Namespace) -> Limits:
-    """The limits a server's flags set (``--limit-time`` and the others)."""
-    return Limits(max_time=args.limit_time, max_iterations=args.limit_iterations,
-                  max_threads=args.limit_threads, max_nodes=args.limit_nodes,
-                  max_searches=args.limit_searches, memory_mb=args.memory_budget,
-                  weights_dir=args.weights_dir)
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
-        limits = server_limits(args)
+        limits = limits_of(args)
         return int(serve_stdio(algorithm=args.algorithm, threads=args.threads,
                                time=args.time, limits=limits) or 0)
     except JaipurError as e:
@@ -540,7 +532,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     from jaipur_ai.doors import web
     try:
         app = web.WebApp(level=_level_spec(args.level), hint=args.hint, threads=args.threads,
-                         limits=server_limits(args))
+                         limits=limits_of(args))
     except RequestError as e:
         raise CliError(f"--{e.field}", e.reason) from None
     try:

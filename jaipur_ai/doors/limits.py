@@ -25,17 +25,19 @@ from typing import Any, Optional
 from jaipur_ai.doors.requests import RequestError
 from jaipur_ai.options import check, describe
 
-__all__ = ["Limits", "Budget", "NODE_BYTES", "LIMIT_OPTIONS"]
+__all__ = ["Limits", "Budget", "NODE_BYTES", "LIMIT_OPTIONS", "limits_of"]
 
 #: Memory a search may use for one tree node, with the statistics kept beside it (the
 #: node pool itself takes about 53 bytes a node; the opponent's statistics by hand and
 #: the pool's doubling take the rest): the bound reserved for every node a search may grow.
 NODE_BYTES = 250
 
-#: The flags of ``serve`` and ``web`` that set the limits, by field (the options table).
+#: The options of ``serve`` and ``web`` that set the limits, by field (the options table;
+#: the flags are their names, ``--limit-time`` and so on).
 LIMIT_OPTIONS = {"max_time": "limit_time", "max_iterations": "limit_iterations",
                  "max_threads": "limit_threads", "max_nodes": "limit_nodes",
-                 "max_searches": "limit_searches", "memory_mb": "memory_budget"}
+                 "max_searches": "limit_searches", "memory_mb": "memory_budget",
+                 "weights_dir": "weights_dir"}
 
 
 def _error(field: str, reason: str) -> RequestError:
@@ -58,8 +60,6 @@ class Limits:
     def __post_init__(self) -> None:
         for f, name in LIMIT_OPTIONS.items():
             object.__setattr__(self, f, check(name, getattr(self, f)))
-        if self.weights_dir is not None:
-            object.__setattr__(self, "weights_dir", check("weights_dir", self.weights_dir))
 
     def check_search(self, time: Optional[float], iterations: Optional[int], threads: int,
                      max_nodes: Optional[int]) -> tuple[int, int]:
@@ -96,6 +96,12 @@ class Limits:
             raise _error("weights", f"no such file in the server's weights folder: "
                                     f"{describe(value)}")
         return path
+
+
+def limits_of(values: Any) -> Limits:
+    """The limits a server's parsed flags set (an object with an attribute per option of
+    :data:`LIMIT_OPTIONS`, as argparse gives)."""
+    return Limits(**{f: getattr(values, name) for f, name in LIMIT_OPTIONS.items()})
 
 
 class Budget:

@@ -386,7 +386,9 @@ class Server:
         nodes, reserve = self.limits.check_search(time, iterations, opts["threads"],
                                                   opts.get("max_nodes"))
         opts["max_nodes"] = nodes
-        return E.Engine.from_options(**opts), reserve
+        engine = E.Engine.from_options(**opts)
+        # only an ISMCTS tree holds memory by the node (expectimax and greedy hold little)
+        return engine, reserve if engine.algorithm == "ismcts" else 0
 
     def _launch(self, rid: Any, engine: Any, pos: Position, limits: dict[str, Any],
                 report_every: Optional[float], reserve: int = 0) -> None:

@@ -1,7 +1,7 @@
 """``jaipur-ai web``: play, analyse and review in the browser (docs/web.md).
 
 A local HTTP server from the standard library (``ThreadingHTTPServer``, one thread a
-request) around :class:`jaipur_ai.doors.webapi.WebApp`, which answers every request.  It
+connection, at most MAX_CONNECTIONS at once) around :class:`jaipur_ai.doors.webapi.WebApp`, which answers every request.  It
 binds 127.0.0.1 unless told otherwise, answers only requests addressed to that host
 name when it does (no DNS rebinding), and takes request bodies only as
 ``application/json`` (a page of another site cannot post to it without the browser

@@ -120,7 +120,7 @@ class WebGame:
         move = Move.parse(text, hand=self.state.mover_hand())
         self._apply(move, self.you)           # (IllegalMoveError: nothing is changed)
         self.engine_replies()
-        return self.table()
+        return self.last_table
 
     def next_round(self) -> dict[str, Any]:
         """Deal the next round (after a round that did not end the match)."""
@@ -136,7 +136,7 @@ class WebGame:
         self.round_moves = []
         self.last_table = self.table()
         self.engine_replies()
-        return self.table()
+        return self.last_table
 
     def hint(self, top: int = 3) -> dict[str, Any]:
         """The hint engine's analysis of the human's view (``Analysis.to_dict()``)."""

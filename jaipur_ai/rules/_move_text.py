@@ -11,8 +11,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Sequence, Union
 
-import numpy as np
-
 from jaipur_ai.errors import safe_repr
 from jaipur_ai.rules._cards import (CAMEL, GOODS, HAND_LIMIT, LETTERS, MARKET_SIZE, NAMES,
                                     PRECIOUS, TYPES)
@@ -300,7 +298,7 @@ def check_hand(hand: Any) -> tuple[int, ...]:
         raise Reject(f"hand: expected 7 counts (D G S C P L, then camels), got {len(hand)}")
     out = []
     for t, n in enumerate(hand):
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral):
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
             raise Reject(f"hand: count {t} must be a whole number, got {safe_repr(n)}")
         k = int(n)
         if not 0 <= k <= GIVE_LIMITS[t]:

@@ -152,12 +152,13 @@ class Engine:
                  evaluation: str = "learned", weights: Optional[str] = None,
                  perfect_information: bool = False,
                  settings: Union[None, str, Settings] = None) -> None:
-        # every option is checked against the one table (jaipur_ai.options)
+        # every option is checked against the one table (jaipur_ai.options); the
+        # settings, a Settings value or a name, by settings_of
         o = check_engine_options({
             "algorithm": algorithm, "threads": threads, "time": time,
             "iterations": iterations, "seed": seed, "belief": belief,
             "evaluation": evaluation, "weights": weights,
-            "perfect_information": perfect_information, "settings": settings})
+            "perfect_information": perfect_information})
         self.algorithm: str = o["algorithm"]
         self.perfect_information = bool(o["perfect_information"])
         if self.algorithm == "cheat":
