@@ -334,6 +334,9 @@ OPTIONS: tuple[Option, ...] = (
        "(0: never)", lo=0, hi=1_000_000_000, algorithms=_IS, scope="settings"),
     _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points",
        lo=0.01, hi=1000, algorithms=_IS, scope="settings"),
+    _o("policy", "bool", True, "the learned move policy of the weights, where they hold "
+       "one, shapes the ISMCTS tree's priors and the playouts' move choices (false: the "
+       "prior scores alone)", algorithms=_IS, scope="settings"),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "
        "the market", algorithms=_IS, scope="settings"),
     _o("depth", "int", None, "expectimax plies (none: 3 without a time limit; with one, "

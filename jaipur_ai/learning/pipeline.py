@@ -34,8 +34,9 @@ from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.errors import InvalidDataError
 from jaipur_ai.search.evaluation import calibrated, fingerprint, save_weights, with_calibration
+from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, improve
 from jaipur_ai.learning.selfplay import selfplay
-from jaipur_ai.learning.train import fit, fit_calibration, load_shards, reliability
+from jaipur_ai.learning.train import TARGETS, fit, fit_calibration, load_shards, reliability
 
 __all__ = ["learn", "calibrate", "add_commands", "DEFAULTS"]
 
@@ -267,6 +268,18 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_improve(args: argparse.Namespace) -> int:
+    over = {k: getattr(args, k) for k in IMPROVE_DEFAULTS if getattr(args, k, None) is not None}
+    parts = tuple(p for p in args.parts.split(",") if p)
+    with redirect_stdout(sys.stderr):
+        summary = improve(args.folder, start=args.start, parts=parts, workers=args.workers,
+                          backend=args.backend, address=args.address, quiet=args.quiet,
+                          **over)
+    if args.json:
+        print(json.dumps(summary))
+    return 0
+
+
 def _positive_int(text: str) -> int:
     try:
         v = int(text)
@@ -312,7 +325,7 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
                     help=f"hidden units, 0..64 (default {DEFAULTS['hidden']}: logistic "
                          "regression)")
     tr.add_argument("--epochs", type=positive_int, default=DEFAULTS["epochs"])
-    tr.add_argument("--target", choices=("result", "td"), default=DEFAULTS["target"])
+    tr.add_argument("--target", choices=TARGETS, default=DEFAULTS["target"])
     tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=_cmd_train)
@@ -335,6 +348,30 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
     le.add_argument("--json", action="store_true")
     le.add_argument("-q", "--quiet", action="store_true")
     le.set_defaults(func=_cmd_learn)
+
+    im = sub.add_parser("improve", help="expert iteration: generations of self-play, "
+                        "value and move-policy fits, each kept only if it wins its gate "
+                        "match", formatter_class=formatter,
+                        description="From the shipped weights (or --start) to "
+                                    "FOLDER/evaluation.npz: each generation plays self-play "
+                                    "by the current weights' search, refits the value and "
+                                    "the move policy on it, and keeps the result only if it "
+                                    "beats the current weights on mirrored deals. Rerun to "
+                                    "resume; FOLDER/generations.jsonl logs each generation.")
+    im.add_argument("folder")
+    im.add_argument("--start", default=None, metavar="WEIGHTS",
+                    help="weights to start from (default: the shipped ones)")
+    im.add_argument("--parts", default=",".join(PARTS), metavar="LIST",
+                    help=f"what each generation refits, of {','.join(PARTS)} (default both)")
+    im.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
+                    help="games played at once (default 2)")
+    add_backend_arguments(im)
+    for k, v in IMPROVE_DEFAULTS.items():
+        im.add_argument("--" + k.replace("_", "-"), type=int if k == "seed" else positive_int,
+                        default=None, help=f"(default {v})")
+    im.add_argument("--json", action="store_true")
+    im.add_argument("-q", "--quiet", action="store_true")
+    im.set_defaults(func=_cmd_improve)
 
     ca = sub.add_parser("calibrate", help="fit the reported win probability's map of a "
                         "weights file", formatter_class=formatter,

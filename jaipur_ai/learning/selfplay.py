@@ -22,6 +22,10 @@ Each row of a shard is a position before a move, seen from the player to move:
 ``value``          the search's win probability of the move played (NaN without search)
 ``visits``         the search's visits of the move played (0 without search)
 ``iterations``     iterations the search ran (0 without search)
+``child_action``   int32 (CHILDREN,): the search's most visited root moves (-1: none) ...
+``child_visits``   int32 (CHILDREN,): ... and their visits (the move policy's targets)
+``state``          uint8 (STATE_BYTES,): the full state, for the move policy's training
+                   rows (``learning._selfplay.policy_rows``; zeros without search)
 =================  =====================================================================
 
 Engines: ``"policy"`` plays every move by the informed playout policy in compiled code
@@ -49,7 +53,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from jaipur_ai.search._features import N_FEATURES_PY as N_FEATURES, features_of
-from jaipur_ai.learning._selfplay import policy_rounds
+from jaipur_ai.learning._selfplay import STATE_BYTES, policy_rounds, state_bytes
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.errors import InvalidDataError
 from jaipur_ai.matches.spec import EngineSpec, derive_seed
@@ -58,7 +62,10 @@ from jaipur_ai.rules.position import GameState
 __all__ = ["selfplay", "play_shard", "SHARD_KEYS"]
 
 SHARD_KEYS = ("features", "result", "margin", "mover", "ply", "round", "action", "value",
-              "visits", "iterations")
+              "visits", "iterations", "child_action", "child_visits", "state")
+#: Root moves kept per searched position, the most visited first: more than the
+#: informed policy's candidates that ever get visits in practice.
+CHILDREN = 32
 _SETTINGS = "selfplay.json"
 
 
@@ -73,7 +80,10 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]
         n = len(d["result"])
         d["round"] = d["round"].astype(np.int64) + first
         d.update(value=np.full(n, np.nan, np.float32), visits=np.zeros(n, np.int32),
-                 iterations=np.zeros(n, np.int32))
+                 iterations=np.zeros(n, np.int32),
+                 child_action=np.full((n, CHILDREN), -1, np.int32),
+                 child_visits=np.zeros((n, CHILDREN), np.int32),
+                 state=np.zeros((n, STATE_BYTES), np.uint8))
         return d
     spec = EngineSpec.parse(engine)
     eng = spec.make_engine()
@@ -87,7 +97,7 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]
             p = state.to_move
             view = state.view(p)
             a = eng.analyse(view, time=lim["time"], iterations=lim["iterations"],
-                            seed=derive_seed(seed, 2, r, ply), top=1)
+                            seed=derive_seed(seed, 2, r, ply), top=CHILDREN)
             best = a.candidates[0] if a.candidates else None
             move = best.move if best is not None else eng.best_move(
                 view, iterations=1, seed=derive_seed(seed, 3, r, ply))
@@ -100,6 +110,12 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]
             rows["value"].append(np.nan if wp is None else wp)
             rows["visits"].append(best.visits if best is not None else 0)
             rows["iterations"].append(a.iterations)
+            kids = np.full((2, CHILDREN), -1, np.int32)
+            for j, c in enumerate(a.candidates):
+                kids[0, j], kids[1, j] = c.move.action_id, c.visits
+            rows["child_action"].append(kids[0])
+            rows["child_visits"].append(np.maximum(kids[1], 0))
+            rows["state"].append(np.frombuffer(state_bytes(state._core), np.uint8))
             state = state.apply(move)
             ply += 1
         t = state.round_totals()
@@ -110,10 +126,14 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]
             rows["margin"].append(t[p] - t[1 - p])
     types = {"features": np.float32, "result": np.float32, "margin": np.float32,
              "mover": np.int8, "ply": np.int16, "round": np.int64, "action": np.int32,
-             "value": np.float32, "visits": np.int32, "iterations": np.int32}
+             "value": np.float32, "visits": np.int32, "iterations": np.int32,
+             "child_action": np.int32, "child_visits": np.int32, "state": np.uint8}
     out = {k: np.asarray(v, types[k]) for k, v in rows.items()}
     if not len(out["features"]):
         out["features"] = np.zeros((0, N_FEATURES), np.float32)
+        out["child_action"] = np.zeros((0, CHILDREN), np.int32)
+        out["child_visits"] = np.zeros((0, CHILDREN), np.int32)
+        out["state"] = np.zeros((0, STATE_BYTES), np.uint8)
     return out
 
 

@@ -32,8 +32,11 @@ from jaipur_ai.errors import InvalidDataError
 __all__ = ["load_shards", "fit", "fit_calibration", "reliability",
            "td_targets", "metrics", "N_FEATURES"]
 
+#: What the win logit is fitted to (``fit``).
+TARGETS = ("result", "td", "search")
+
 KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "value", "visits",
-        "iterations")
+        "iterations", "child_action", "child_visits", "state")
 
 
 def load_shards(paths: Union[str, Iterable[str]]) -> dict[str, Any]:
@@ -76,7 +79,9 @@ def load_shards(paths: Union[str, Iterable[str]]) -> dict[str, Any]:
                             top = max(top, int(a.max()))
                     parts[k].append(a)
         base = top + 1
-    return {k: np.concatenate(v) for k, v in parts.items() if v}
+    out = {k: np.concatenate(v) for k, v in parts.items() if v}
+    # an array some shards lack (shards of an older format) is left out, not misaligned
+    return {k: v for k, v in out.items() if len(v) == len(out["result"])}
 
 
 def _read_shard(path: str) -> dict[str, Any]:
@@ -142,11 +147,13 @@ def fit(data: dict[str, Any], *, hidden: int = 0, epochs: int = 10, batch: int =
         lam: float = 0.8, init: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """Fit the evaluation; returns (weights, report).
 
-    ``target``: ``"result"`` (the round's result) or ``"td"`` (TD(lambda) returns of
-    a first fit on the result, refitted).  The report has held-out log-loss and Brier
+    ``target``: ``"result"`` (the round's result), ``"td"`` (TD(lambda) returns of
+    a first fit on the result, refitted) or ``"search"`` (as ``"td"``, averaged with
+    the search's win estimate of the move played where a search chose it: expert
+    iteration's search-improved value).  The report has held-out log-loss and Brier
     of the model and of a constant prediction, and the margin head's RMSE."""
-    if target not in ("result", "td"):
-        raise ValueError("target must be 'result' or 'td'")
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {', '.join(TARGETS)}")
     rng = np.random.default_rng(seed)
     f = np.asarray(data["features"], np.float64)
     y = np.asarray(data["result"], np.float64)
@@ -157,9 +164,15 @@ def fit(data: dict[str, Any], *, hidden: int = 0, epochs: int = 10, batch: int =
     params = (_init_params(hidden, f.shape[1], rng) if init is None
               else {k: np.array(v, np.float64) for k, v in init.items()})
     params = _adam(params, f[train], y[train], epochs, batch, lr, l2, rng)
-    if target == "td":
+    if target in ("td", "search"):
         v = predict(params, f)
         g = td_targets(data, v, lam)
+        if target == "search":
+            # expert iteration: the search's own estimate of the position, where it ran,
+            # weighs as much as the TD return
+            sv = np.asarray(data.get("value", np.full(len(g), np.nan)), np.float64)
+            ok = np.isfinite(sv)
+            g[ok] = 0.5 * g[ok] + 0.5 * sv[ok]
         params = _adam(params, f[train], g[train], max(1, epochs // 2), batch, lr, l2, rng)
     # margin head: ridge regression (no intercept: the features are antisymmetric)
     m = np.asarray(data["margin"], np.float64)

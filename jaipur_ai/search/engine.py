@@ -206,7 +206,7 @@ class Engine:
         s = self.settings
         keys = {"ismcts": ("playout", "exploration", "reward", "expand", "cutoff", "widen",
                            "tree_depth", "puct", "prior_temp", "chance_nodes", "max_nodes",
-                           "opponent_view", "opponent_stats", "all_moves_after"),
+                           "opponent_view", "opponent_stats", "all_moves_after", "policy"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples"),
                 "greedy": (), "random": ()}[self.algorithm]
         d: dict[str, Any] = {k: getattr(s, k) for k in keys}
@@ -230,7 +230,7 @@ class Engine:
                 "opp_view": s.opponent_view == "all",
                 "opp_stats": s.opponent_stats, "all_moves_after": s.all_moves_after,
                 "evaluation": self._evaluation,
-                "learned_priors": self._evaluation is not None}
+                "learned_priors": self._evaluation is not None, "policy": s.policy}
 
     # -- control -------------------------------------------------------------
     def stop(self) -> None:

@@ -18,6 +18,16 @@ A weights file is a numpy ``.npz`` archive with these arrays:
 ``meta``            a JSON string: how the weights were made (data, command, scores)
 ==================  =====================================================
 
+and, optionally, a learned move policy (docs/search.md, "The learned move policy"):
+
+========================  ===============================================================
+``prior_scale``           () the weight of the tree's prior score (with ``prior_w``)
+``prior_w``               (M,) the tree priors' weights of the move features
+``playout_w``             (M,) points added to a playout move's score, per move feature
+``move_features_version`` the move feature set they were trained on
+``move_feature_names``    its names, in order (checked against this build)
+========================  ===============================================================
+
 The features are those of ``jaipur_ai.search._features`` (docs/search.md, "Learned
 evaluation"); features and weights are versioned together, and a file made for
 another feature set is refused. Version 2 of the features begins with version 1's 29,
@@ -43,15 +53,19 @@ import numpy as np
 
 from jaipur_ai.search._evaluation import Evaluation
 from jaipur_ai.search._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY, N_FEATURES_V1_PY
+from jaipur_ai.search._movefeatures import MOVE_FEATURE_NAMES, MOVE_FEATURES_VERSION_PY
 from jaipur_ai.errors import InvalidWeightsError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
-           "save_weights", "read_meta", "calibrated", "with_calibration", "fingerprint"]
+           "save_weights", "read_meta", "calibrated", "with_calibration", "fingerprint",
+           "POLICY_ARRAYS", "read_weights"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
 DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "data" / "evaluation.npz"
 _ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
+#: The move policy's arrays (all optional; ``prior_scale`` and ``prior_w`` together).
+POLICY_ARRAYS = ("prior_scale", "prior_w", "playout_w")
 MAX_HIDDEN = 64
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -66,6 +80,11 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
     path = Path(path)
     arrays: dict[str, Any] = {k: np.asarray(weights[k], np.float64) for k in _ARRAYS}
     arrays["calibration"] = np.asarray(weights.get("calibration", (1.0, 0.0)), np.float64)
+    policy = {k: np.asarray(weights[k], np.float64) for k in POLICY_ARRAYS
+              if weights.get(k) is not None}
+    if policy:
+        arrays.update(policy, move_features_version=np.array(MOVE_FEATURES_VERSION_PY),
+                      move_feature_names=np.array(MOVE_FEATURE_NAMES))
     # the feature set is the one the weights' length names (this build's, or version 1)
     n = len(arrays["lin"])
     version = next((v for v, names in FEATURE_SETS.items() if len(names) == n), None)
@@ -86,7 +105,8 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
 #: unpacked (a hidden layer of MAX_HIDDEN units over this build's features is far less):
 #: checked before an array is read, so a file cannot make the loader spend memory.
 KNOWN_ARRAYS = ("format", "version", "features_version", "feature_names", "meta",
-                "calibration") + _ARRAYS
+                "calibration", "move_features_version", "move_feature_names") + _ARRAYS \
+    + POLICY_ARRAYS
 MAX_ARRAY_BYTES = 1 << 20
 #: The largest magnitude of a weight: beyond it sums overflow to nan in the search.
 MAX_WEIGHT = 1e6
@@ -164,6 +184,7 @@ def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
     a["calibration"] = np.asarray(z.get("calibration", (1.0, 0.0)), np.float64)
     if a["calibration"].shape != (2,) or not a["calibration"][0] > 0:
         raise InvalidWeightsError(name, "calibration must be two numbers a > 0 and b")
+    a.update(_check_policy(name, z))
     for k, v in a.items():
         if not np.all(np.isfinite(v)):
             raise InvalidWeightsError(name, f"{k} holds a value that is not finite")
@@ -172,13 +193,49 @@ def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
     return a
 
 
+def _check_policy(name: str, z: dict[str, Any]) -> dict[str, Any]:
+    """The move policy's arrays of a file's contents, checked (none: {})."""
+    present = [k for k in POLICY_ARRAYS if k in z]
+    if not present:
+        return {}
+    names = tuple(str(x) for x in z.get("move_feature_names", ()))
+    version = int(z["move_features_version"]) if "move_features_version" in z else None
+    if version != MOVE_FEATURES_VERSION_PY or names != MOVE_FEATURE_NAMES:
+        raise InvalidWeightsError(
+            name, f"its move policy was made for move features version {version} "
+            f"({len(names)} features); this build computes version "
+            f"{MOVE_FEATURES_VERSION_PY} ({len(MOVE_FEATURE_NAMES)}): retrain it")
+    if ("prior_scale" in z) != ("prior_w" in z):
+        raise InvalidWeightsError(name, "prior_scale and prior_w go together")
+    a = {k: np.asarray(z[k], np.float64) for k in present}
+    m = (len(MOVE_FEATURE_NAMES),)
+    for k in present:
+        if a[k].shape != (() if k == "prior_scale" else m):
+            raise InvalidWeightsError(name, f"{k} must be {'one number' if k == 'prior_scale' else f'{m[0]} numbers'}")
+    if "prior_scale" in a and not a["prior_scale"] >= 0:
+        raise InvalidWeightsError(name, "prior_scale must be at least 0")
+    return a
+
+
+def _policy_of(a: dict[str, Any]) -> dict[str, Any]:
+    """The move policy's arrays of checked contents, as Evaluation's arguments."""
+    return {k: (float(a[k]) if k == "prior_scale" else a[k]) for k in POLICY_ARRAYS if k in a}
+
+
+def read_weights(path: PathLike) -> dict[str, Any]:
+    """The checked arrays of a weights file (the value's, the calibration and, where it
+    has one, the move policy's), as ``save_weights`` takes them."""
+    return _check(str(path), _read(Path(path)))
+
+
 def load_evaluation(path: PathLike) -> Evaluation:
     """Load and check a weights file; raises InvalidWeightsError naming the file."""
     p = Path(path)
     a = _check(str(path), _read(p))
     return Evaluation(a["lin"], a["margin"], a["hidden_w"], a["hidden_b"], a["out_w"],
                       source=str(p),
-                      calibration=(float(a["calibration"][0]), float(a["calibration"][1])))
+                      calibration=(float(a["calibration"][0]), float(a["calibration"][1])),
+                      **_policy_of(a))
 
 
 def calibrated(p: float, calibration: tuple[float, float]) -> float:
@@ -206,7 +263,7 @@ def with_calibration(path: PathLike, calibration: tuple[float, float], out: Path
     a = _check(str(path), z)
     record = _meta(str(path), z)
     record.update(meta)
-    weights = {k: a[k] for k in _ARRAYS}
+    weights = {k: a[k] for k in _ARRAYS + POLICY_ARRAYS if k in a}
     weights["calibration"] = tuple(float(x) for x in calibration)
     save_weights(out, weights, record)
 
@@ -216,8 +273,9 @@ def fingerprint(path: PathLike) -> str:
     its calibration map nor its meta record): two files that evaluate alike share it."""
     a = _check(str(path), _read(Path(path)))
     h = hashlib.sha256()
-    for k in _ARRAYS:
-        h.update(k.encode() + np.ascontiguousarray(a[k], np.float64).tobytes())
+    for k in _ARRAYS + POLICY_ARRAYS:
+        if k in a:          # (a file without a policy keeps the fingerprint it had)
+            h.update(k.encode() + np.ascontiguousarray(a[k], np.float64).tobytes())
     return h.hexdigest()[:12]
 
 

@@ -80,6 +80,10 @@ class Settings:
     #: "The learned evaluation and priors": "all" 53.3 % against "off" with the same
     #: weights (a third value, "priors", 50.7 %, was retired).
     opponent_view: str = "all"
+    #: The learned move policy of the weights, where they hold one (docs/search.md, "The
+    #: learned move policy"): the tree's priors and the playouts' move scores read it.
+    #: Off, or with weights that hold none, the search is the one before it.
+    policy: bool = True
     #: Tree nodes per thread; the tree stops growing there (about 53 bytes a node): a
     #: memory bound, not tuning, far above what 1 s a move fills.
     max_nodes: int = 4_000_000

@@ -2,6 +2,7 @@
 """The leaf evaluation: hand-set or learned (see _evaluation.pyx)."""
 from jaipur_ai.rules._core cimport State
 from jaipur_ai.search._features cimport N_FEATURES
+from jaipur_ai.search._movefeatures cimport N_MOVE_FEATURES
 
 cdef enum:
     MAX_HIDDEN = 64            # largest hidden layer of a learned evaluation
@@ -15,6 +16,13 @@ ctypedef struct Model:
     double w[MAX_HIDDEN][N_FEATURES]   # hidden layer weights
     double b[MAX_HIDDEN]               # hidden layer biases
     double v[MAX_HIDDEN]               # output weights of the hidden units
+    # the learned move policy (docs/search.md, "The learned move policy"); absent, the
+    # search reads the prior scores unchanged (has_prior 0, has_playout 0)
+    int has_prior                      # 1: the tree's PUCT priors read prior_scale, prior_w
+    double prior_scale                 # times the prior score over prior_temp ...
+    double prior_w[N_MOVE_FEATURES]    # ... plus these weights of the move's features
+    int has_playout                    # 1: the informed playouts read playout_w
+    double playout_w[N_MOVE_FEATURES]  # points added to a playout move's score, per feature
 
 cdef class Evaluation:
     cdef Model m                       # the weights, read by the search without the GIL

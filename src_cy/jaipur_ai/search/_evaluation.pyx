@@ -90,7 +90,7 @@ cdef class Evaluation:
     or, for weights of features version 1, N_FEATURES_V1 (they read those only)."""
 
     def __init__(self, lin, margin, hidden_w, hidden_b, out_w, source="<arrays>",
-                 calibration=(1.0, 0.0)):
+                 calibration=(1.0, 0.0), prior_scale=None, prior_w=None, playout_w=None):
         lin = np.asarray(lin, np.float64)
         margin = np.asarray(margin, np.float64)
         nf = lin.shape[0] if lin.ndim == 1 else -1
@@ -117,8 +117,35 @@ cdef class Evaluation:
             self.m.v[j] = out_w[j]
             for i in range(nf):
                 self.m.w[j][i] = hidden_w[j, i]
+        # the move policy: prior_scale and prior_w together, playout_w alone
+        self.m.has_prior = 0
+        self.m.prior_scale = 1.0
+        self.m.has_playout = 0
+        for i in range(N_MOVE_FEATURES):
+            self.m.prior_w[i] = 0.0
+            self.m.playout_w[i] = 0.0
+        if (prior_scale is None) != (prior_w is None):
+            raise ValueError("prior_scale and prior_w go together")
+        if prior_w is not None:
+            pw = _move_weights(prior_w, "prior_w")
+            if not (np.isfinite(prior_scale) and prior_scale >= 0.0):
+                raise ValueError("prior_scale must be finite and >= 0")
+            self.m.has_prior = 1
+            self.m.prior_scale = prior_scale
+            for i in range(N_MOVE_FEATURES):
+                self.m.prior_w[i] = pw[i]
+        if playout_w is not None:
+            qw = _move_weights(playout_w, "playout_w")
+            self.m.has_playout = 1
+            for i in range(N_MOVE_FEATURES):
+                self.m.playout_w[i] = qw[i]
         self.source = source
         self.calibration = (float(calibration[0]), float(calibration[1]))
+
+    @property
+    def has_policy(self):
+        """Whether the weights hold a learned move policy (tree priors, playouts)."""
+        return bool(self.m.has_prior or self.m.has_playout)
 
     @property
     def n_hidden(self):
@@ -136,6 +163,15 @@ cdef class Evaluation:
             raise ValueError("player must be 0 or 1")
         w = evaluate(&st.s, player, &mg, &self.m)
         return w, mg
+
+
+def _move_weights(w, name):
+    w = np.asarray(w, np.float64)
+    if w.shape != (N_MOVE_FEATURES,):
+        raise ValueError(f"{name} must have {N_MOVE_FEATURES} entries")
+    if not np.all(np.isfinite(w)):
+        raise ValueError("weights must be finite")
+    return w
 
 
 def heuristic_value(CoreState st, int player):

@@ -24,7 +24,7 @@ from jaipur_ai.search._nodepool cimport NO_NODE
 from jaipur_ai.search._root cimport now, deadline_of
 from jaipur_ai.search._worlds cimport sample_world, opponent_world
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
-from jaipur_ai.search._policy cimport (MAX_CAND, candidates, score_candidates, rescore_learned,
+from jaipur_ai.search._policy cimport (MAX_CAND, candidates, prior_scores,
                                 playout as run_playout)
 from jaipur_ai.search._decisive cimport ends_round, end_score, any_end_possible, outcome
 from jaipur_ai.search._decisive import decisive_kind, rank_children
@@ -81,7 +81,7 @@ cdef class IsmctsSearcher(RootSearch):
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
                  double prior_temp=1.0, int all_moves_after=0, Evaluation evaluation=None,
                  bint learned_priors=False, bint opp_view=False, opp_stats="pooled",
-                 bint judge=True):
+                 bint judge=True, bint policy=True):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
@@ -92,6 +92,7 @@ cdef class IsmctsSearcher(RootSearch):
         self.evaluation = evaluation
         self.P.model = NULL if evaluation is None else &evaluation.m
         self.P.learned_priors = learned_priors and evaluation is not None
+        self.P.use_policy = policy and evaluation is not None
         if playout not in ("informed", "random"):
             raise ValueError(f"playout must be 'informed' or 'random', not {playout!r}")
         if reward not in ("win", "margin"):
@@ -257,9 +258,7 @@ cdef class IsmctsSearcher(RootSearch):
         n = candidates(sv, &T, cand)
         if n == 0:
             return -1
-        score_candidates(sv, &T, cand, n, sc)
-        if self.P.learned_priors and self.P.model != NULL:
-            rescore_learned(sv, cand, n, sc, self.P.model)
+        prior_scores(sv, &T, cand, n, sc, &self.P)
         for i in range(n):
             if sc[i] > mx:
                 mx = sc[i]

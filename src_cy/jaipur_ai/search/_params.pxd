@@ -29,6 +29,8 @@ ctypedef struct Params:
                                # move, not only the policy's candidates (0: never)
     int chance_nodes           # tree nodes branch on the cards drawn into the market
     int learned_priors         # PUCT priors from learned afterstate values (needs model)
+    int use_policy             # the model's move policy shapes the priors and playouts,
+                               # where the weights hold one (docs/search.md)
     const Model* model         # learned evaluation weights, or NULL (hand-set evaluation)
     int observer               # the searching player (whose hand is real in every world)
     int opp_view               # the opponent's tree priors and playout moves read a world

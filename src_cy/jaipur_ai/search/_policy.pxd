@@ -16,5 +16,10 @@ cdef int score_candidates(const State* s, const HoldTab* T, const Move* cand, in
                           double* sc) noexcept nogil
 cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
                           const Model* model) noexcept nogil
+# the scores the tree's PUCT priors are a softmax of (over prior_temp): the move scores,
+# the learned values after the moves where P.learned_priors, the learned move policy
+# where P.use_policy and the model holds one
+cdef void prior_scores(const State* s, const HoldTab* T, const Move* cand, int n,
+                       double* sc, const Params* P) noexcept nogil
 cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcept nogil
 cdef double playout(State* s, Rng* r, const Params* P) noexcept nogil

@@ -15,7 +15,8 @@ from jaipur_ai.rules._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_
 from jaipur_ai.rules._movegen cimport is_legal, random_playout, random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED
-from jaipur_ai.search._evaluation cimport learned_logit
+from jaipur_ai.search._evaluation cimport learned_logit, Evaluation
+from jaipur_ai.search._movefeatures cimport move_dot
 from jaipur_ai.search._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai.search._decisive cimport ends_round, empties_stack, end_score, gives_opp_win
@@ -184,6 +185,20 @@ cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
         sc[i] = LEARNED_POINTS * learned_logit(model, &t, s.to_move, &mg) + pen
 
 
+cdef void prior_scores(const State* s, const HoldTab* T, const Move* cand, int n,
+                       double* sc, const Params* P) noexcept nogil:
+    cdef int i
+    score_candidates(s, T, cand, n, sc)
+    if P.learned_priors and P.model != NULL:
+        rescore_learned(s, cand, n, sc, P.model)
+    if P.use_policy and P.model != NULL and P.model.has_prior:
+        # the learned move policy: a scaled prior score plus the move's features (the
+        # latter in logit units, so times the temperature the softmax divides by)
+        for i in range(n):
+            sc[i] = (P.model.prior_scale * sc[i]
+                     + P.prior_temp * move_dot(s, &cand[i], P.model.prior_w))
+
+
 cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcept nogil:
     """Choose a move by the informed policy; returns 0, or -1 when there is none."""
     cdef Move cand[MAX_CAND]
@@ -199,6 +214,10 @@ cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcep
         # always among the candidates)
         return 0 if random_move(s, r, out) > 0 else -1
     nok = score_candidates(s, &T, cand, n, sc)
+    if P.use_policy and P.model != NULL and P.model.has_playout:
+        # the learned move policy's correction to the move scores, in points
+        for i in range(n):
+            sc[i] += move_dot(s, &cand[i], P.model.playout_w)
     if P.epsilon > 0.0 and nok > 0 and rng_unit(r) < P.epsilon:
         pick = rng_below(r, nok)
         for i in range(n):
@@ -290,3 +309,24 @@ def candidate_actions(CoreState st):
     hold_tab(&st.s, &T)
     n = candidates(&st.s, &T, cand)
     return [action_of(&cand[i]) for i in range(n)]
+
+
+def prior_logits(CoreState st, Evaluation evaluation=None, double prior_temp=1.0,
+                 bint policy=True):
+    """[(action, logit)] of the informed policy's candidates in st, the logits the
+    tree's PUCT priors are a softmax of (prior score over prior_temp), as the search
+    computes them with these weights: for tests and inspection."""
+    cdef Move cand[MAX_CAND]
+    cdef double sc[MAX_CAND]
+    cdef HoldTab T
+    cdef Params P
+    cdef int i, n
+    memset(&P, 0, sizeof(Params))
+    P.prior_temp = prior_temp
+    P.model = NULL if evaluation is None else &evaluation.m
+    P.learned_priors = evaluation is not None
+    P.use_policy = policy and evaluation is not None
+    hold_tab(&st.s, &T)
+    n = candidates(&st.s, &T, cand)
+    prior_scores(&st.s, &T, cand, n, sc, &P)
+    return [(action_of(&cand[i]), sc[i] / prior_temp) for i in range(n)]

@@ -1,0 +1,190 @@
+"""Expert iteration: ``jaipur-ai improve FOLDER``, generations of a search that learns
+from its own search.
+
+Each generation:
+
+1. **self-play** by the current weights' default search (``iterations`` a move), its
+   root visits and win estimates recorded (``learning.selfplay``);
+2. **value**: the evaluation refitted, from the current weights, on the last ``window``
+   generations' positions, to the TD return averaged with the search's own estimate
+   (``train.fit``, target ``"search"``);
+3. **policy**: the move policy fitted to the search's visits (``learning.policy``), its
+   prior scores read through the new value;
+4. **gate**: the candidate plays the current weights on mirrored deals, both seats, at
+   ``gate_iterations`` a move; it becomes the current weights only if it scores above
+   one half, never because its loss went down.
+
+``FOLDER/generations.jsonl`` logs every generation (the fits' reports, the gate's
+score, interval and decision); ``FOLDER/evaluation.npz`` is the last kept weights.  Every
+step is seeded and the searches run to fixed iterations, so the same command gives the
+same weights; a generation with a ``decision.json`` is done, and an interrupted run
+resumes where it stopped (finished self-play shards and gate games are kept).
+docs/search.md ("The learned move policy") describes the model, docs/strength.md the
+matches that decided what ships.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from jaipur_ai.learning.policy import fit_policy, rows_of
+from jaipur_ai.learning.selfplay import selfplay
+from jaipur_ai.learning.train import fit, load_shards
+from jaipur_ai.matches.backends import Backend, make_backend
+from jaipur_ai.matches.runner import run_match
+from jaipur_ai.search._evaluation import Evaluation
+from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, read_weights,
+                                         save_weights)
+
+__all__ = ["improve", "IMPROVE_DEFAULTS", "PARTS"]
+
+log = logging.getLogger(__name__)
+
+#: What a generation may refit (``parts``).
+PARTS = ("value", "policy")
+
+#: The recipe of ``jaipur-ai improve`` (docs/search.md, "The learned move policy").
+IMPROVE_DEFAULTS: dict[str, Any] = {
+    "generations": 4,          # generations after the starting weights
+    "rounds": 800,             # self-play rounds a generation ...
+    "iterations": 1000,        # ... at these ISMCTS iterations a move
+    "window": 2,               # generations of self-play each fit reads
+    "gate_deals": 200,         # mirrored deals of the gate match (twice as many games) ...
+    "gate_iterations": 1000,   # ... at these iterations a move
+    "epochs": 4,               # the value fit's epochs
+    "seed": 1,
+}
+
+
+def _say(msg: str, quiet: bool) -> None:
+    log.info("%s", msg)
+    if not quiet:
+        sys.stderr.write(msg + "\n")
+        sys.stderr.flush()
+
+
+def _evaluation_of(weights: dict[str, Any]) -> Evaluation:
+    pol = {k: weights[k] for k in POLICY_ARRAYS if weights.get(k) is not None}
+    if "prior_scale" in pol:
+        pol["prior_scale"] = float(pol["prior_scale"])
+    return Evaluation(weights["lin"], weights["margin"], weights["hidden_w"],
+                      weights["hidden_b"], weights["out_w"], **pol)
+
+
+def candidate_weights(current: dict[str, Any], data: dict[str, Any], parts: tuple[str, ...],
+                      *, epochs: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The next generation's weights from ``current`` (a weights file's arrays) and
+    self-play ``data``: the parts named refitted, the rest kept.  Returns (weights,
+    report)."""
+    new = {k: v for k, v in current.items()}
+    report: dict[str, Any] = {}
+    if "value" in parts:
+        init = {k: current[k] for k in ("lin", "margin", "hidden_w", "hidden_b", "out_w")}
+        value, rep = fit(data, hidden=int(init["hidden_w"].shape[0]), epochs=epochs,
+                         target="search", seed=seed, init=init)
+        new.update(value)
+        report["value"] = rep
+    if "policy" in parts:
+        rows = rows_of(data, _evaluation_of(new))
+        start = ({k: current[k] for k in POLICY_ARRAYS}
+                 if all(current.get(k) is not None for k in POLICY_ARRAYS) else None)
+        policy, rep = fit_policy(rows, seed=seed, init=start)
+        new.update(policy)
+        report["policy"] = rep
+    return new, report
+
+
+def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
+            parts: tuple[str, ...] = PARTS, workers: Optional[int] = None,
+            backend: Union[str, Backend] = "local", address: Optional[str] = None,
+            quiet: bool = False, **settings: Any) -> dict[str, Any]:
+    """Run (or resume) expert iteration in ``folder`` from the weights ``start`` (default:
+    the shipped ones); returns the summary written to ``FOLDER/summary.json``."""
+    cfg = dict(IMPROVE_DEFAULTS)
+    unknown = set(settings) - set(cfg)
+    if unknown:
+        raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
+    cfg.update(settings)
+    bad = [p for p in parts if p not in PARTS]
+    if bad or not parts:
+        raise ValueError(f"parts must be some of {', '.join(PARTS)}, got {parts!r}")
+    if workers is None and backend == "local":
+        workers = 2
+    runner = make_backend(backend, workers, address)
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    first = root / "gen0.npz"
+    if not first.exists():
+        src = Path(start) if start is not None else DEFAULT_WEIGHTS
+        w0 = read_weights(src)
+        save_weights(first, w0, {"command": "jaipur-ai improve", "generation": 0,
+                                 "start": str(src)})
+    current = first
+    kept: list[Path] = []
+    history = []
+    t0 = time.monotonic()
+    for g in range(1, cfg["generations"] + 1):
+        gdir = root / f"gen{g}"
+        gdir.mkdir(exist_ok=True)
+        done = gdir / "decision.json"
+        if done.exists():
+            dec = json.loads(done.read_text())
+        else:
+            dec = _generation(g, gdir, current, kept, parts, cfg, runner, quiet)
+            done.write_text(json.dumps(dec, indent=1) + "\n")
+            with open(root / "generations.jsonl", "a") as fh:
+                fh.write(json.dumps(dec) + "\n")
+        history.append(dec)
+        kept = (kept + [gdir / "selfplay"])[-cfg["window"]:]
+        if dec["accepted"]:
+            current = gdir / "candidate.npz"
+    out = root / "evaluation.npz"
+    shutil.copyfile(current, out)
+    summary = {"command": "jaipur-ai improve", "settings": cfg, "parts": list(parts),
+               "final": str(current), "generations": history,
+               "seconds": round(time.monotonic() - t0, 1)}
+    (root / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    _say(f"wrote {out} (from {current.name if current != first else 'the start'})", quiet)
+    return summary
+
+
+def _generation(g: int, gdir: Path, current: Path, window: list[Path],
+                parts: tuple[str, ...], cfg: dict[str, Any], runner: Backend,
+                quiet: bool) -> dict[str, Any]:
+    t0 = time.monotonic()
+    engine = f"ismcts:iterations={cfg['iterations']},weights={current.resolve()}"
+    _say(f"generation {g}: {cfg['rounds']:,} rounds of self-play by {engine}", quiet)
+    selfplay(str(gdir / "selfplay"), cfg["rounds"], engine, seed=cfg["seed"] * 1000 + g,
+             shard_rounds=20, progress=not quiet, backend=runner)
+    data = load_shards([str(d) for d in window + [gdir / "selfplay"]])
+    cur = read_weights(current)
+    weights, report = candidate_weights(cur, data, parts, epochs=cfg["epochs"],
+                                        seed=cfg["seed"] + g)
+    cand = gdir / "candidate.npz"
+    save_weights(cand, weights, {"command": "jaipur-ai improve", "generation": g,
+                                 "parts": list(parts), "report": report,
+                                 "from": str(current)})
+    for k, v in report.items():
+        _say(f"  {k}: " + json.dumps({a: b for a, b in v.items() if not isinstance(b, dict)}
+                                     | {a: b for a, b in v.items() if isinstance(b, dict)}),
+             quiet)
+    j = cfg["gate_iterations"]
+    a = f"ismcts:iterations={j},weights={cand.resolve()}"
+    b = f"ismcts:iterations={j},weights={current.resolve()}"
+    _say(f"  gate: {cfg['gate_deals']} deals, both seats, at {j:,} iterations a move", quiet)
+    res = run_match(a, b, games=cfg["gate_deals"], seed=cfg["seed"] * 1000 + g,
+                    out=str(gdir / "gate.jsonl"), backend=runner)
+    st = res.stats
+    accepted = bool(res.score > 0.5)
+    _say(f"  gate score {100 * res.score:.1f} % ({st['wins']}-{st['draws']}-{st['losses']}, "
+         f"95 % {100 * st['win_rate_ci95'][0]:.1f}-{100 * st['win_rate_ci95'][1]:.1f}): "
+         f"{'kept' if accepted else 'discarded'}", quiet)
+    return {"generation": g, "accepted": accepted, "score": res.score,
+            "games": res.n_games, "score_ci95": st["win_rate_ci95"],
+            "paired": st["paired"], "elo": st["elo"], "engine": engine,
+            "report": report, "seconds": round(time.monotonic() - t0, 1)}
