@@ -466,3 +466,52 @@ def test_calibrate_command(tmp_path, capsys):
                  str(tmp_path / "no" / "w.npz")]) == 2
     assert "its folder does not exist" in capsys.readouterr().err
     assert not (tmp_path / "cal4").exists()
+
+
+def test_a_map_that_moves_with_the_search_size(tmp_path):
+    # estimates that are more optimistic at small budgets: the fitted map's slope grows
+    # with the budget, and at 1,000 iterations it is the (a, b) part alone
+    rng = np.random.default_rng(5)
+    n = 20000
+    its = rng.choice([1000.0, 8000.0, 64000.0], n)
+    truth = rng.uniform(0.05, 0.95, n)
+    y = (rng.uniform(size=n) < truth).astype(float)
+    lg = np.log(truth / (1 - truth))
+    raw = 1 / (1 + np.exp(-lg * (1.6 - 0.1 * np.log(its / 1000))))   # overconfident
+    cal = train.fit_calibration(raw, y, its)
+    assert len(cal) == 4 and cal[2] > 0
+    for budget in (1000.0, 8000.0, 64000.0):
+        m = its == budget
+        mapped = np.array([evaluation.calibrated(p, cal, budget) for p in raw[m]])
+        assert train.reliability(mapped, y[m])["ece"] < 0.02
+    assert evaluation.calibrated(0.7, cal, 1000) == pytest.approx(
+        evaluation.calibrated(0.7, cal[:2]), rel=1e-12)
+    # a weights file holds the four numbers, and the search reads them
+    w = {**_shipped_arrays(), "calibration": cal}
+    path = tmp_path / "w4.npz"
+    evaluation.save_weights(path, w, {})
+    assert evaluation.load_evaluation(path).calibration == pytest.approx(cal)
+    evaluation.save_weights(path, {**w, "calibration": (1.0, 0.0, 0.1)}, {})
+    with pytest.raises(InvalidWeightsError, match="calibration"):
+        evaluation.load_evaluation(path)
+
+
+def test_calibrate_at_several_budgets(tmp_path):
+    from jaipur_ai.learning.pipeline import calibrate
+    src = tmp_path / "w.npz"
+    evaluation.save_weights(src, _shipped_arrays(), {})
+    rec = calibrate(src, tmp_path / "cal", rounds=10, iterations=[300, 1000], seed=2,
+                    workers=1, quiet=True)
+    assert len(rec["calibration"]) == 4
+    data = rec["calibration_data"]
+    assert data["iterations"] == [300, 1000] and set(data["by_budget"]) == {"300", "1000"}
+    assert (tmp_path / "cal" / "selfplay-300").is_dir()
+    assert evaluation.load_evaluation(src).calibration == pytest.approx(rec["calibration"])
+    # the reported win probability reads the search's size
+    e = jp.Engine(weights=str(src))
+    a = e.analyse(mid_position(), iterations=300, seed=1, top=1)
+    raw = jp.Engine(weights=str(tmp_path / "cal" / next(
+        p.name for p in (tmp_path / "cal").glob("uncalibrated-*.npz")))).analyse(
+        mid_position(), iterations=300, seed=1, top=1)
+    assert a.candidates[0].win_probability == pytest.approx(evaluation.calibrated(
+        raw.candidates[0].win_probability, tuple(rec["calibration"]), 300), rel=1e-9)

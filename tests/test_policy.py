@@ -253,3 +253,18 @@ def test_a_small_generation_plays_fits_gates_and_resumes(tmp_path):
     assert again["generations"] == s["generations"]
     log = (tmp_path / "generations.jsonl").read_text().splitlines()
     assert len(log) == 1
+
+
+def test_a_search_with_a_policy_is_fair(tmp_path):
+    # the same view gives the same analysis whatever the real hidden cards
+    w = evaluation.read_weights(evaluation.DEFAULT_WEIGHTS)
+    path = tmp_path / "p.npz"
+    evaluation.save_weights(path, {**w, **_policy(5)}, {})
+    s = mid_position(11, 25)
+    v = s.view(s.to_move)
+    other = next(x for x in (v.sample(k) for k in range(50)) if x != s)
+    e = _engine(path)
+    a = e.analyse(s, iterations=800, seed=3, top=None)
+    b = e.analyse(other, iterations=800, seed=3, top=None)
+    assert [(c.move, c.visits, c.win_probability) for c in a.candidates] == \
+        [(c.move, c.visits, c.win_probability) for c in b.candidates]

@@ -26,7 +26,7 @@ import sys
 import time
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -146,7 +146,8 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
 
 def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
               rounds: int = DEFAULTS["calibration_rounds"],
-              iterations: int = DEFAULTS["calibration_iterations"], seed: int = 0,
+              iterations: Union[int, Sequence[int]] = DEFAULTS["calibration_iterations"],
+              seed: int = 0,
               out: Union[str, Path, None] = None, workers: Optional[int] = None,
               backend: Union[str, Backend] = "local", address: Optional[str] = None,
               quiet: bool = False) -> dict[str, Any]:
@@ -159,7 +160,9 @@ def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
     The self-play uses a copy of the weights with no map
     (``FOLDER/uncalibrated-<fingerprint>.npz``), so it records the search's raw estimates whatever map the file held, and the result
     depends only on the weights, the rounds, the iterations and the seed.  Finished
-    shards are kept: rerun to resume."""
+    shards are kept: rerun to resume.  ``iterations`` may name several budgets: the
+    rounds are played at each, and the map then moves with the search's size
+    (``(a, b, c, d)``, ``search.evaluation.calibrated``)."""
     src = Path(weights)
     # (reads and checks the file: a bad one fails here, naming it, before any work)
     weights_id = fingerprint(src)
@@ -175,39 +178,64 @@ def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
     raw = root / f"uncalibrated-{weights_id}.npz"
     with_calibration(src, (1.0, 0.0), raw, {"calibration": [1.0, 0.0],
                                             "calibration_data": None})
-    engine = f"ismcts:iterations={int(iterations)},weights={raw.resolve()}"
+    budgets = [int(iterations)] if isinstance(iterations, int) else [int(n) for n in iterations]
+    if not budgets or min(budgets) < 1 or len(set(budgets)) != len(budgets):
+        raise InvalidDataError("iterations", f"expected distinct budgets of at least 1, "
+                                             f"got {budgets}")
     if backend == "local" and workers is None:
         workers = 2
-    selfplay(str(root / "selfplay"), rounds, engine, seed=seed, shard_rounds=10,
-             workers=workers, backend=backend, address=address, progress=not quiet)
-    d = load_shards(str(root / "selfplay"))
-    asked = d["round"] < rounds          # (a folder may hold more, from an earlier run)
-    have = len(np.unique(d["round"][asked]))
-    if have != rounds:
-        raise InvalidDataError(str(root), f"holds {have} of the {rounds} rounds asked for (a "
-                               "shorter last shard of an earlier run); use another folder")
-    v = d["value"][asked].astype(np.float64)
-    y = d["result"][asked].astype(np.float64)
+    parts = []
+    for n in budgets:
+        # one budget keeps the folder name of the builds before budgets were several
+        sub = root / ("selfplay" if len(budgets) == 1 else f"selfplay-{n}")
+        engine = f"ismcts:iterations={n},weights={raw.resolve()}"
+        selfplay(str(sub), rounds, engine, seed=seed, shard_rounds=10,
+                 workers=workers, backend=backend, address=address, progress=not quiet)
+        d = load_shards(str(sub))
+        asked = d["round"] < rounds          # (a folder may hold more, from an earlier run)
+        have = len(np.unique(d["round"][asked]))
+        if have != rounds:
+            raise InvalidDataError(str(sub), f"holds {have} of the {rounds} rounds asked for "
+                                   "(a shorter last shard of an earlier run); use another "
+                                   "folder")
+        parts.append((n, d["value"][asked].astype(np.float64),
+                      d["result"][asked].astype(np.float64),
+                      d["iterations"][asked].astype(np.float64)))
+    v = np.concatenate([p[1] for p in parts])
+    y = np.concatenate([p[2] for p in parts])
+    its = np.concatenate([p[3] for p in parts])
     # the fit reads what the map will apply to: exact round-ending results (0 or 1, the
     # moves judged in every sampled world) are reported unmapped
     searched = np.isfinite(v) & (v > 0.0) & (v < 1.0)
-    a, b = fit_calibration(v[searched], y[searched])
-    if not (np.isfinite(a) and np.isfinite(b) and a > 0):
-        raise InvalidDataError(str(root), f"the fitted map (a={a}, b={b}) is not usable; "
-                               "play more rounds")
+    cal = fit_calibration(v[searched], y[searched],
+                          its[searched] if len(budgets) > 1 else None)
+    slopes = [cal[0] + (cal[2] * np.log(n / 1000.0) if len(cal) == 4 else 0.0)
+              for n in budgets]
+    if not (all(np.isfinite(cal)) and cal[0] > 0 and min(slopes) > 0):
+        raise InvalidDataError(str(root), f"the fitted map {cal} is not usable; play more "
+                                          "rounds")
     ok = np.isfinite(v)
-    mapped = np.array([calibrated(x, (a, b)) if s else x for x, s in zip(v, searched)])
+    mapped = np.array([calibrated(x, cal, n) if s else x
+                       for x, s, n in zip(v, searched, its)])
+    by_budget = {}
+    for n in budgets:
+        m = ok & (np.concatenate([np.full(len(p[1]), p[0]) for p in parts]) == n)
+        by_budget[str(n)] = {"positions": int(m.sum()),
+                             "ece_raw": reliability(v[m], y[m])["ece"],
+                             "ece_in_sample": reliability(mapped[m], y[m])["ece"]}
     data: dict[str, Any] = {"command": "jaipur-ai calibrate", "engine": "ismcts",
-                            "iterations": int(iterations), "rounds": int(rounds),
+                            "iterations": budgets[0] if len(budgets) == 1 else budgets,
+                            "rounds": int(rounds),
                             "seed": int(seed), "positions": int(ok.sum()),
                             "positions_fitted": int(searched.sum()),
                             "ece_raw": reliability(v[ok], y[ok])["ece"],
-                            "ece_in_sample": reliability(mapped[ok], y[ok])["ece"]}
-    record = {"calibration": [a, b], "calibration_data": data}
-    with_calibration(src, (a, b), dst, record)
-    _say(f"calibration map a={a:.4f} b={b:.4f} on {int(searched.sum()):,} positions: "
-         f"in-sample calibration error {100 * data['ece_raw']:.1f} -> "
-         f"{100 * data['ece_in_sample']:.1f} points", quiet)
+                            "ece_in_sample": reliability(mapped[ok], y[ok])["ece"],
+                            "by_budget": by_budget}
+    record = {"calibration": list(cal), "calibration_data": data}
+    with_calibration(src, cal, dst, record)
+    _say(f"calibration map {' '.join(f'{n}={x:.4f}' for n, x in zip('abcd', cal))} on "
+         f"{int(searched.sum()):,} positions: in-sample calibration error "
+         f"{100 * data['ece_raw']:.1f} -> {100 * data['ece_in_sample']:.1f} points", quiet)
     return record
 
 
@@ -261,8 +289,9 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         print(json.dumps(rec))
     else:
         c = rec["calibration_data"]
-        print(f"{args.out or args.weights}: calibration a={rec['calibration'][0]:.4f} "
-              f"b={rec['calibration'][1]:.4f} from {c['positions']:,} positions of "
+        print(f"{args.out or args.weights}: calibration "
+              f"{' '.join(f'{n}={x:.4f}' for n, x in zip('abcd', rec['calibration']))} from "
+              f"{c['positions']:,} positions of "
               f"{c['rounds']:,} rounds; calibration error {100 * c['ece_raw']:.1f} points "
               f"raw, {100 * c['ece_in_sample']:.1f} mapped (in sample)")
     return 0
@@ -278,6 +307,13 @@ def _cmd_improve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     return 0
+
+
+def _budgets(text: str) -> list[int]:
+    out = [_positive_int(x) for x in text.split(",")]
+    if len(set(out)) != len(out):
+        raise argparse.ArgumentTypeError(f"budgets must be distinct, got {text!r}")
+    return out
 
 
 def _positive_int(text: str) -> int:
@@ -384,9 +420,10 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
                                    "are kept)")
     ca.add_argument("--rounds", type=positive_int, default=DEFAULTS["calibration_rounds"],
                     metavar="N", help=f"(default {DEFAULTS['calibration_rounds']})")
-    ca.add_argument("--iterations", type=positive_int,
-                    default=DEFAULTS["calibration_iterations"], metavar="N",
-                    help=f"ISMCTS iterations a move (default "
+    ca.add_argument("--iterations", type=_budgets,
+                    default=[DEFAULTS["calibration_iterations"]], metavar="N[,N...]",
+                    help=f"ISMCTS iterations a move, or several budgets, comma-separated "
+                         f"(the map then moves with the search's size; default "
                          f"{DEFAULTS['calibration_iterations']})")
     ca.add_argument("--seed", type=int, default=0,
                     help="self-play seed (default 0; learn's last step uses its --seed + 100)")

@@ -229,10 +229,14 @@ def _adam(p: dict[str, Any], f: np.ndarray, y: np.ndarray, epochs: int, batch: i
     return p
 
 
-def fit_calibration(values: np.ndarray, results: np.ndarray) -> tuple[float, float]:
-    """``(a, b)`` such that ``sigmoid(a logit(value) + b)`` best predicts the result
-    (logistic regression on the logit, by Newton's method): the map from the search's
-    win estimate of the move it played to the reported win probability.
+def fit_calibration(values: np.ndarray, results: np.ndarray,
+                    iterations: Optional[np.ndarray] = None) -> tuple[float, ...]:
+    """The map from the search's win estimate of the move it played to the reported win
+    probability (``search.evaluation.calibrated``), by logistic regression on the
+    logit (Newton's method): ``(a, b)`` such that ``sigmoid(a logit(value) + b)`` best
+    predicts the result; with ``iterations`` (the search's size at each position) of
+    more than one budget, ``(a, b, c, d)``, slope and offset moving with
+    ``x = ln(iterations / 1000)``.
 
     >>> v = np.array([0.9, 0.9, 0.9, 0.9, 0.1, 0.1, 0.1, 0.1])
     >>> y = np.array([1, 1, 1, 0, 0, 0, 0, 1.0])
@@ -243,18 +247,24 @@ def fit_calibration(values: np.ndarray, results: np.ndarray) -> tuple[float, flo
     ok = np.isfinite(values)
     p = np.clip(np.asarray(values, np.float64)[ok], 1e-4, 1 - 1e-4)
     y = np.asarray(results, np.float64)[ok]
-    x = np.log(p / (1 - p))
-    X = np.stack([x, np.ones_like(x)], 1)
-    w = np.array([1.0, 0.0])
+    lg = np.log(p / (1 - p))
+    cols = [lg, np.ones_like(lg)]
+    budgets = None if iterations is None else np.asarray(iterations, np.float64)[ok]
+    if budgets is not None and len(np.unique(budgets)) > 1:
+        x = np.log(np.maximum(budgets, 1.0) / 1000.0)
+        cols += [lg * x, x]
+    X = np.stack(cols, 1)
+    w = np.zeros(X.shape[1])
+    w[0] = 1.0
     for _ in range(50):
         q = _sigmoid(X @ w)
         g = X.T @ (q - y) / len(y)
-        h = (X * (q * (1 - q))[:, None]).T @ X / len(y) + 1e-9 * np.eye(2)
+        h = (X * (q * (1 - q))[:, None]).T @ X / len(y) + 1e-9 * np.eye(len(w))
         step = np.linalg.solve(h, g)
         w -= step
         if np.abs(step).max() < 1e-10:
             break
-    return float(w[0]), float(w[1])
+    return tuple(float(v) for v in w)
 
 
 def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict[str, Any]:

@@ -5,9 +5,9 @@ from jaipur_ai.rules._bridge import CoreState
 
 class Evaluation:
     source: str
-    calibration: tuple[float, float]
+    calibration: tuple[float, ...]
     def __init__(self, lin: Any, margin: Any, hidden_w: Any, hidden_b: Any, out_w: Any,
-                 source: str = ..., calibration: tuple[float, float] = ...,
+                 source: str = ..., calibration: tuple[float, ...] = ...,
                  prior_scale: Optional[float] = ..., prior_w: Any = ...,
                  playout_w: Any = ...) -> None: ...
     @property

@@ -206,7 +206,7 @@ def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
         if v:
             val, win, mar = e["v"] / v, e["w"] / v, e["m"] / v
             if run.evaluation is not None and not (st is not None and st[0]):
-                win = calibrated(win, run.evaluation.calibration)
+                win = calibrated(win, run.evaluation.calibration, iters)
         elif st is not None and st[0]:
             val = win = (st[1] + 0.5 * st[2]) / st[0]
             mar = st[4] / st[0]

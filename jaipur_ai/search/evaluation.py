@@ -12,9 +12,10 @@ A weights file is a numpy ``.npz`` archive with these arrays:
 ``hidden_w``        (H, F) hidden layer (H may be 0: a linear model)
 ``hidden_b``        (H,) hidden biases
 ``out_w``           (H,) output weights of the hidden units
-``calibration``     (2,) ``a, b`` of the map from the search's win estimate ``p`` to the
-                    reported win probability, ``1 / (1 + exp(-(a logit(p) + b)))``
-                    (optional; absent: ``1, 0``, no change)
+``calibration``     (2,) ``a, b`` or (4,) ``a, b, c, d``: the map from the search's win
+                    estimate ``p`` after ``n`` iterations to the reported win probability,
+                    ``1 / (1 + exp(-((a + c x) logit(p) + b + d x)))`` with
+                    ``x = ln(n / 1000)`` (optional; absent: ``1, 0``, no change)
 ``meta``            a JSON string: how the weights were made (data, command, scores)
 ==================  =====================================================
 
@@ -47,7 +48,7 @@ import os
 import zipfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Union
+from typing import Any, Mapping, Sequence, Union
 
 import numpy as np
 
@@ -67,6 +68,10 @@ _ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
 #: The move policy's arrays (all optional; ``prior_scale`` and ``prior_w`` together).
 POLICY_ARRAYS = ("prior_scale", "prior_w", "playout_w")
 MAX_HIDDEN = 64
+#: The iterations at which a map of four numbers reduces to ``a, b`` (``calibrated``).
+CALIBRATION_BUDGET = 1000.0
+#: The smallest slope a map of four numbers takes at any budget.
+MIN_SLOPE = 0.05
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -182,8 +187,9 @@ def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
     if nh > MAX_HIDDEN:
         raise InvalidWeightsError(name, f"{nh} hidden units, at most {MAX_HIDDEN}")
     a["calibration"] = np.asarray(z.get("calibration", (1.0, 0.0)), np.float64)
-    if a["calibration"].shape != (2,) or not a["calibration"][0] > 0:
-        raise InvalidWeightsError(name, "calibration must be two numbers a > 0 and b")
+    if a["calibration"].shape not in ((2,), (4,)) or not a["calibration"][0] > 0:
+        raise InvalidWeightsError(name, "calibration must be two numbers a > 0 and b, or "
+                                        "four, a > 0, b, c and d")
     a.update(_check_policy(name, z))
     for k, v in a.items():
         if not np.all(np.isfinite(v)):
@@ -234,19 +240,28 @@ def load_evaluation(path: PathLike) -> Evaluation:
     a = _check(str(path), _read(p))
     return Evaluation(a["lin"], a["margin"], a["hidden_w"], a["hidden_b"], a["out_w"],
                       source=str(p),
-                      calibration=(float(a["calibration"][0]), float(a["calibration"][1])),
+                      calibration=tuple(float(x) for x in a["calibration"]),
                       **_policy_of(a))
 
 
-def calibrated(p: float, calibration: tuple[float, float]) -> float:
-    """The reported win probability for the search's estimate ``p``: the search's value
-    of its best move is biased upwards (it is the maximum of noisy estimates), and this
-    map, fitted on self-play (``train.fit_calibration``), removes the bias.
+def calibrated(p: float, calibration: Sequence[float], iterations: float = CALIBRATION_BUDGET) -> float:
+    """The reported win probability for the search's estimate ``p`` after ``iterations``:
+    the search's value of its best move is biased upwards (it is the maximum of noisy
+    estimates, the more so the shorter the search), and this map, fitted on self-play
+    (``train.fit_calibration``), removes the bias.  ``calibration`` is ``(a, b)``, the
+    same map at every budget, or ``(a, b, c, d)``: slope ``a + c x`` and offset
+    ``b + d x`` with ``x = ln(iterations / 1000)``.
 
     >>> round(calibrated(0.8, (1.0, 0.0)), 6), round(calibrated(0.8, (0.5, 0.0)), 4)
     (0.8, 0.6667)
+    >>> round(calibrated(0.8, (0.5, 0.0, 0.5 / math.log(10), 0.0), 10_000), 6)
+    0.8
     """
-    a, b = calibration
+    a, b = calibration[0], calibration[1]
+    if len(calibration) == 4:
+        x = math.log(max(float(iterations), 1.0) / CALIBRATION_BUDGET)
+        # (beyond the budgets it was fitted on, the slope never turns over)
+        a, b = max(a + calibration[2] * x, MIN_SLOPE), b + calibration[3] * x
     q = min(max(p, 1e-9), 1.0 - 1e-9)
     z = a * math.log(q / (1.0 - q)) + b
     if z >= 0.0:                            # (the two forms keep exp from overflowing)
@@ -255,7 +270,7 @@ def calibrated(p: float, calibration: tuple[float, float]) -> float:
     return e / (1.0 + e)
 
 
-def with_calibration(path: PathLike, calibration: tuple[float, float], out: PathLike,
+def with_calibration(path: PathLike, calibration: Sequence[float], out: PathLike,
                      meta: Mapping[str, Any]) -> None:
     """Write to ``out`` the weights of ``path`` (checked) with another calibration map
     and ``meta`` merged into its meta record; ``out`` may be ``path`` itself."""

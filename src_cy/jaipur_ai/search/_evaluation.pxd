@@ -27,7 +27,8 @@ ctypedef struct Model:
 cdef class Evaluation:
     cdef Model m                       # the weights, read by the search without the GIL
     cdef readonly object source        # where the weights came from (a path or a name)
-    cdef readonly tuple calibration    # (a, b) of the reported win probability's map
+    cdef readonly tuple calibration    # (a, b) or (a, b, c, d): the reported win probability's
+                                       # map (jaipur_ai.search.evaluation.calibrated)
 
 # win chance of p (and margin in points) of a full state: learned when model is not
 # NULL, else the hand-set evaluation; a finished round is scored exactly

@@ -140,7 +140,9 @@ cdef class Evaluation:
             for i in range(N_MOVE_FEATURES):
                 self.m.playout_w[i] = qw[i]
         self.source = source
-        self.calibration = (float(calibration[0]), float(calibration[1]))
+        self.calibration = tuple(float(x) for x in calibration)
+        if len(self.calibration) not in (2, 4):
+            raise ValueError("calibration must be two or four numbers")
 
     @property
     def has_policy(self):
