@@ -150,3 +150,82 @@ def test_a_deeply_nested_record_is_a_record_error():
         d = json.loads(GameRecord(games=[], players={}).to_json())
         d["settings"] = 5
         GameRecord.from_dict(d)
+
+
+# ------------------------------------------------------------------ annotated records
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
+_notes = st.one_of(st.none(), st.fixed_dictionaries({}, optional={
+    "comment": _text,
+    "label": st.sampled_from(("inaccuracy", "mistake", "blunder")),
+    "eval": st.fixed_dictionaries({}, optional={
+        "win_probability": st.floats(0, 1),
+        "expected_margin": st.floats(-200, 200),
+        "engine": _text,
+        "iterations": st.integers(0, 10**9)})}))
+
+
+@settings(max_examples=40, deadline=None)
+@given(headers=st.fixed_dictionaries({}, optional={
+           "event": _text, "site": _text, "annotator": _text,
+           "date": st.dates().map(lambda d: d.isoformat()),
+           "names": st.dictionaries(st.sampled_from("AB"), _text)}),
+       notes=st.lists(_notes, min_size=200, max_size=200))
+def test_annotated_records_round_trip(match_record, headers, notes):
+    rec = copy.deepcopy(match_record)
+    rec.headers = headers
+    k = 0
+    for rnd in rec.games[0]["rounds"]:
+        n = len(rnd["moves"])
+        rnd["notes"] = [notes[(k + i) % len(notes)] for i in range(n)]
+        k += n
+    back = GameRecord.from_json(rec.to_json())
+    assert back == rec and back.headers == headers
+    assert GameRecord.from_json(back.to_json(indent=1)).to_dict() == rec.to_dict()
+
+
+def test_a_note_is_checked_by_name(match_record):
+    rec = copy.deepcopy(match_record)
+    rec.annotate(0, 0, 2, comment="why?", label="mistake",
+                 eval={"win_probability": 0.4, "best": rec.games[0]["rounds"][0]["moves"][2],
+                       "engine": "ismcts", "iterations": 3000})
+    assert rec.games[0]["rounds"][0]["notes"][2]["label"] == "mistake"
+    assert GameRecord.from_json(rec.to_json()) == rec
+    before = rec.to_json()
+    for kw, field, reason in [
+            (dict(label="awful"), "notes[3].label", "expected one of"),
+            (dict(eval={"best": "sell 5D"}), "notes[3].eval.best", "not a legal move"),
+            (dict(eval={"win_probability": 1.5}), "notes[3].eval.win_probability", "[0, 1]"),
+            (dict(eval={"iterations": -1}), "notes[3].eval.iterations", ">= 0")]:
+        with pytest.raises(RecordError, match=reason) as e:
+            rec.annotate(0, 0, 3, **kw)
+        assert e.value.field.endswith(field)
+        assert rec.to_json() == before          # nothing half-applied
+    d = rec.to_dict()
+    d["games"][0]["rounds"][0]["notes"] = [None]
+    with pytest.raises(RecordError, match="one note"):
+        GameRecord.from_dict(d)
+    d = rec.to_dict()
+    d["games"][0]["rounds"][0]["notes"][2]["mood"] = "x"
+    with pytest.raises(RecordError, match="not a note field"):
+        GameRecord.from_dict(d)
+    for bad, reason in [({"date": "4 Dec"}, "YYYY-MM-DD"), ({"names": "x"}, "seat label"),
+                        ({"event": 3}, "a text"), ([], "an object")]:
+        d = rec.to_dict()
+        d["headers"] = bad
+        with pytest.raises(RecordError, match=reason):
+            GameRecord.from_dict(d)
+
+
+def test_review_annotate_writes_a_record_that_reads_back(tmp_path):
+    out = tmp_path / "annotated.json"
+    r = cli("review", "sample", "--iterations", "200", "--json", "-q", "--annotate", str(out))
+    assert r.returncode == 0, r.stderr
+    review = json.loads(r.stdout)
+    rec = GameRecord.load(str(out))
+    assert rec.headers["annotator"].startswith("jaipur-ai review")
+    notes = [n for rnd in rec.games[review["game"]]["rounds"] for n in rnd.get("notes", [])]
+    assert len(notes) == len(review["plies"])
+    for n, p in zip(notes, review["plies"]):
+        assert n["eval"]["best"] == p["best"] and n.get("label") == p["label"]
+        assert n["eval"]["win_probability"] == pytest.approx(p["win_played"], abs=1e-6)
+        assert ("comment" in n) == (p["best"] != p["move"])

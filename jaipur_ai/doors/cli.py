@@ -328,6 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
     rv.add_argument("--plot", metavar="FILE.png",
                     help="draw the win probabilities with the labelled moves marked "
                          "(needs the plot extra: matplotlib)")
+    rv.add_argument("--annotate", metavar="FILE.json",
+                    help="write the record with the review as notes on the moves (labels, "
+                         "evaluations, the best move; docs/ecosystem.md)")
     rv.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
     rv.set_defaults(func=cmd_review)
 

@@ -463,6 +463,11 @@ def cmd_review(args: argparse.Namespace) -> int:
             raise CliError("--plot", e.reason) from None
         except (OSError, ValueError) as e:
             raise CliError("--plot", f"cannot write {args.plot!r}: {e}") from None
+    if args.annotate is not None:
+        try:
+            review.annotated(record).save(args.annotate)
+        except OSError as e:
+            raise CliError("--annotate", f"cannot write {args.annotate!r}: {e}") from None
     print(review.to_json(indent=2) if args.json else str(review))
     return EXIT_INTERRUPTED if interrupted or not review.complete else 0
 

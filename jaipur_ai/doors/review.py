@@ -38,7 +38,7 @@ from jaipur_ai.errors import InvalidOptionError, JaipurError
 from jaipur_ai.matches.spec import derive_seed
 from jaipur_ai.rules.move import Move
 from jaipur_ai.options import check, describe
-from jaipur_ai.matches.record import GameRecord, RecordError
+from jaipur_ai.matches.record import LABELS, GameRecord, RecordError
 from jaipur_ai.rules.position import GameState
 from jaipur_ai.rules.position import View
 
@@ -50,7 +50,6 @@ FORMAT = "jaipur-review/1"
 DEFAULT_ITERATIONS = 3000
 """Iterations per ply when neither ``iterations`` nor ``time`` is given (nor set on the
 engine): about 0.1 s a ply on one core."""
-LABELS = ("inaccuracy", "mistake", "blunder")
 THRESHOLDS = {"inaccuracy": 5.0, "mistake": 10.0, "blunder": 20.0}
 """The least loss, in win-percentage points, of each label (docs/review.md)."""
 MIN_ROOT_VISITS = 50
@@ -258,6 +257,37 @@ class GameReview:
 
     def to_json(self, indent: Optional[int] = None) -> str:
         return json.dumps(self.to_dict(), indent=indent)
+
+    def annotated(self, record: GameRecord) -> GameRecord:
+        """A copy of ``record`` (the one reviewed) with this review as notes on the
+        reviewed game's moves: each move's label, the engine's evaluation (the mover's
+        win probability with the move played, the best move found, the search) and, where
+        the best move was another, a comment saying what it would have kept.  The
+        ``annotator`` header names the review.  The copy is checked like a record read
+        from a file."""
+        d = record.to_dict()
+        game = d["games"][self.game]
+        engine = str(self.settings.get("algorithm", "ismcts"))
+        iterations = self.settings.get("iterations")
+        for p in self.plies:
+            rnd = game["rounds"][p.round - 1]
+            notes = rnd.get("notes") or [None] * len(rnd["moves"])
+            ev: dict[str, Any] = {"win_probability": round(p.win_played, 6),
+                                  "best": str(p.best), "engine": engine}
+            if isinstance(iterations, int):
+                ev["iterations"] = iterations
+            note: dict[str, Any] = dict(notes[p.ply - 1] or {})
+            note["eval"] = ev
+            if p.label is not None:
+                note["label"] = p.label
+            if p.best != p.move:
+                note["comment"] = (f"best {p.best} {100 * p.win_best:.1f} %, played "
+                                   f"{100 * p.win_played:.1f} %: loss {p.loss:.1f}")
+            notes[p.ply - 1] = note
+            rnd["notes"] = notes
+        d.setdefault("headers", {})["annotator"] = f"jaipur-ai review, seed " \
+                                                   f"{self.settings.get('seed')}"
+        return GameRecord.from_dict(d)
 
     @classmethod
     def from_dict(cls, d: Any) -> "GameReview":

@@ -25,9 +25,21 @@ from jaipur_ai.rules.move import Move
 from jaipur_ai.matches.spec import derive_seed
 from jaipur_ai.rules.position import GameState
 
-__all__ = ["GameRecord", "RecordError", "FORMAT", "RoundRecorder"]
+__all__ = ["GameRecord", "RecordError", "FORMAT", "RoundRecorder", "LABELS", "HEADER_KEYS"]
 
 FORMAT = "jaipur-record/1"
+
+#: The labels a move's note may carry: a review's judgement of the move played
+#: (jaipur_ai.doors.review.THRESHOLDS gives the loss each stands for).
+LABELS = ("inaccuracy", "mistake", "blunder")
+#: The headers with a meaning (any other text header is kept as it is, like a PGN tag):
+#: ``names`` maps a seat label ("A", "B") to a player's name; ``date`` is YYYY-MM-DD.
+HEADER_KEYS = ("event", "site", "date", "round", "annotator", "names")
+#: The fields of a move's note (``rounds[i].notes[k]``, the k-th move's).
+NOTE_KEYS = ("comment", "label", "eval")
+#: The fields of a note's engine evaluation.
+EVAL_KEYS = ("win_probability", "expected_margin", "best", "engine", "iterations")
+MAX_TEXT = 10_000
 
 
 class RecordError(JaipurError):
@@ -50,12 +62,14 @@ class GameRecord:
     (name -> engine spec or ``"human"``), ``settings`` and ``source``."""
 
     def __init__(self, games: list[Any], players: dict[str, Any], settings: Optional[dict[str, Any]] = None,
-                 source: str = "api", bonus_set: str = "standard") -> None:
+                 source: str = "api", bonus_set: str = "standard",
+                 headers: Optional[dict[str, Any]] = None) -> None:
         self.games = games
         self.players = players
         self.settings = dict(settings or {})
         self.source = source
         self.bonus_set = bonus_set
+        self.headers = dict(headers or {})
 
     # ---------------------------------------------------------------- building
     @classmethod
@@ -90,9 +104,49 @@ class GameRecord:
 
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
-        return {"format": FORMAT, "source": self.source, "bonus_set": self.bonus_set,
-                "players": dict(self.players), "settings": copy.deepcopy(self.settings),
-                "games": copy.deepcopy(self.games)}
+        d = {"format": FORMAT, "source": self.source, "bonus_set": self.bonus_set,
+             "players": dict(self.players), "settings": copy.deepcopy(self.settings),
+             "games": copy.deepcopy(self.games)}
+        if self.headers:
+            d["headers"] = copy.deepcopy(self.headers)
+        return d
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameRecord) and self.to_dict() == other.to_dict()
+
+    # ---------------------------------------------------------------- annotations
+    def annotate(self, game: int, round_index: int, ply: int, *, comment: Optional[str] = None,
+                 label: Optional[str] = None, eval: Optional[dict[str, Any]] = None) -> None:
+        """Set the note of one move (``ply``, 0-based, of round ``round_index`` of
+        ``game``): a comment, a review label (:data:`LABELS`) and an engine evaluation
+        (``win_probability``, ``expected_margin``, ``best`` move text, ``engine`` spec,
+        ``iterations``); fields left None are left out.  Checked like a record read
+        from a file (``RecordError``); the record is unchanged when it fails."""
+        rnd = self.games[game]["rounds"][round_index]
+        moves = rnd["moves"]
+        if not 0 <= ply < len(moves):
+            raise RecordError(f"games[{game}].rounds[{round_index}].notes[{ply}]",
+                              f"the round has {len(moves)} moves")
+        note: dict[str, Any] = {}
+        if comment is not None:
+            note["comment"] = comment
+        if label is not None:
+            note["label"] = label
+        if eval is not None:
+            note["eval"] = {k: v for k, v in eval.items() if v is not None}
+        where = f"games[{game}].rounds[{round_index}].notes[{ply}]"
+        _check_note(note, where)
+        notes = list(rnd.get("notes") or [None] * len(moves))
+        notes[ply] = note or None
+        if note.get("eval", {}).get("best") is not None:
+            # the best move must be legal where it is given: replay the round to check
+            trial = copy.deepcopy(self)
+            trial.games[game]["rounds"][round_index]["notes"] = notes
+            for _ in trial.replay():
+                pass
+        rnd["notes"] = notes if any(n is not None for n in notes) else None
+        if rnd["notes"] is None:
+            del rnd["notes"]
 
     def to_json(self, indent: Optional[int] = None) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -122,7 +176,9 @@ class GameRecord:
         bonus_set = d.get("bonus_set", "standard")
         if not isinstance(bonus_set, str):
             raise RecordError("bonus_set", "expected a text")
-        rec = cls(games, players, settings or {}, source, bonus_set)
+        headers = d.get("headers", {})
+        _check_headers(headers)
+        rec = cls(games, players, settings or {}, source, bonus_set, headers)
         if verify:
             for _ in rec.replay():
                 pass
@@ -160,6 +216,11 @@ class GameRecord:
                 moves = rnd.get("moves")
                 if not isinstance(moves, list):
                     raise RecordError(f"{rw}.moves", "expected a list of move texts")
+                notes = rnd.get("notes")
+                if notes is not None and (not isinstance(notes, list)
+                                          or len(notes) != len(moves)):
+                    raise RecordError(f"{rw}.notes", "expected a list with one note (or null) "
+                                                     "per move")
                 for k, text in enumerate(moves):
                     mw = f"{rw}.moves[{k}]"
                     if not isinstance(text, str):
@@ -177,6 +238,8 @@ class GameRecord:
                             if reason.startswith(prefix):
                                 reason = reason[len(prefix):]
                         raise RecordError(mw, f"move {k + 1} {text!r}: {reason}", k + 1) from None
+                    if notes is not None and notes[k] is not None:
+                        _check_note(notes[k], f"{rw}.notes[{k}]", state)
                     yield gi, ri, k, state, move
                     state = after
                 self._check_result(rnd, state, rw)
@@ -241,6 +304,79 @@ class GameRecord:
             else:
                 out.append(self._deal(self.games[gi]["rounds"][-1], None, 0, f"games[{gi}]"))
         return out
+
+
+def _text(v: Any, where: str) -> str:
+    if not isinstance(v, str) or len(v) > MAX_TEXT:
+        raise RecordError(where, f"expected a text of at most {MAX_TEXT} characters")
+    return v
+
+
+def _check_headers(headers: Any) -> None:
+    if not isinstance(headers, dict):
+        raise RecordError("headers", "expected an object")
+    for k, v in headers.items():
+        where = f"headers.{k}"
+        if k == "names":
+            if not isinstance(v, dict):
+                raise RecordError(where, "expected an object: seat label -> name")
+            for label, name in v.items():
+                _text(name, f"{where}.{label}")
+        else:
+            _text(v, where)
+    date = headers.get("date")
+    if date is not None:
+        import datetime
+        try:
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            raise RecordError("headers.date", f"expected YYYY-MM-DD, got {date!r}") from None
+
+
+def _check_note(note: Any, where: str, state: Optional[GameState] = None) -> None:
+    """A move's note: an object of NOTE_KEYS; its eval's ``best`` a move text, legal in
+    ``state`` when it is given."""
+    if not isinstance(note, dict):
+        raise RecordError(where, "expected an object (comment, label, eval) or null")
+    unknown = sorted(set(note) - set(NOTE_KEYS))
+    if unknown:
+        raise RecordError(f"{where}.{unknown[0]}", f"not a note field (known: "
+                                                    f"{', '.join(NOTE_KEYS)})")
+    if "comment" in note:
+        _text(note["comment"], f"{where}.comment")
+    if "label" in note and note["label"] not in LABELS:
+        raise RecordError(f"{where}.label", f"expected one of {', '.join(LABELS)}, got "
+                                            f"{note['label']!r}")
+    if "eval" not in note:
+        return
+    ev = note["eval"]
+    if not isinstance(ev, dict):
+        raise RecordError(f"{where}.eval", "expected an object")
+    unknown = sorted(set(ev) - set(EVAL_KEYS))
+    if unknown:
+        raise RecordError(f"{where}.eval.{unknown[0]}", f"not an eval field (known: "
+                                                         f"{', '.join(EVAL_KEYS)})")
+    wp = ev.get("win_probability")
+    if wp is not None and (isinstance(wp, bool) or not isinstance(wp, (int, float))
+                           or not 0.0 <= wp <= 1.0):
+        raise RecordError(f"{where}.eval.win_probability", "expected a number in [0, 1]")
+    em = ev.get("expected_margin")
+    if em is not None and (isinstance(em, bool) or not isinstance(em, (int, float))
+                           or not abs(em) < 1e6):
+        raise RecordError(f"{where}.eval.expected_margin", "expected a finite number")
+    it = ev.get("iterations")
+    if it is not None and (isinstance(it, bool) or not isinstance(it, int) or it < 0):
+        raise RecordError(f"{where}.eval.iterations", "expected a whole number >= 0")
+    if "engine" in ev:
+        _text(ev["engine"], f"{where}.eval.engine")
+    if "best" in ev:
+        text = _text(ev["best"], f"{where}.eval.best")
+        try:
+            best = Move.parse(text)
+        except JaipurError as e:
+            raise RecordError(f"{where}.eval.best", e.reason) from None
+        if state is not None and best not in state.legal_moves():
+            raise RecordError(f"{where}.eval.best", f"{text!r} is not a legal move there")
 
 
 def _winner(state: GameState, seats: list[Any], unit: str) -> Any:
