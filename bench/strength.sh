@@ -38,7 +38,14 @@ issue_rows() {  # prefix options previous previous-options: the rows issue 10 as
   run "$p-1-vs-greedy"        "ismcts:time=1,$x"    greedy                 100
   run "$p-1-vs-greedy-b"      "ismcts:time=1,$x"    greedy                 100  2027
 }
-# this build's default: the previous one with the belief over the opponent's hand
+# this build's default: expert iteration's weights, a learned move policy and a value
+# refitted to the search's own estimates (docs/strength.md, "Expert iteration"), against
+# the default before it, reached by one spec (its weights frozen, no policy).
+# bash bench/strength.sh exit- runs these.
+E=weights=bench/weights/before-policy.npz
+run exit-01-vs-before-01      ismcts:time=0.1,weights=bench/weights/exit1-candidate.npz  ismcts:time=0.1,$E  400
+run exit-1-vs-before-1        ismcts:time=1,weights=bench/weights/exit1-candidate.npz    ismcts:time=1,$E    200
+# the previous default: the one before it with the belief over the opponent's hand
 # "mixed" (docs/strength.md, "Which kind of player?"); against the previous default it
 # plays the same with the belief off.  bash bench/strength.sh mixed- runs only these,
 # about five and a half hours on 2 cores

@@ -7,7 +7,8 @@ import glob
 import json
 import os
 
-ORDER = ["mixed-01-vs-cand-01", "mixed-1-vs-cand-1", "mixed-01-vs-heuristic01",
+ORDER = ["exit-01-vs-before-01", "exit-1-vs-before-1",
+         "mixed-01-vs-cand-01", "mixed-1-vs-cand-1", "mixed-01-vs-heuristic01",
          "mixed-1-vs-heuristic1", "mixed-1-vs-mixed025", "mixed-1-vs-mixed025-b",
          "mixed-1-vs-greedy", "mixed-1-vs-greedy-b",
          "cand-01-vs-feat2-01", "cand-1-vs-feat2-1", "cand-01-vs-heuristic01",
@@ -24,8 +25,9 @@ ORDER = ["mixed-01-vs-cand-01", "mixed-1-vs-cand-1", "mixed-01-vs-heuristic01",
          "flat-ismcts1s-vs-ismcts01s", "old-ismcts1s-vs-ismcts01s"]
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
-SEARCH = {"mixed-": "belief over the opponent's hand, mixed (this build)",
-          "cand-": "the opponent's hand and every move (previous)",
+SEARCH = {"exit-": "expert iteration: the learned move policy (this build)",
+          "mixed-": "belief over the opponent's hand, mixed (previous)",
+          "cand-": "the opponent's hand and every move (before)",
           "feat2": "features version 2 (before)",
           "view": "opponent's view, third generation (before)",
           "learnedx": "learned leaf evaluation (expectimax)",

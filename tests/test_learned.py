@@ -90,7 +90,7 @@ def test_shipped_weights_load_and_evaluate():
         assert ev.value(st._core, st.to_move)[0] == pytest.approx(
             float(train.predict(w, f[None])[0]), rel=1e-9)
     meta = evaluation.read_meta(evaluation.DEFAULT_WEIGHTS)
-    assert "generations" in meta and meta["command"] == "jaipur-ai learn"
+    assert "generations" in meta and meta["command"] in ("jaipur-ai learn", "jaipur-ai improve")
 
 
 def test_weights_of_features_version_1_read_its_29_features(tmp_path):
@@ -406,7 +406,7 @@ def _shipped_arrays():
 
 
 def test_calibrate_fits_the_raw_estimates_whatever_map_the_file_holds(tmp_path):
-    from jaipur_ai.learning.pipeline import calibrate
+    from jaipur_ai.learning.calibration import calibrate
     w = _shipped_arrays()
     recs = {}
     for name, cal in (("plain", (1.0, 0.0)), ("mapped", (0.5, 0.3))):
@@ -497,7 +497,7 @@ def test_a_map_that_moves_with_the_search_size(tmp_path):
 
 
 def test_calibrate_at_several_budgets(tmp_path):
-    from jaipur_ai.learning.pipeline import calibrate
+    from jaipur_ai.learning.calibration import calibrate
     src = tmp_path / "w.npz"
     evaluation.save_weights(src, _shipped_arrays(), {})
     rec = calibrate(src, tmp_path / "cal", rounds=10, iterations=[300, 1000], seed=2,

@@ -96,9 +96,21 @@ def _policy(seed: int = 0) -> dict:
             "playout_w": rng.normal(0, 2.0, M)}
 
 
-def test_weights_with_a_policy_round_trip(tmp_path):
+def _value_only() -> dict:
+    """The shipped weights without their move policy (if they hold one)."""
     w = evaluation.read_weights(evaluation.DEFAULT_WEIGHTS)
-    assert "prior_w" not in w            # (the shipped weights of this build hold none)
+    return {k: v for k, v in w.items() if k not in evaluation.POLICY_ARRAYS}
+
+
+@pytest.fixture()
+def plain(tmp_path):
+    path = tmp_path / "plain.npz"
+    evaluation.save_weights(path, _value_only(), {})
+    return path
+
+
+def test_weights_with_a_policy_round_trip(tmp_path, plain):
+    w = _value_only()
     pol_arrays = _policy()
     path = tmp_path / "p.npz"
     evaluation.save_weights(path, {**w, **pol_arrays}, {"test": 1})
@@ -106,9 +118,9 @@ def test_weights_with_a_policy_round_trip(tmp_path):
     for k, v in pol_arrays.items():
         np.testing.assert_array_equal(back[k], v)
     assert evaluation.load_evaluation(path).has_policy
-    assert not evaluation.load_evaluation(evaluation.DEFAULT_WEIGHTS).has_policy
+    assert not evaluation.load_evaluation(plain).has_policy
     # the policy is part of what the fingerprint names; the calibration map is not
-    assert evaluation.fingerprint(path) != evaluation.fingerprint(evaluation.DEFAULT_WEIGHTS)
+    assert evaluation.fingerprint(path) != evaluation.fingerprint(plain)
     evaluation.with_calibration(path, (0.9, 0.1), tmp_path / "c.npz", {})
     assert evaluation.fingerprint(tmp_path / "c.npz") == evaluation.fingerprint(path)
     np.testing.assert_array_equal(evaluation.read_weights(tmp_path / "c.npz")["prior_w"],
@@ -123,7 +135,7 @@ def test_weights_with_a_policy_round_trip(tmp_path):
     (lambda a: a.update(move_feature_names=np.array(["x"] * M)), "move features version"),
 ])
 def test_bad_policy_arrays_are_refused_by_name(tmp_path, change, reason):
-    w = evaluation.read_weights(evaluation.DEFAULT_WEIGHTS)
+    w = _value_only()
     path = tmp_path / "p.npz"
     evaluation.save_weights(path, {**w, **_policy()}, {})
     with np.load(path) as z:
@@ -141,21 +153,21 @@ def _engine(ev_path, **kw):
     return jp.Engine(weights=str(ev_path), threads=1, seed=5, **kw)
 
 
-def test_a_zero_policy_searches_as_no_policy(tmp_path):
+def test_a_zero_policy_searches_as_no_policy(tmp_path, plain):
     # scale 1, no feature weights: the priors and playouts the search had before
-    w = evaluation.read_weights(evaluation.DEFAULT_WEIGHTS)
+    w = _value_only()
     path = tmp_path / "zero.npz"
     evaluation.save_weights(path, {**w, "prior_scale": 1.0, "prior_w": np.zeros(M),
                                    "playout_w": np.zeros(M)}, {})
     view = mid_position().view(0)
     a = _engine(path).analyse(view, iterations=1500, top=None)
-    b = _engine(evaluation.DEFAULT_WEIGHTS).analyse(view, iterations=1500, top=None)
+    b = _engine(plain).analyse(view, iterations=1500, top=None)
     assert [(c.move, c.visits) for c in a.candidates] == [(c.move, c.visits)
                                                           for c in b.candidates]
 
 
-def test_a_policy_changes_the_search_and_the_switch_turns_it_off(tmp_path):
-    w = evaluation.read_weights(evaluation.DEFAULT_WEIGHTS)
+def test_a_policy_changes_the_search_and_the_switch_turns_it_off(tmp_path, plain):
+    w = _value_only()
     path = tmp_path / "p.npz"
     evaluation.save_weights(path, {**w, **_policy(3)}, {})
     view = mid_position().view(0)
@@ -163,7 +175,7 @@ def test_a_policy_changes_the_search_and_the_switch_turns_it_off(tmp_path):
     def visits(e):
         return [(c.move, c.visits) for c in e.analyse(view, iterations=1500,
                                                       top=None).candidates]
-    base = visits(_engine(evaluation.DEFAULT_WEIGHTS))
+    base = visits(_engine(plain))
     assert visits(_engine(path)) != base
     assert visits(_engine(path, settings=jp.Settings().replace(policy=False))) == base
     # and the searches with a policy stay deterministic
@@ -204,7 +216,7 @@ def test_fitted_logits_equal_the_search_priors(searched, tmp_path):
     # the trained model as numpy evaluates it, and as the compiled search reads it
     rows = pol.rows_of(searched, evaluation.default_evaluation())
     w, _ = pol.fit_policy(rows, seed=1)
-    ev = Evaluation(*[evaluation.read_weights(evaluation.DEFAULT_WEIGHTS)[k] for k in
+    ev = Evaluation(*[_value_only()[k] for k in
                       ("lin", "margin", "hidden_w", "hidden_b", "out_w")], **w)
     s = mid_position(seed=9)._core
     got = prior_logits(s, ev)
@@ -238,7 +250,7 @@ def test_softmax_fit_recovers_known_weights():
 # ------------------------------------------------------------------ a small generation
 def test_a_small_generation_plays_fits_gates_and_resumes(tmp_path):
     kw = dict(generations=1, rounds=6, iterations=120, gate_deals=2, gate_iterations=120,
-              epochs=1, seed=3)
+              epochs=1, seed=3, calibration_rounds=3, calibration_iterations=60)
     s = improve(tmp_path, workers=1, quiet=True, **kw)
     g = s["generations"][0]
     assert g["games"] == 4 and g["accepted"] == (g["score"] > 0.5)
@@ -248,6 +260,10 @@ def test_a_small_generation_plays_fits_gates_and_resumes(tmp_path):
     assert rep["prior_after"]["cross_entropy"] <= rep["prior_before"]["cross_entropy"]
     kept = tmp_path / ("gen1/candidate.npz" if g["accepted"] else "gen0.npz")
     assert evaluation.fingerprint(tmp_path / "evaluation.npz") == evaluation.fingerprint(kept)
+    # its reported win probability calibrated on its own play, last
+    assert s["calibration_data"]["rounds"] == 3
+    assert evaluation.load_evaluation(tmp_path / "evaluation.npz").calibration == \
+        pytest.approx(tuple(s["calibration"]))
     # a second run finds the generation done and plays nothing again
     again = improve(tmp_path, workers=1, quiet=True, **kw)
     assert again["generations"] == s["generations"]
@@ -257,7 +273,7 @@ def test_a_small_generation_plays_fits_gates_and_resumes(tmp_path):
 
 def test_a_search_with_a_policy_is_fair(tmp_path):
     # the same view gives the same analysis whatever the real hidden cards
-    w = evaluation.read_weights(evaluation.DEFAULT_WEIGHTS)
+    w = _value_only()
     path = tmp_path / "p.npz"
     evaluation.save_weights(path, {**w, **_policy(5)}, {})
     s = mid_position(11, 25)

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any, Optional, Union
 
+from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
 from jaipur_ai.learning.policy import fit_policy, rows_of
 from jaipur_ai.learning.selfplay import selfplay
 from jaipur_ai.learning.train import fit, load_shards
@@ -58,6 +59,10 @@ IMPROVE_DEFAULTS: dict[str, Any] = {
     "gate_iterations": 1000,   # ... at these iterations a move
     "epochs": 4,               # the value fit's epochs
     "seed": 1,
+    # the reported win probability's map, fitted last on the final weights' own play
+    # (learning.calibration.calibrate, seed + 100)
+    "calibration_rounds": CALIBRATION_ROUNDS,
+    "calibration_iterations": CALIBRATION_ITERATIONS,
 }
 
 
@@ -143,13 +148,22 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
         kept = (kept + [gdir / "selfplay"])[-cfg["window"]:]
         if dec["accepted"]:
             current = gdir / "candidate.npz"
+    # the last kept weights, then their reported win probability's map; evaluation.npz
+    # is written only then, so an interrupted run leaves no uncalibrated file by that name
+    final = root / "final-fit.npz"
+    shutil.copyfile(current, final)
     out = root / "evaluation.npz"
-    shutil.copyfile(current, out)
+    _say(f"calibration: {cfg['calibration_rounds']:,} rounds of self-play by the default "
+         f"engine at {cfg['calibration_iterations']:,} iterations a move", quiet)
+    rec = calibrate(final, root / "calibration", rounds=cfg["calibration_rounds"],
+                    iterations=cfg["calibration_iterations"], seed=cfg["seed"] + 100,
+                    out=out, backend=runner, quiet=quiet)
+    final_name = current.parent.name if current != first else "the start"
     summary = {"command": "jaipur-ai improve", "settings": cfg, "parts": list(parts),
-               "final": str(current), "generations": history,
+               "final": final_name, "generations": history, **rec,
                "seconds": round(time.monotonic() - t0, 1)}
     (root / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    _say(f"wrote {out} (from {current.name if current != first else 'the start'})", quiet)
+    _say(f"wrote {out} (the weights of {final_name})", quiet)
     return summary
 
 

@@ -32,6 +32,9 @@ from jaipur_ai.errors import InvalidDataError
 __all__ = ["load_shards", "fit", "fit_calibration", "reliability",
            "td_targets", "metrics", "N_FEATURES"]
 
+#: The pull of the calibration map towards no change (``fit_calibration``).
+CALIBRATION_RIDGE = 1e-4
+
 #: What the win logit is fitted to (``fit``).
 TARGETS = ("result", "td", "search")
 
@@ -254,12 +257,16 @@ def fit_calibration(values: np.ndarray, results: np.ndarray,
         x = np.log(np.maximum(budgets, 1.0) / 1000.0)
         cols += [lg * x, x]
     X = np.stack(cols, 1)
-    w = np.zeros(X.shape[1])
-    w[0] = 1.0
+    w0 = np.zeros(X.shape[1])
+    w0[0] = 1.0
+    w = w0.copy()
+    # a small pull towards the identity map keeps the fit finite when few positions
+    # separate perfectly (a few rounds); on thousands of positions it moves nothing
+    ridge = CALIBRATION_RIDGE
     for _ in range(50):
         q = _sigmoid(X @ w)
-        g = X.T @ (q - y) / len(y)
-        h = (X * (q * (1 - q))[:, None]).T @ X / len(y) + 1e-9 * np.eye(len(w))
+        g = X.T @ (q - y) / len(y) + ridge * (w - w0)
+        h = (X * (q * (1 - q))[:, None]).T @ X / len(y) + ridge * np.eye(len(w))
         step = np.linalg.solve(h, g)
         w -= step
         if np.abs(step).max() < 1e-10:

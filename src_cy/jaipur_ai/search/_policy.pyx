@@ -330,3 +330,34 @@ def prior_logits(CoreState st, Evaluation evaluation=None, double prior_temp=1.0
     n = candidates(&st.s, &T, cand)
     prior_scores(&st.s, &T, cand, n, sc, &P)
     return [(action_of(&cand[i]), sc[i] / prior_temp) for i in range(n)]
+
+
+def time_policy(CoreState st, int n, Evaluation evaluation, bint policy=True):
+    """(seconds per prior computation, candidates) of st's tree priors with these
+    weights (the learned values after each candidate and, with ``policy``, the move
+    policy), timed over n calls in C: the cost figures of docs/performance.md."""
+    from time import perf_counter
+    cdef Move cand[MAX_CAND]
+    cdef double sc[MAX_CAND]
+    cdef HoldTab T
+    cdef Params P
+    cdef int i, k = 0
+    cdef double acc = 0.0
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    memset(&P, 0, sizeof(Params))
+    P.prior_temp = 1.0
+    P.model = &evaluation.m
+    P.learned_priors = 1
+    P.use_policy = policy
+    t = perf_counter()
+    with nogil:
+        for i in range(n):
+            hold_tab(&st.s, &T)
+            k = candidates(&st.s, &T, cand)
+            prior_scores(&st.s, &T, cand, k, sc, &P)
+            acc += sc[0]
+    t = perf_counter() - t
+    if acc != acc:      # (keeps the loop from being optimised away)
+        raise AssertionError
+    return t / n, k

@@ -21,14 +21,14 @@ from jaipur_ai.search._decisive cimport decisive_table, danger_rates
 from jaipur_ai.search._root import derive_seed
 from jaipur_ai.search._decisive import decisive_kind, rank_children
 from jaipur_ai.search._policy import (check_policy, opponent_world_of, candidate_actions,
-                                      prior_logits)
+                                      prior_logits, time_policy)
 from jaipur_ai.search._heuristic import heuristic_weights, set_heuristic_weights
 from jaipur_ai.search._ismcts import IsmctsSearcher, NO_NODE_PY, OUTCOME_PY
 from jaipur_ai.search._expectimax import ExpectimaxSearcher
 
 __all__ = ["IsmctsSearcher", "ExpectimaxSearcher", "greedy_scores", "random_action",
            "rank_children", "NO_NODE_PY", "OUTCOME_PY", "derive_seed", "decisive_kind",
-           "check_policy", "opponent_world_of", "candidate_actions", "prior_logits", "heuristic_weights",
+           "check_policy", "opponent_world_of", "candidate_actions", "prior_logits", "time_policy", "heuristic_weights",
            "set_heuristic_weights"]
 
 
