@@ -9,13 +9,12 @@ weights, fits the map from the search's raw estimate to the round's result
 """
 from __future__ import annotations
 
-import logging
-import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
+from jaipur_ai.learning._report import say
 from jaipur_ai.errors import InvalidDataError
 from jaipur_ai.learning.selfplay import selfplay
 from jaipur_ai.learning.train import fit_calibration, load_shards, reliability
@@ -24,18 +23,10 @@ from jaipur_ai.search.evaluation import calibrated, fingerprint, with_calibratio
 
 __all__ = ["calibrate", "CALIBRATION_ROUNDS", "CALIBRATION_ITERATIONS"]
 
-log = logging.getLogger(__name__)
 
 #: The shipped recipe's calibration: self-play rounds, at these iterations a move.
 CALIBRATION_ROUNDS = 1000
 CALIBRATION_ITERATIONS = 1000
-
-
-def _say(msg: str, quiet: bool) -> None:
-    log.info("%s", msg)
-    if not quiet:
-        sys.stderr.write(msg + "\n")
-        sys.stderr.flush()
 
 
 def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
@@ -127,7 +118,7 @@ def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
                             "by_budget": by_budget}
     record = {"calibration": list(cal), "calibration_data": data}
     with_calibration(src, cal, dst, record)
-    _say(f"calibration map {' '.join(f'{n}={x:.4f}' for n, x in zip('abcd', cal))} on "
+    say(f"calibration map {' '.join(f'{n}={x:.4f}' for n, x in zip('abcd', cal))} on "
          f"{int(searched.sum()):,} positions: in-sample calibration error "
          f"{100 * data['ece_raw']:.1f} -> {100 * data['ece_in_sample']:.1f} points", quiet)
     return record

@@ -25,13 +25,12 @@ matches that decided what ships.
 from __future__ import annotations
 
 import json
-import logging
 import shutil
-import sys
 import time
 from pathlib import Path
 from typing import Any, Optional, Union
 
+from jaipur_ai.learning._report import say
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
 from jaipur_ai.learning.policy import fit_policy, rows_of
 from jaipur_ai.learning.selfplay import selfplay
@@ -44,7 +43,6 @@ from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, read_we
 
 __all__ = ["improve", "IMPROVE_DEFAULTS", "PARTS"]
 
-log = logging.getLogger(__name__)
 
 #: What a generation may refit (``parts``).
 PARTS = ("value", "policy")
@@ -64,13 +62,6 @@ IMPROVE_DEFAULTS: dict[str, Any] = {
     "calibration_rounds": CALIBRATION_ROUNDS,
     "calibration_iterations": CALIBRATION_ITERATIONS,
 }
-
-
-def _say(msg: str, quiet: bool) -> None:
-    log.info("%s", msg)
-    if not quiet:
-        sys.stderr.write(msg + "\n")
-        sys.stderr.flush()
 
 
 def _evaluation_of(weights: dict[str, Any]) -> Evaluation:
@@ -153,7 +144,7 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
     final = root / "final-fit.npz"
     shutil.copyfile(current, final)
     out = root / "evaluation.npz"
-    _say(f"calibration: {cfg['calibration_rounds']:,} rounds of self-play by the default "
+    say(f"calibration: {cfg['calibration_rounds']:,} rounds of self-play by the default "
          f"engine at {cfg['calibration_iterations']:,} iterations a move", quiet)
     rec = calibrate(final, root / "calibration", rounds=cfg["calibration_rounds"],
                     iterations=cfg["calibration_iterations"], seed=cfg["seed"] + 100,
@@ -163,7 +154,7 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
                "final": final_name, "generations": history, **rec,
                "seconds": round(time.monotonic() - t0, 1)}
     (root / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    _say(f"wrote {out} (the weights of {final_name})", quiet)
+    say(f"wrote {out} (the weights of {final_name})", quiet)
     return summary
 
 
@@ -172,7 +163,7 @@ def _generation(g: int, gdir: Path, current: Path, window: list[Path],
                 quiet: bool) -> dict[str, Any]:
     t0 = time.monotonic()
     engine = f"ismcts:iterations={cfg['iterations']},weights={current.resolve()}"
-    _say(f"generation {g}: {cfg['rounds']:,} rounds of self-play by {engine}", quiet)
+    say(f"generation {g}: {cfg['rounds']:,} rounds of self-play by {engine}", quiet)
     selfplay(str(gdir / "selfplay"), cfg["rounds"], engine, seed=cfg["seed"] * 1000 + g,
              shard_rounds=20, progress=not quiet, backend=runner)
     data = load_shards([str(d) for d in window + [gdir / "selfplay"]])
@@ -184,18 +175,18 @@ def _generation(g: int, gdir: Path, current: Path, window: list[Path],
                                  "parts": list(parts), "report": report,
                                  "from": str(current)})
     for k, v in report.items():
-        _say(f"  {k}: " + json.dumps({a: b for a, b in v.items() if not isinstance(b, dict)}
+        say(f"  {k}: " + json.dumps({a: b for a, b in v.items() if not isinstance(b, dict)}
                                      | {a: b for a, b in v.items() if isinstance(b, dict)}),
              quiet)
     j = cfg["gate_iterations"]
     a = f"ismcts:iterations={j},weights={cand.resolve()}"
     b = f"ismcts:iterations={j},weights={current.resolve()}"
-    _say(f"  gate: {cfg['gate_deals']} deals, both seats, at {j:,} iterations a move", quiet)
+    say(f"  gate: {cfg['gate_deals']} deals, both seats, at {j:,} iterations a move", quiet)
     res = run_match(a, b, games=cfg["gate_deals"], seed=cfg["seed"] * 1000 + g,
                     out=str(gdir / "gate.jsonl"), backend=runner)
     st = res.stats
     accepted = bool(res.score > 0.5)
-    _say(f"  gate score {100 * res.score:.1f} % ({st['wins']}-{st['draws']}-{st['losses']}, "
+    say(f"  gate score {100 * res.score:.1f} % ({st['wins']}-{st['draws']}-{st['losses']}, "
          f"95 % {100 * st['win_rate_ci95'][0]:.1f}-{100 * st['win_rate_ci95'][1]:.1f}): "
          f"{'kept' if accepted else 'discarded'}", quiet)
     return {"generation": g, "accepted": accepted, "score": res.score,

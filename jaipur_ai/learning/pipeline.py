@@ -19,20 +19,18 @@ training; docs/strength.md the matches that decided what ships.
 """
 from __future__ import annotations
 
-import logging
 import argparse
 import json
 import sys
 import time
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
-import numpy as np
 
+from jaipur_ai.learning._report import say
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
-from jaipur_ai.errors import InvalidDataError
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
 from jaipur_ai.search.evaluation import save_weights, with_calibration
 from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, improve
@@ -41,7 +39,6 @@ from jaipur_ai.learning.train import TARGETS, fit, load_shards
 
 __all__ = ["learn", "add_commands", "DEFAULTS"]
 
-log = logging.getLogger(__name__)
 
 # The recipe that made the shipped weights (docs/search.md, "Learned evaluation"):
 # features version 2, the last step being ``calibrate`` with seed + 100 (the weights of
@@ -65,13 +62,6 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _say(msg: str, quiet: bool) -> None:
-    log.info("%s", msg)
-    if not quiet:
-        sys.stderr.write(msg + "\n")
-        sys.stderr.flush()
-
-
 def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
           backend: Union[str, Backend] = "local", address: Optional[str] = None, **settings: Any) -> dict[str, Any]:
     """Run the pipeline in ``folder``; returns the meta record of the final weights.
@@ -93,7 +83,7 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
     t0 = time.monotonic()
     history = []
     data_dirs = [root / "gen0"]
-    _say(f"generation 0: {cfg['policy_rounds']:,} rounds of informed-policy self-play", quiet)
+    say(f"generation 0: {cfg['policy_rounds']:,} rounds of informed-policy self-play", quiet)
     selfplay(str(data_dirs[0]), cfg["policy_rounds"], "policy", seed=cfg["seed"],
              shard_rounds=5000, progress=not quiet, **where)
     weights_path = root / "gen0.npz"
@@ -101,7 +91,7 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
                        epochs=cfg["epochs"], target=cfg["target"], seed=cfg["seed"])
     history.append({"generation": 0, "engine": "policy", **rep})
     save_weights(weights_path, weights, {"generation": 0, "report": rep})
-    _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
+    say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
          f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
     for g in range(1, cfg["generations"] + 1):
         is_last = g == cfg["generations"]
@@ -116,7 +106,7 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
                   "opponent_view=off,opponent_stats=pooled,all_moves_after=0")
         d = root / f"gen{g}"
         data_dirs.append(d)
-        _say(f"generation {g}: {rounds:,} rounds of self-play by {engine}", quiet)
+        say(f"generation {g}: {rounds:,} rounds of self-play by {engine}", quiet)
         selfplay(str(d), rounds, engine, seed=cfg["seed"] + g, shard_rounds=50,
                  progress=not quiet, **where)
         weights, rep = fit(load_shards([str(x) for x in data_dirs]), hidden=cfg["hidden"],
@@ -124,7 +114,7 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
         history.append({"generation": g, "engine": engine, **rep})
         weights_path = root / f"gen{g}.npz"
         save_weights(weights_path, weights, {"generation": g, "report": rep})
-        _say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
+        say(f"  held-out log-loss {rep['holdout_logloss']:.4f} (constant "
              f"{rep['constant_logloss']:.4f}), Brier {rep['holdout_brier']:.4f}", quiet)
     meta: dict[str, Any] = {"command": "jaipur-ai learn", "settings": cfg,
                             "generations": history}
@@ -133,7 +123,7 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
     # is written only then, so an interrupted run leaves no uncalibrated file by that name
     final = root / "final-fit.npz"
     save_weights(final, weights, meta)
-    _say(f"calibration: {cfg['calibration_rounds']:,} rounds of self-play by the default "
+    say(f"calibration: {cfg['calibration_rounds']:,} rounds of self-play by the default "
          f"engine at {cfg['calibration_iterations']:,} iterations a move", quiet)
     out = root / "evaluation.npz"
     rec = calibrate(final, root / "calibration", rounds=cfg["calibration_rounds"],
@@ -141,7 +131,7 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
                     out=out, quiet=quiet, **where)
     meta.update(rec, seconds=round(time.monotonic() - t0, 1))
     with_calibration(out, rec["calibration"], out, meta)
-    _say(f"wrote {out} in {meta['seconds']:.0f} s", quiet)
+    say(f"wrote {out} in {meta['seconds']:.0f} s", quiet)
     return meta
 
 
