@@ -45,6 +45,8 @@ issue_rows() {  # prefix options previous previous-options: the rows issue 10 as
 E=weights=bench/weights/before-policy.npz
 run exit-01-vs-before-01      ismcts:time=0.1,weights=bench/weights/exit1-candidate.npz  ismcts:time=0.1,$E  400
 run exit-1-vs-before-1        ismcts:time=1,weights=bench/weights/exit1-candidate.npz    ismcts:time=1,$E    200
+run exit-4-vs-exit-1          ismcts:time=4,weights=bench/weights/exit1-candidate.npz    ismcts:time=1,weights=bench/weights/exit1-candidate.npz  100
+run exit-1-vs-greedy          ismcts:time=1,weights=bench/weights/exit1-candidate.npz    greedy              200
 # the previous default: the one before it with the belief over the opponent's hand
 # "mixed" (docs/strength.md, "Which kind of player?"); against the previous default it
 # plays the same with the belief off.  bash bench/strength.sh mixed- runs only these,

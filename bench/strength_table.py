@@ -7,7 +7,7 @@ import glob
 import json
 import os
 
-ORDER = ["exit-01-vs-before-01", "exit-1-vs-before-1",
+ORDER = ["exit-01-vs-before-01", "exit-1-vs-before-1", "exit-4-vs-exit-1", "exit-1-vs-greedy",
          "mixed-01-vs-cand-01", "mixed-1-vs-cand-1", "mixed-01-vs-heuristic01",
          "mixed-1-vs-heuristic1", "mixed-1-vs-mixed025", "mixed-1-vs-mixed025-b",
          "mixed-1-vs-greedy", "mixed-1-vs-greedy-b",
