@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 
 import jaipur_ai as jp
-from jaipur_ai.errors import InvalidWeightsError
+from jaipur_ai.errors import InvalidDataError, InvalidWeightsError
 from jaipur_ai.learning import policy as pol
 from jaipur_ai.learning.expert import improve
 from jaipur_ai.learning.selfplay import selfplay
@@ -269,6 +269,9 @@ def test_a_small_generation_plays_fits_gates_and_resumes(tmp_path):
     assert again["generations"] == s["generations"]
     log = (tmp_path / "generations.jsonl").read_text().splitlines()
     assert len(log) == 1
+    # the folder holds that run: other settings are refused before any work
+    with pytest.raises(InvalidDataError, match="other settings"):
+        improve(tmp_path, workers=1, quiet=True, **{**kw, "rounds": 7})
 
 
 def test_a_search_with_a_policy_is_fair(tmp_path):

@@ -38,8 +38,9 @@ from jaipur_ai.learning.train import fit, load_shards
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.runner import run_match
 from jaipur_ai.search._evaluation import Evaluation
-from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, read_weights,
-                                         save_weights)
+from jaipur_ai.errors import InvalidDataError
+from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, fingerprint,
+                                         read_weights, save_weights)
 
 __all__ = ["improve", "IMPROVE_DEFAULTS", "PARTS"]
 
@@ -114,12 +115,20 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
     runner = make_backend(backend, workers, address)
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
+    src = Path(start) if start is not None else DEFAULT_WEIGHTS
+    # a folder holds one run: a rerun with other settings or another start is refused
+    # (it would mix generations made otherwise), as selfplay refuses its folders
+    record = {"format": "jaipur-ai-improve/1", "settings": cfg, "parts": list(parts),
+              "start": fingerprint(src)}
+    rfile = root / "improve.json"
+    if rfile.exists() and json.loads(rfile.read_text()) != record:
+        raise InvalidDataError(str(rfile), f"made with other settings or another start "
+                                           f"({rfile.read_text().strip()}); use another folder")
+    rfile.write_text(json.dumps(record, indent=1) + "\n")
     first = root / "gen0.npz"
     if not first.exists():
-        src = Path(start) if start is not None else DEFAULT_WEIGHTS
-        w0 = read_weights(src)
-        save_weights(first, w0, {"command": "jaipur-ai improve", "generation": 0,
-                                 "start": str(src)})
+        save_weights(first, read_weights(src), {"command": "jaipur-ai improve",
+                                                "generation": 0, "start": str(src)})
     current = first
     kept: list[Path] = []
     history = []
@@ -175,9 +184,7 @@ def _generation(g: int, gdir: Path, current: Path, window: list[Path],
                                  "parts": list(parts), "report": report,
                                  "from": str(current)})
     for k, v in report.items():
-        say(f"  {k}: " + json.dumps({a: b for a, b in v.items() if not isinstance(b, dict)}
-                                     | {a: b for a, b in v.items() if isinstance(b, dict)}),
-             quiet)
+        say(f"  {k}: {json.dumps(v)}", quiet)
     j = cfg["gate_iterations"]
     a = f"ismcts:iterations={j},weights={cand.resolve()}"
     b = f"ismcts:iterations={j},weights={current.resolve()}"
