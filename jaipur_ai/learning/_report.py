@@ -1,5 +1,7 @@
 """How the learning commands report their progress: to the ``jaipur_ai`` logger, and to
-stderr unless asked to be quiet (the library itself never prints to stdout)."""
+stderr when not quiet.  Called from Python, ``learn``, ``improve``, ``calibrate`` and
+``selfplay`` are quiet by default (they only log); the CLI shows their progress unless
+``-q``."""
 from __future__ import annotations
 
 import logging

@@ -35,7 +35,7 @@ def calibrate(weights: Union[str, Path], folder: Union[str, Path], *,
               seed: int = 0,
               out: Union[str, Path, None] = None, workers: Optional[int] = None,
               backend: Union[str, Backend] = "local", address: Optional[str] = None,
-              quiet: bool = False) -> dict[str, Any]:
+              quiet: bool = True) -> dict[str, Any]:
     """Fit the map from the search's win estimate of the move it plays to the reported
     win probability (``train.fit_calibration``), on ``rounds`` self-play rounds of the
     default engine with these weights, and write it into ``out`` (default: the weights

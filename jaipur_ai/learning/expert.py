@@ -99,7 +99,7 @@ def candidate_weights(current: dict[str, Any], data: dict[str, Any], parts: tupl
 def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
             parts: tuple[str, ...] = PARTS, workers: Optional[int] = None,
             backend: Union[str, Backend] = "local", address: Optional[str] = None,
-            quiet: bool = False, **settings: Any) -> dict[str, Any]:
+            quiet: bool = True, **settings: Any) -> dict[str, Any]:
     """Run (or resume) expert iteration in ``folder`` from the weights ``start`` (default:
     the shipped ones); returns the summary written to ``FOLDER/summary.json``."""
     cfg = dict(IMPROVE_DEFAULTS)

@@ -62,7 +62,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = False,
+def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = True,
           backend: Union[str, Backend] = "local", address: Optional[str] = None, **settings: Any) -> dict[str, Any]:
     """Run the pipeline in ``folder``; returns the meta record of the final weights.
 

@@ -180,7 +180,7 @@ class _Progress:
 
 def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
              seed: int = 0, shard_rounds: int = 100, workers: Optional[int] = None,
-             progress: bool = True, backend: Union[str, Backend] = "local",
+             progress: bool = False, backend: Union[str, Backend] = "local",
              address: Optional[str] = None) -> dict[str, Any]:
     """Play and write the shards that are missing; returns a summary dict.
 
