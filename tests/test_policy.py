@@ -287,3 +287,14 @@ def test_a_search_with_a_policy_is_fair(tmp_path):
     b = e.analyse(other, iterations=800, seed=3, top=None)
     assert [(c.move, c.visits, c.win_probability) for c in a.candidates] == \
         [(c.move, c.visits, c.win_probability) for c in b.candidates]
+
+
+def test_improve_refuses_bad_input_by_name(tmp_path, capsys):
+    from jaipur_ai.doors.cli import main
+    assert main(["improve", str(tmp_path / "a"), "--parts", "value,magic", "-q"]) == 2
+    assert "parts: expected some of value, policy" in capsys.readouterr().err
+    assert main(["improve", str(tmp_path / "b"), "--start", str(tmp_path / "no.npz"),
+                 "-q"]) == 2
+    assert "no.npz: no such file" in capsys.readouterr().err
+    assert main(["improve", str(tmp_path / "c"), "--rounds", "0"]) == 2
+    assert not (tmp_path / "b" / "gen1").exists()

@@ -38,7 +38,7 @@ from jaipur_ai.learning.train import fit, load_shards
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.runner import run_match
 from jaipur_ai.search._evaluation import Evaluation
-from jaipur_ai.errors import InvalidDataError
+from jaipur_ai.errors import InvalidDataError, InvalidOptionError
 from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, fingerprint,
                                          read_weights, save_weights)
 
@@ -109,7 +109,8 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
     cfg.update(settings)
     bad = [p for p in parts if p not in PARTS]
     if bad or not parts:
-        raise ValueError(f"parts must be some of {', '.join(PARTS)}, got {parts!r}")
+        raise InvalidOptionError("parts", f"expected some of {', '.join(PARTS)}, got "
+                                          f"{','.join(parts) or 'none'}")
     if workers is None and backend == "local":
         workers = 2
     runner = make_backend(backend, workers, address)
