@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import jaipur_ai as jp
 from jaipur_ai.rules import encoding as E
@@ -118,3 +119,65 @@ def test_margin_reward_and_truncation():
             t = s.apply(jp.Move.from_dense_index(int(a[0]))).round_totals()
             assert reward[0] == t[s.to_move] - t[1 - s.to_move]
             break
+
+
+# ------------------------------------------------------------------ compact actions
+def test_max_legal_is_the_most_legal_moves_of_any_position():
+    from jaipur_ai.rules._cards import CARD_TOTALS
+    from jaipur_ai.rules._movegen import max_legal_moves
+    most, (market, hand, herd) = max_legal_moves(CARD_TOTALS)
+    assert most == E.MAX_LEGAL
+    # the position it names has that many, as the rules' own move list counts them
+    s = jp.GameState.new(seed=1, starter=0)
+    raw = s._core.raw()
+    raw["market"], raw["hand"][0], raw["herd"][0] = market, hand, herd
+    from jaipur_ai.rules._bridge import CoreState
+    assert len(CoreState.from_raw(raw).legal_actions()) == E.MAX_LEGAL
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["random", "self"]), st.integers(1, 120))
+def test_legal_id_lists_equal_the_mask(seed, opponent, steps):
+    env = jp.VectorEnv(4, seed=seed, opponent=opponent)
+    obs, mask = env.reset()
+    for _ in range(steps):
+        for i in range(env.n):
+            k = env.n_legal[i]
+            assert sorted(env.legal_ids[i, :k]) == list(np.flatnonzero(mask[i]))
+            assert (env.legal_ids[i, k:] == -1).all() and 1 <= k <= E.MAX_LEGAL
+        obs, mask, *_ = env.step(env.sample_actions())
+
+
+def test_index_actions_and_no_mask_play_the_same_rounds():
+    dense = jp.VectorEnv(6, seed=9, opponent="self")
+    index = jp.VectorEnv(6, seed=9, opponent="self", actions="index", mask=False)
+    dense.reset()
+    obs, mask = index.reset()
+    assert mask is None and index.mask is None
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        pick = (rng.random(6) * index.n_legal).astype(np.int64)
+        ids = index.legal_ids[np.arange(6), pick].astype(np.int64)
+        a = dense.step(ids, copy=True)
+        b = index.step(pick, copy=True)
+        assert (a[0] == b[0]).all() and (a[2] == b[2]).all() and (a[3] == b[3]).all()
+        assert (dense.legal_ids == index.legal_ids).all()
+    # an index past the list, or an illegal dense id without a mask, is refused by name
+    with pytest.raises(ValueError, match="env 0: action 999 is not an index"):
+        index.step(np.full(6, 999))
+    plain = jp.VectorEnv(2, seed=1, mask=False)
+    plain.reset()
+    bad = np.array([plain.legal_ids[0, 0], 25_000])
+    with pytest.raises(ValueError, match="env 1: action 25000 is not legal"):
+        plain.step(bad)
+    with pytest.raises(jp.InvalidOptionError, match="actions"):
+        jp.VectorEnv(2, actions="sparse")
+
+
+def test_index_sampling_draws_indices():
+    env = jp.VectorEnv(16, seed=5, actions="index")
+    env.reset()
+    for _ in range(50):
+        a = env.sample_actions()
+        assert ((0 <= a) & (a < env.n_legal)).all()
+        env.step(a)

@@ -22,6 +22,9 @@ from jaipur_ai.rules._observation cimport (OBS_SIZE, N_DENSE, dense_move, dense_
 DEF MODE_RANDOM = 0      # the caller plays seat 0, a uniformly random opponent seat 1
 DEF MODE_SELF = 1        # the caller plays both seats
 
+DEF ACTIONS_DENSE = 0    # an action is a dense id
+DEF ACTIONS_INDEX = 1    # an action is an index into the round's list of legal ids
+
 DEF REWARD_SEAL = 0      # +1 / -1 / 0 for the seal of the round
 DEF REWARD_MARGIN = 1    # the difference of the round totals
 
@@ -37,15 +40,24 @@ cdef class VecCore:
     cdef readonly int mode
     cdef readonly int reward_kind
     cdef readonly int max_plies
+    cdef readonly int action_kind      # ACTIONS_DENSE or ACTIONS_INDEX
+    cdef readonly int write_mask       # 1: keep the dense mask up to date
+    cdef readonly int max_legal        # the width of the legal-id lists (MAX_LEGAL)
     cdef readonly long long rounds_done
 
-    def __cinit__(self, int n, uint64_t seed, int mode, int reward_kind, int max_plies):
+    def __cinit__(self, int n, uint64_t seed, int mode, int reward_kind, int max_plies,
+                  int action_kind=ACTIONS_DENSE, bint write_mask=True, int max_legal=MAX_MOVES):
         if n < 1:
             raise ValueError("n must be at least 1")
         self.n = n
         self.mode = mode
         self.reward_kind = reward_kind
         self.max_plies = max_plies
+        self.action_kind = action_kind
+        self.write_mask = write_mask
+        if not 1 <= max_legal <= MAX_MOVES:
+            raise ValueError(f"max_legal must be in 1..{MAX_MOVES}")
+        self.max_legal = max_legal
         self.st = <State*>calloc(n, sizeof(State))
         self.rng = <Rng*>calloc(n, sizeof(Rng))
         self.legal = <int32_t*>calloc(<size_t>n * MAX_MOVES, sizeof(int32_t))
@@ -88,58 +100,93 @@ cdef class VecCore:
         self.plies[i] = 0
         self._opponent(i)
 
-    cdef void _publish(self, int i, float* obs, uint8_t* mask, int32_t* to_move) noexcept nogil:
-        """Write env i's observation and mask (the mask's old entries are cleared first)."""
-        cdef int j, seat = self._seat(i)
+    cdef void _publish(self, int i, float* obs, uint8_t* mask, int32_t* ids, int32_t* nids,
+                       int32_t* to_move) noexcept nogil:
+        """Write env i's observation, its mask (when kept: the old entries cleared first)
+        and its list of legal ids (padded with -1)."""
+        cdef int j, seat = self._seat(i), n
         cdef int32_t* lg = &self.legal[<size_t>i * MAX_MOVES]
-        for j in range(self.nlegal[i]):
-            mask[lg[j]] = 0
-        self.nlegal[i] = legal_dense(&self.st[i], lg)
-        for j in range(self.nlegal[i]):
-            mask[lg[j]] = 1
+        if self.write_mask:
+            for j in range(self.nlegal[i]):
+                mask[lg[j]] = 0
+        n = legal_dense(&self.st[i], lg)
+        self.nlegal[i] = n
+        if self.write_mask:
+            for j in range(n):
+                mask[lg[j]] = 1
+        for j in range(n if n < self.max_legal else self.max_legal):
+            ids[j] = lg[j]
+        for j in range(n, self.max_legal):
+            ids[j] = -1
+        nids[i] = n
         observe_state(&self.st[i], seat, obs)
         to_move[i] = seat
 
-    def reset(self, float[:, ::1] obs, uint8_t[:, ::1] mask, int32_t[::1] to_move):
+    def reset(self, float[:, ::1] obs, uint8_t[:, ::1] mask, int32_t[:, ::1] ids,
+              int32_t[::1] nids, int32_t[::1] to_move):
         cdef int i
-        self._check(obs, mask, to_move)
+        self._check(obs, mask, ids, nids, to_move)
         with nogil:
-            memset(&mask[0, 0], 0, <size_t>self.n * N_DENSE)
+            if self.write_mask:
+                memset(&mask[0, 0], 0, <size_t>self.n * N_DENSE)
             for i in range(self.n):
                 self.nlegal[i] = 0
                 self._deal(i)
-                self._publish(i, &obs[i, 0], &mask[i, 0], &to_move[0])
+                self._publish(i, &obs[i, 0], &mask[i, 0] if self.write_mask else NULL,
+                              &ids[i, 0], &nids[0], &to_move[0])
 
-    cdef _check(self, float[:, ::1] obs, uint8_t[:, ::1] mask, int32_t[::1] to_move):
+    cdef _check(self, float[:, ::1] obs, uint8_t[:, ::1] mask, int32_t[:, ::1] ids,
+                int32_t[::1] nids, int32_t[::1] to_move):
         if obs.shape[0] != self.n or obs.shape[1] != OBS_SIZE:
             raise ValueError(f"obs must have shape ({self.n}, {OBS_SIZE})")
-        if mask.shape[0] != self.n or mask.shape[1] != N_DENSE:
+        if self.write_mask and (mask.shape[0] != self.n or mask.shape[1] != N_DENSE):
             raise ValueError(f"mask must have shape ({self.n}, {N_DENSE})")
-        if to_move.shape[0] != self.n:
-            raise ValueError(f"to_move must have shape ({self.n},)")
+        if ids.shape[0] != self.n or ids.shape[1] != self.max_legal:
+            raise ValueError(f"ids must have shape ({self.n}, {self.max_legal})")
+        if nids.shape[0] != self.n or to_move.shape[0] != self.n:
+            raise ValueError(f"nids and to_move must have shape ({self.n},)")
+
+    cdef bint _is_legal_dense(self, int i, int64_t a) noexcept nogil:
+        cdef int j
+        cdef int32_t* lg = &self.legal[<size_t>i * MAX_MOVES]
+        for j in range(self.nlegal[i]):
+            if lg[j] == a:
+                return True
+        return False
 
     def step(self, int64_t[::1] actions, float[:, ::1] obs, uint8_t[:, ::1] mask,
+             int32_t[:, ::1] ids, int32_t[::1] nids,
              float[::1] reward, uint8_t[::1] terminated, uint8_t[::1] truncated,
              int32_t[::1] to_move):
-        """Apply actions[i] (a dense id, legal by mask[i]) in every env; see jaipur_ai.vecenv."""
+        """Apply actions[i] in every env (a dense id legal by mask[i], or an index into
+        its list of legal ids); see jaipur_ai.vecenv."""
         cdef int i, mover, res
         cdef int t[2]
         cdef int64_t a
+        cdef int32_t d
         cdef State* s
         cdef float r
-        self._check(obs, mask, to_move)
+        self._check(obs, mask, ids, nids, to_move)
         if (actions.shape[0] != self.n or reward.shape[0] != self.n or terminated.shape[0] != self.n
                 or truncated.shape[0] != self.n):
             raise ValueError(f"actions, reward, terminated and truncated must have shape ({self.n},)")
         for i in range(self.n):       # all checked before anything moves
             a = actions[i]
-            if a < 0 or a >= N_DENSE or not mask[i, a]:
+            if self.action_kind == ACTIONS_INDEX:
+                if a < 0 or a >= self.nlegal[i]:
+                    raise ValueError(f"env {i}: action {a} is not an index of its "
+                                     f"{self.nlegal[i]} legal moves")
+            elif a < 0 or a >= N_DENSE or not (
+                    mask[i, a] if self.write_mask else self._is_legal_dense(i, a)):
                 raise ValueError(f"env {i}: action {a} is not legal there (see the mask)")
         with nogil:
             for i in range(self.n):
                 s = &self.st[i]
                 mover = s.to_move
-                apply_move(s, dense_move(<int32_t>actions[i]))
+                d = <int32_t>actions[i]
+                if self.action_kind == ACTIONS_INDEX:
+                    d = self.legal[<size_t>i * MAX_MOVES + d]
+                apply_move(s, dense_move(d))
                 self.plies[i] += 1
                 self._opponent(i)
                 r = 0
@@ -159,16 +206,20 @@ cdef class VecCore:
                 if terminated[i] or truncated[i]:
                     self.rounds_done += 1
                     self._deal(i)
-                self._publish(i, &obs[i, 0], &mask[i, 0], &to_move[0])
+                self._publish(i, &obs[i, 0], &mask[i, 0] if self.write_mask else NULL,
+                              &ids[i, 0], &nids[0], &to_move[0])
 
     def sample(self, int64_t[::1] out):
-        """A uniformly random legal dense id for every env (from the sampler's own stream)."""
-        cdef int i
+        """A uniformly random legal move for every env (from the sampler's own stream): a
+        dense id, or an index into the legal list in index mode."""
+        cdef int i, k
         if out.shape[0] != self.n:
             raise ValueError(f"out must have shape ({self.n},)")
         with nogil:
             for i in range(self.n):
-                out[i] = self.legal[<size_t>i * MAX_MOVES + rng_below(&self.sampler, self.nlegal[i])]
+                k = rng_below(&self.sampler, self.nlegal[i])
+                out[i] = k if self.action_kind == ACTIONS_INDEX else \
+                    self.legal[<size_t>i * MAX_MOVES + k]
 
     def core_state(self, int i):
         """A copy of env i's state as a CoreState (for tests and debugging)."""
