@@ -37,11 +37,12 @@ def sample_from_policy(logits: np.ndarray, n_legal: np.ndarray,
 MODES = ("mask", "ids", "policy")
 
 
-def vecenv_rate(n: int, seconds: float, seed: int, mode: str = "mask") -> dict:
+def vecenv_rate(n: int, seconds: float, seed: int, mode: str = "mask",
+                opponent: str = "random") -> dict:
     """``mode``: "mask" (dense ids and the dense mask), "ids" (no mask: the lists of
     legal ids, actions as indices into them, drawn by ``sample_actions``) or "policy"
     (as "ids", the actions drawn by ``sample_from_policy`` from random logits)."""
-    env = jp.VectorEnv(n, seed=seed, mask=mode == "mask",
+    env = jp.VectorEnv(n, seed=seed, mask=mode == "mask", opponent=opponent,
                        actions="dense" if mode == "mask" else "index")
     env.reset()
     rng = np.random.default_rng(seed)
@@ -63,7 +64,7 @@ def vecenv_rate(n: int, seconds: float, seed: int, mode: str = "mask") -> dict:
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             break
-    return {"n": n, "mode": mode, "steps_per_s": steps / elapsed,
+    return {"n": n, "mode": mode, "opponent": opponent, "steps_per_s": steps / elapsed,
             "rounds": env.rounds_done - rounds0}
 
 
@@ -111,19 +112,22 @@ def main() -> None:
                     help="mask: dense ids and mask (default); ids: the lists of legal ids "
                          "and index actions, no mask; policy: as ids, moves drawn from a "
                          "policy's logits in numpy")
+    ap.add_argument("--opponent", nargs="+", default=["random"],
+                    help="the opponents to time (random, greedy, learned, an engine spec)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     rows = []
     core = []
-    for mode in a.mode:
-        for n in a.n:             # interleaved with the core's rate, so that both see the same load
-            runs = []
-            for i in range(a.repeat):
-                runs.append(vecenv_rate(n, a.seconds, a.seed + i, mode))
-                core.append(core_rate(a.seconds / 2, a.seed + i))
-            rows.append({"n": n, "mode": mode,
-                         "steps_per_s": statistics.median(r["steps_per_s"] for r in runs),
-                         "runs": [round(r["steps_per_s"]) for r in runs]})
+    for opponent in a.opponent:
+        for mode in a.mode:
+            for n in a.n:         # interleaved with the core's rate: both see the same load
+                runs = []
+                for i in range(a.repeat):
+                    runs.append(vecenv_rate(n, a.seconds, a.seed + i, mode, opponent))
+                    core.append(core_rate(a.seconds / 2, a.seed + i))
+                rows.append({"n": n, "mode": mode, "opponent": opponent,
+                             "steps_per_s": statistics.median(r["steps_per_s"] for r in runs),
+                             "runs": [round(r["steps_per_s"]) for r in runs]})
     plies = statistics.median(core)
     api = python_api_rate(a.seconds, a.seed)
     report = {"vecenv": rows, "core_plies_per_s": plies, "python_api_steps_per_s": api,
@@ -131,10 +135,10 @@ def main() -> None:
     if a.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"{'mode':>6}  {'n':>6}  {'steps/s (median of ' + str(a.repeat) + ')':>26}  "
+    print(f"{'opponent':>22}  {'mode':>6}  {'n':>6}  {'steps/s (median of ' + str(a.repeat) + ')':>26}  "
           f"{'of the core limit':>18}  {'x the Python API':>17}")
     for r in rows:
-        print(f"{r['mode']:>6}  {r['n']:>6}  {r['steps_per_s']:>26,.0f}  "
+        print(f"{r['opponent'][:22]:>22}  {r['mode']:>6}  {r['n']:>6}  {r['steps_per_s']:>26,.0f}  "
               f"{r['steps_per_s'] / (plies / 2):>18.2f}  {r['steps_per_s'] / api:>16,.0f}x")
     print(f"rules core, random rounds: {plies:,.0f} plies/s (limit: 2 plies a step, "
           f"{plies / 2:,.0f} steps/s)")

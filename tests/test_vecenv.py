@@ -95,7 +95,7 @@ def test_illegal_action_raises_and_nothing_moves():
     with pytest.raises(ValueError):
         env.step([0])
     with pytest.raises(jp.InvalidOptionError):
-        jp.VectorEnv(2, opponent="greedy")
+        jp.VectorEnv(2, opponent="nobody")
 
 
 def test_margin_reward_and_truncation():
@@ -181,3 +181,84 @@ def test_index_sampling_draws_indices():
         a = env.sample_actions()
         assert ((0 <= a) & (a < env.n_legal)).all()
         env.step(a)
+
+
+# ------------------------------------------------------------------ opponents, Gymnasium
+def test_an_external_opponent_plays_exactly_the_moves_it_returns():
+    asked = []
+
+    def first_legal(view):
+        asked.append(view)
+        return view.legal_moves()[-1]
+    env = jp.VectorEnv(5, seed=8, opponent=first_legal)
+    obs, mask = env.reset()
+    states = [env.state(i) for i in range(env.n)]
+    for _ in range(150):
+        actions = env.sample_actions().copy()
+        obs, mask, reward, terminated, truncated = env.step(actions)
+        for i, s in enumerate(states):
+            s = s.apply(jp.Move.from_dense_index(int(actions[i])))
+            while not s.is_round_over and s.to_move == 1:
+                s = s.apply(s.view(1).legal_moves()[-1])
+            if s.is_round_over:
+                assert terminated[i] and reward[i] == seal_reward(s, 0)
+                assert (env.final_obs[i] == E.observation(s, 0)).all()
+                states[i] = env.state(i)        # dealt afresh
+            else:
+                assert not terminated[i] and s == env.state(i)
+                assert (obs[i] == E.observation(s, 0)).all()
+                states[i] = s
+    assert asked and all(v.observer == 1 for v in asked)
+
+
+@pytest.mark.parametrize("opponent", ["greedy", "learned", "ismcts:iterations=30"])
+def test_stronger_opponents_beat_a_random_agent(opponent):
+    env = jp.VectorEnv(8, seed=2, opponent=opponent)
+    env.reset()
+    won = lost = 0
+    for _ in range(120 if opponent.startswith("ismcts") else 400):
+        _, _, reward, terminated, _ = env.step(env.sample_actions())
+        won += int((reward > 0).sum())
+        lost += int((reward < 0).sum())
+    assert lost > 5 * max(1, won), (won, lost)
+    with pytest.raises(jp.InvalidOptionError, match="opponent"):
+        jp.VectorEnv(2, opponent="nobody:iterations=3")
+    with pytest.raises(jp.InvalidOptionError, match="weights"):
+        jp.VectorEnv(2, opponent="greedy", weights="x.npz")
+
+
+def test_gymnasium_vector_env_by_make_vec():
+    gymnasium = pytest.importorskip("gymnasium", reason="the gymnasium extra is not installed")
+    from jaipur_ai.gymnasium import ENV_ID, JaipurVectorEnv
+    for actions in ("dense", "index"):
+        envs = gymnasium.make_vec(ENV_ID, num_envs=6, vectorization_mode="vector_entry_point",
+                                  opponent="greedy", actions=actions)
+        assert isinstance(envs, JaipurVectorEnv)
+        assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+        obs, info = envs.reset(seed=3)
+        assert envs.observation_space.contains(obs)
+        rng = np.random.default_rng(0)
+        ended = 0
+        for _ in range(300):
+            if actions == "dense":
+                act = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+            else:
+                act = np.array([rng.integers((ids >= 0).sum()) for ids in obs["legal_ids"]])
+            assert envs.action_space.contains(act)
+            obs, reward, terminated, truncated, info = envs.step(act)
+            assert envs.observation_space.contains(obs)
+            assert reward.shape == (6,) and terminated.dtype == bool
+            if terminated.any() or truncated.any():
+                done = terminated | truncated
+                assert (info["_final_obs"] == done).all()
+                for i in np.flatnonzero(done):
+                    assert envs.single_observation_space.contains(info["final_obs"][i])
+                ended += int(done.sum())
+        assert ended > 0
+        envs.close()
+    # the same seed, the same rounds
+    a = gymnasium.make_vec(ENV_ID, num_envs=3, vectorization_mode="vector_entry_point")
+    b = gymnasium.make_vec(ENV_ID, num_envs=3, vectorization_mode="vector_entry_point")
+    oa, _ = a.reset(seed=11)
+    ob, _ = b.reset(seed=11)
+    assert (oa["observation"] == ob["observation"]).all()
