@@ -13,7 +13,9 @@ jaipur_ai engine (``pip install "jaipur-ai[gymnasium]"``; docs/ecosystem.md).
 
 Observations are dicts: ``observation`` is jaipur_ai's 64-float observation tensor of the
 agent's view and ``action_mask`` marks the agent's legal dense action ids
-(docs/notation.md).  An episode is one round.
+(docs/notation.md).  With ``actions="index"``, ``legal_ids`` lists the legal dense ids
+(167 wide, padded with -1), ``action_mask`` marks the listed entries and an action is an
+index into the list.  An episode is one round.
 """
 from __future__ import annotations
 
@@ -22,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy as np
 
 from jaipur_ai.rules import encoding
-from jaipur_ai.envs._adapter import REWARDS, need, observation_dict, round_reward
+from jaipur_ai.envs._adapter import (ACTIONS, REWARDS, move_of_action, need,
+                                     observation_dict, observation_spaces, round_reward)
 from jaipur_ai.errors import InvalidOptionError
 from jaipur_ai.matches.spec import EngineSpec
-from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState
 
 if TYPE_CHECKING:
@@ -38,12 +40,7 @@ __all__ = ["JaipurEnv", "JaipurVectorEnv", "ENV_ID"]
 
 
 def observation_space() -> Any:
-    return spaces.Dict({
-        "observation": spaces.Box(low=0.0, high=encoding.OBSERVATION_HIGH.copy(),
-                                  shape=(encoding.OBSERVATION_SIZE,), dtype=np.float32),
-        "action_mask": spaces.Box(low=0, high=1, shape=(encoding.N_DENSE_ACTIONS,),
-                                  dtype=np.int8),
-    })
+    return observation_spaces(spaces, "dense")[0]
 
 
 class JaipurEnv(gym.Env):
@@ -61,7 +58,10 @@ class JaipurEnv(gym.Env):
 
     def __init__(self, opponent: str = "greedy", seat: Optional[int] = None,
                  reward: str = "seal", illegal_reward: float = -1.0, max_plies: int = 400,
-                 render_mode: Optional[str] = None) -> None:
+                 render_mode: Optional[str] = None, actions: str = "dense") -> None:
+        if actions not in ACTIONS:
+            raise InvalidOptionError("actions", f"{actions!r} is not one of {', '.join(ACTIONS)}")
+        self.actions = actions
         if reward not in REWARDS:
             raise InvalidOptionError("reward", f"{reward!r} is not one of {', '.join(REWARDS)}")
         if seat not in (None, 0, 1):
@@ -76,8 +76,7 @@ class JaipurEnv(gym.Env):
         self.illegal_reward = float(illegal_reward)
         self.max_plies = max_plies
         self.render_mode = render_mode
-        self.observation_space = observation_space()
-        self.action_space = spaces.Discrete(encoding.N_DENSE_ACTIONS)
+        self.observation_space, self.action_space = observation_spaces(spaces, actions)
         self.state: Optional[GameState] = None
         self.seat = 0
         self._plies = 0
@@ -90,7 +89,7 @@ class JaipurEnv(gym.Env):
 
     def _obs(self) -> dict[str, Any]:
         state = self._live_state()
-        return observation_dict(state, self.seat, state.to_move == self.seat)
+        return observation_dict(state, self.seat, state.to_move == self.seat, self.actions)
 
     def _opponent_moves(self) -> None:
         spec = self.opponent_spec
@@ -122,14 +121,8 @@ class JaipurEnv(gym.Env):
             raise RuntimeError("call reset() before step()")
         if self.state.is_round_over or self._plies >= self.max_plies:
             raise RuntimeError("the episode is over: call reset()")
-        try:
-            a = int(action)
-            legal = 0 <= a < encoding.N_DENSE_ACTIONS and action == a
-            move = Move.from_dense_index(a) if legal else None
-            legal = legal and move is not None and self.state.is_legal(move)
-        except (TypeError, ValueError):
-            legal = False
-        if not legal or move is None:
+        move = move_of_action(self.state, action, self.actions)
+        if move is None:
             obs = self._obs()
             self._plies = self.max_plies          # the episode is over
             return obs, self.illegal_reward, True, False, {"illegal_action": True}
