@@ -13,7 +13,9 @@ jaipur_ai engine (``pip install "jaipur-ai[gymnasium]"``; docs/ecosystem.md).
 
 Observations are dicts: ``observation`` is jaipur_ai's 64-float observation tensor of the
 agent's view and ``action_mask`` marks the agent's legal dense action ids
-(docs/notation.md).  An episode is one round.
+(docs/notation.md).  With ``actions="index"``, ``legal_ids`` lists the legal dense ids
+(167 wide, padded with -1), ``action_mask`` marks the listed entries and an action is an
+index into the list.  An episode is one round.
 """
 from __future__ import annotations
 
@@ -22,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy as np
 
 from jaipur_ai.rules import encoding
-from jaipur_ai.envs._adapter import REWARDS, need, observation_dict, round_reward
+from jaipur_ai.envs._adapter import (ACTIONS, REWARDS, move_of_action, need,
+                                     observation_dict, observation_spaces, round_reward)
 from jaipur_ai.errors import InvalidOptionError
 from jaipur_ai.matches.spec import EngineSpec
-from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState
 
 if TYPE_CHECKING:
@@ -34,16 +36,11 @@ else:
     gym = need("gymnasium", "gymnasium")
 spaces = gym.spaces
 
-__all__ = ["JaipurEnv", "ENV_ID"]
+__all__ = ["JaipurEnv", "JaipurVectorEnv", "ENV_ID"]
 
 
 def observation_space() -> Any:
-    return spaces.Dict({
-        "observation": spaces.Box(low=0.0, high=encoding.OBSERVATION_HIGH.copy(),
-                                  shape=(encoding.OBSERVATION_SIZE,), dtype=np.float32),
-        "action_mask": spaces.Box(low=0, high=1, shape=(encoding.N_DENSE_ACTIONS,),
-                                  dtype=np.int8),
-    })
+    return observation_spaces(spaces, "dense")[0]
 
 
 class JaipurEnv(gym.Env):
@@ -61,7 +58,10 @@ class JaipurEnv(gym.Env):
 
     def __init__(self, opponent: str = "greedy", seat: Optional[int] = None,
                  reward: str = "seal", illegal_reward: float = -1.0, max_plies: int = 400,
-                 render_mode: Optional[str] = None) -> None:
+                 render_mode: Optional[str] = None, actions: str = "dense") -> None:
+        if actions not in ACTIONS:
+            raise InvalidOptionError("actions", f"{actions!r} is not one of {', '.join(ACTIONS)}")
+        self.actions = actions
         if reward not in REWARDS:
             raise InvalidOptionError("reward", f"{reward!r} is not one of {', '.join(REWARDS)}")
         if seat not in (None, 0, 1):
@@ -76,8 +76,7 @@ class JaipurEnv(gym.Env):
         self.illegal_reward = float(illegal_reward)
         self.max_plies = max_plies
         self.render_mode = render_mode
-        self.observation_space = observation_space()
-        self.action_space = spaces.Discrete(encoding.N_DENSE_ACTIONS)
+        self.observation_space, self.action_space = observation_spaces(spaces, actions)
         self.state: Optional[GameState] = None
         self.seat = 0
         self._plies = 0
@@ -90,7 +89,7 @@ class JaipurEnv(gym.Env):
 
     def _obs(self) -> dict[str, Any]:
         state = self._live_state()
-        return observation_dict(state, self.seat, state.to_move == self.seat)
+        return observation_dict(state, self.seat, state.to_move == self.seat, self.actions)
 
     def _opponent_moves(self) -> None:
         spec = self.opponent_spec
@@ -122,14 +121,8 @@ class JaipurEnv(gym.Env):
             raise RuntimeError("call reset() before step()")
         if self.state.is_round_over or self._plies >= self.max_plies:
             raise RuntimeError("the episode is over: call reset()")
-        try:
-            a = int(action)
-            legal = 0 <= a < encoding.N_DENSE_ACTIONS and action == a
-            move = Move.from_dense_index(a) if legal else None
-            legal = legal and move is not None and self.state.is_legal(move)
-        except (TypeError, ValueError):
-            legal = False
-        if not legal or move is None:
+        move = move_of_action(self.state, action, self.actions)
+        if move is None:
             obs = self._obs()
             self._plies = self.max_plies          # the episode is over
             return obs, self.illegal_reward, True, False, {"illegal_action": True}
@@ -156,8 +149,101 @@ class JaipurEnv(gym.Env):
         return text
 
 
+class JaipurVectorEnv(gym.vector.VectorEnv):
+    """``num_envs`` rounds stepped together in the compiled core: a
+    ``gymnasium.vector.VectorEnv`` over :class:`jaipur_ai.VectorEnv` (which says what a
+    step is, the opponents and the rewards), made by ``gymnasium.make_vec(ENV_ID,
+    num_envs=n, vectorization_mode="vector_entry_point")``.
+
+    The agent plays seat 0; ``opponent`` is ``"random"`` (the default), ``"greedy"``,
+    ``"learned"`` (all three inside the compiled step), an engine spec or a callable
+    ``f(view) -> Move`` (asked between compiled calls: much slower).  ``actions="dense"``:
+    observations hold ``observation`` and ``action_mask`` (25,499 int8), an action is a
+    dense id; ``actions="index"``: they hold ``observation`` and ``legal_ids`` (the legal
+    dense ids, :data:`~jaipur_ai.rules.encoding.MAX_LEGAL` wide, padded with -1) and an
+    action is an index into that list.
+
+    Rounds that end are dealt afresh in the same step (``AutoresetMode.SAME_STEP``): the
+    observation returned is the new round's, the ended round's last one is in
+    ``info["final_obs"][i]`` (``info["_final_obs"]`` marks the rounds that ended).
+    The arrays returned are copies.
+
+    >>> import gymnasium
+    >>> envs = gymnasium.make_vec(ENV_ID, num_envs=4, vectorization_mode="vector_entry_point")
+    >>> obs, info = envs.reset(seed=1)
+    >>> obs["observation"].shape, obs["action_mask"].shape, envs.action_space
+    ((4, 64), (4, 25499), MultiDiscrete([25499 25499 25499 25499]))
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP,
+                                "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, opponent: Any = "random", reward: str = "seal",
+                 max_plies: int = 400, actions: str = "dense", weights: Optional[str] = None,
+                 seed: int = 0, render_mode: Optional[str] = None) -> None:
+        from jaipur_ai.vecenv import VectorEnv
+        if render_mode is not None:
+            raise InvalidOptionError("render_mode", "the vector environment draws nothing")
+        self._env = VectorEnv(num_envs, seed=seed, opponent=opponent, reward=reward,
+                              max_plies=max_plies, actions=actions, mask=actions == "dense",
+                              weights=weights)
+        self.num_envs = num_envs
+        self.render_mode = None
+        self._index = actions == "index"
+        if self._index:
+            self.single_observation_space = spaces.Dict({
+                "observation": observation_space()["observation"],
+                "legal_ids": spaces.Box(low=-1, high=encoding.N_DENSE_ACTIONS - 1,
+                                        shape=(encoding.MAX_LEGAL,), dtype=np.int32)})
+            self.single_action_space = spaces.Discrete(encoding.MAX_LEGAL)
+        else:
+            self.single_observation_space = observation_space()
+            self.single_action_space = spaces.Discrete(encoding.N_DENSE_ACTIONS)
+        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space,
+                                                              num_envs)
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+
+    def _obs(self, obs: np.ndarray, rows: Optional[np.ndarray] = None) -> dict[str, Any]:
+        e = self._env
+        pick = slice(None) if rows is None else rows
+        out: dict[str, Any] = {"observation": obs[pick].copy()}
+        if self._index:
+            out["legal_ids"] = e.legal_ids[pick].copy()
+        else:
+            assert e.mask is not None
+            out["action_mask"] = e.mask[pick].view(np.int8).copy()
+        return out
+
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        obs, _ = self._env.reset(seed)
+        return self._obs(obs), {}
+
+    def step(self, actions: Any) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        obs, _, reward, terminated, truncated = self._env.step(np.asarray(actions, np.int64))
+        info: dict[str, Any] = {}
+        ended = terminated | truncated
+        if ended.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(ended):
+                last = {"observation": self._env.final_obs[i].copy()}
+                if self._index:     # (a finished round has no legal move)
+                    last["legal_ids"] = np.full(encoding.MAX_LEGAL, -1, np.int32)
+                else:
+                    last["action_mask"] = np.zeros(encoding.N_DENSE_ACTIONS, np.int8)
+                final[i] = last
+            info = {"final_obs": final, "_final_obs": ended.copy(),
+                    "final_info": np.array([{} for _ in range(self.num_envs)], dtype=object),
+                    "_final_info": ended.copy()}
+        return self._obs(obs), reward.copy(), terminated.copy(), truncated.copy(), info
+
+
 ENV_ID = "jaipur_ai/Jaipur-v0"
 """``gymnasium.make(ENV_ID, opponent=...)`` makes a :class:`JaipurEnv` once this module is
-imported."""
+imported; ``gymnasium.make_vec(ENV_ID, num_envs=n, vectorization_mode="vector_entry_point")``
+a :class:`JaipurVectorEnv`."""
 if ENV_ID not in gym.registry:
-    gym.register(ENV_ID, entry_point="jaipur_ai.gymnasium:JaipurEnv")
+    gym.register(ENV_ID, entry_point="jaipur_ai.gymnasium:JaipurEnv",
+                 vector_entry_point="jaipur_ai.gymnasium:JaipurVectorEnv")

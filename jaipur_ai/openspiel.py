@@ -44,7 +44,7 @@ if TYPE_CHECKING:   # (pyspiel has no type information: pyproject.toml's mypy ov
 else:
     pyspiel = need("pyspiel", "openspiel")
 
-__all__ = ["JaipurGame", "JaipurState", "JaipurBot", "GAME_NAME"]
+__all__ = ["JaipurGame", "JaipurState", "JaipurBot", "GAME_NAME", "information_state_size"]
 
 GAME_NAME = "python_jaipur"
 _N_CARD_OUTCOMES = 7
@@ -64,7 +64,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=2,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification={"max_plies": _DEFAULT_MAX_PLIES},
@@ -98,7 +98,7 @@ class JaipurGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Optional[dict[str, Any]] = None) -> "JaipurObserver":
-        return JaipurObserver(iig_obs_type, params)
+        return JaipurObserver(iig_obs_type, params, self.max_plies)
 
 
 class JaipurState(pyspiel.State):
@@ -113,6 +113,8 @@ class JaipurState(pyspiel.State):
     _plies: int
     _events: list[str]
     _deal_goods: list[list[int]]
+    _history: list[dict[str, Any]]
+    _opening: list[int]
 
     def __init__(self, game: JaipurGame, _copy: Optional["JaipurState"] = None) -> None:
         super().__init__(game)
@@ -126,6 +128,8 @@ class JaipurState(pyspiel.State):
             self._plies = _copy._plies
             self._events = list(_copy._events)
             self._deal_goods = [list(_copy._deal_goods[0]), list(_copy._deal_goods[1])]
+            self._history = [dict(h, drawn=list(h["drawn"])) for h in _copy._history]
+            self._opening = list(_copy._opening)
             return
         self._core = CoreState.new(0, 0)      # dealt, then put back: the deal is chance's
         _spiel.undeal(self._core)
@@ -139,6 +143,11 @@ class JaipurState(pyspiel.State):
         # and the goods each player was dealt (private to that player).
         self._events = []
         self._deal_goods = [[0] * 6, [0] * 6]
+        # The same, structured for the information-state tensor: the opening (the market's
+        # 5 cards by type, the camels dealt to each player, who starts), then a record per
+        # move (its player, its dense id, the cards drawn after it, the bonus it took).
+        self._opening = [0] * (_N_CARD_OUTCOMES + 2) + [-1]
+        self._history = []
 
     # -------------------------------------------------------------- the game
     def _need(self) -> int:
@@ -181,16 +190,22 @@ class JaipurState(pyspiel.State):
             letter = LETTERS[action]
             if where == 2:
                 self._events.append(f"m{letter}")
+                self._opening[action] += 1
             else:                                 # a dealt camel goes to the herd, face up
                 self._events.append(f"{where}{'M' if letter == 'M' else '?'}")
                 if letter != "M":
                     self._deal_goods[where][action] += 1
+                else:
+                    self._opening[_N_CARD_OUTCOMES + where] += 1
             if self._dealt == len(_DEAL):
                 self._events.append(f"s{self._to_move()}")
+                self._opening[-1] = self._to_move()
             return
         if self._pending < 0:                     # a player's move
             n, k = _spiel.chance_needs(self._core, action)
             self._events.append(str(Move.from_dense_index(action)))
+            self._history.append({"player": self._to_move(), "action": action,
+                                  "drawn": [0] * _N_CARD_OUTCOMES, "bonus": None})
             if n or k >= 0:
                 self._pending, self._draws, self._bonus_kind = action, [], k
                 return
@@ -201,11 +216,13 @@ class JaipurState(pyspiel.State):
             _spiel.fix_next(self._core, action, len(self._draws))
             self._draws.append(action)
             self._events.append(f"m{LETTERS[action]}")
+            self._history[-1]["drawn"][action] += 1
         else:                                     # a bonus value: only its taker sees it
             v = action - _BONUS0 + 1
             _spiel.fix_bonus(self._core, self._bonus_kind, v)
             k = self._bonus_kind
             self._events.append(f"B{self._to_move()}{k}{_spiel.bonus_pos(self._core, k)}")
+            self._history[-1]["bonus"] = (self._to_move(), k, _spiel.bonus_pos(self._core, k))
             self._bonus_kind = -1
         if self._need() == 0:
             pending, self._pending, self._draws = self._pending, -1, []
@@ -278,21 +295,82 @@ class JaipurState(pyspiel.State):
         return GameState(self._core).to_text()
 
 
-class JaipurObserver:
-    """The PyObserver of the game (OpenSpiel's observation API): jaipur_ai's observation
-    tensor of a player's view, and the view's one-line text.  Every observation type
-    gets the same public-and-private observation of the current position."""
+#: Floats of one move's record in the information-state tensor: whose move (mine,
+#: the opponent's), its kind (take, camels, sell, exchange), the goods it takes by type,
+#: the cards it gives or sells by type (camels last), the cards drawn after it by type
+#: (camels last), and the value of the bonus token it took, seen by its taker only (/10).
+MOVE_RECORD = 2 + 4 + 6 + 7 + 7 + 1
+#: The opening's floats: my dealt goods by type, the market's 5 cards by type, the
+#: camels dealt to me and to the opponent, who starts (me, the opponent).
+OPENING = 6 + 7 + 2 + 2
 
-    def __init__(self, iig_obs_type: Any = None, params: Optional[dict[str, Any]] = None) -> None:
+
+def information_state_size(max_plies: int) -> int:
+    """The length of the information-state tensor: the observation tensor of the
+    current view, the opening, and one record per move up to ``max_plies``."""
+    return encoding.OBSERVATION_SIZE + OPENING + max_plies * MOVE_RECORD
+
+
+def _information_state(state: "JaipurState", player: int, out: np.ndarray) -> None:
+    """Fill ``out`` with player's information state: perfect recall of everything the
+    player saw (what its view shows now, its dealt goods, the public opening, every move
+    in order with the cards it drew, its own bonus values)."""
+    out[:] = 0.0
+    o = encoding.OBSERVATION_SIZE
+    if state._dealt == len(_DEAL):
+        encoding.observation(GameState(state._core), player, out=out[:o])
+    out[o:o + 6] = state._deal_goods[player]
+    op = state._opening
+    out[o + 6:o + 13] = np.asarray(op[:_N_CARD_OUTCOMES], np.float32) / 5.0
+    out[o + 13] = op[_N_CARD_OUTCOMES + player]
+    out[o + 14] = op[_N_CARD_OUTCOMES + 1 - player]
+    if op[-1] >= 0:
+        out[o + 15 + (0 if op[-1] == player else 1)] = 1.0
+    base = o + OPENING
+    for j, h in enumerate(state._history[:(len(out) - base) // MOVE_RECORD]):
+        r = out[base + j * MOVE_RECORD: base + (j + 1) * MOVE_RECORD]
+        r[0 if h["player"] == player else 1] = 1.0
+        m = Move.from_dense_index(h["action"])
+        r[2 + ("take", "camels", "sell", "swap").index(m.kind)] = 1.0
+        if m.kind == "take" and m.good is not None:
+            r[6 + m.good] = 1.0
+        elif m.kind == "sell" and m.good is not None:
+            r[12 + m.good] = m.count
+        elif m.kind == "swap":
+            r[6:12] = m.take
+            r[12:19] = m.give
+        r[19:26] = h["drawn"]
+        b = h["bonus"]
+        if b is not None and b[0] == player:
+            r[26] = _spiel.bonus_at(state._core, b[1], b[2]) / 10.0
+
+
+class JaipurObserver:
+    """The PyObserver of the game (OpenSpiel's observation API).  Without perfect
+    recall: jaipur_ai's observation tensor of a player's view, and the view's one-line
+    text.  With perfect recall (``pyspiel.IIGObservationType(perfect_recall=True)``, what
+    ``information_state_tensor`` reads): the information-state tensor
+    (:func:`information_state_size` floats) and the information-state string."""
+
+    def __init__(self, iig_obs_type: Any = None, params: Optional[dict[str, Any]] = None,
+                 max_plies: int = _DEFAULT_MAX_PLIES) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        self.tensor = np.zeros(encoding.OBSERVATION_SIZE, np.float32)
+        self.perfect_recall = bool(getattr(iig_obs_type, "perfect_recall", False))
+        size = (information_state_size(max_plies) if self.perfect_recall
+                else encoding.OBSERVATION_SIZE)
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: JaipurState, player: int) -> None:
-        encoding.observation(GameState(state._core), player, out=self.tensor)
+        if self.perfect_recall:
+            _information_state(state, player, self.tensor)
+        else:
+            encoding.observation(GameState(state._core), player, out=self.tensor)
 
     def string_from(self, state: JaipurState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_string(player)
         return GameState(state._core).view(player).to_text()
 
 

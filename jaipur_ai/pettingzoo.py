@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
-from jaipur_ai.rules import encoding
-from jaipur_ai.envs._adapter import REWARDS, need, observation_dict, round_reward
-from jaipur_ai.errors import InvalidOptionError
-from jaipur_ai.rules.move import Move
+from jaipur_ai.envs._adapter import (ACTIONS, REWARDS, move_of_action, need,
+                                     observation_dict, observation_spaces, round_reward)
+from jaipur_ai.errors import InvalidOptionError, JaipurError
 from jaipur_ai.rules.position import GameState
 
 if TYPE_CHECKING:   # (pettingzoo has no type information: pyproject.toml's mypy overrides)
@@ -61,8 +60,11 @@ class raw_env(pz.AECEnv):
                 "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, reward: str = "seal", max_plies: int = 400,
-                 render_mode: Optional[str] = None) -> None:
+                 render_mode: Optional[str] = None, actions: str = "dense") -> None:
         super().__init__()
+        if actions not in ACTIONS:
+            raise InvalidOptionError("actions", f"{actions!r} is not one of {', '.join(ACTIONS)}")
+        self.actions = actions
         if reward not in REWARDS:
             raise InvalidOptionError("reward", f"{reward!r} is not one of {', '.join(REWARDS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -73,14 +75,9 @@ class raw_env(pz.AECEnv):
         self.render_mode = render_mode
         self.possible_agents = AGENTS[:]
         self.agents = AGENTS[:]
-        obs_space = gym.spaces.Dict({
-            "observation": gym.spaces.Box(low=0.0, high=encoding.OBSERVATION_HIGH.copy(),
-                                          shape=(encoding.OBSERVATION_SIZE,), dtype=np.float32),
-            "action_mask": gym.spaces.Box(low=0, high=1, shape=(encoding.N_DENSE_ACTIONS,),
-                                          dtype=np.int8),
-        })
+        obs_space, act_space = observation_spaces(gym.spaces, actions)
         self.observation_spaces = {a: obs_space for a in AGENTS}
-        self.action_spaces = {a: gym.spaces.Discrete(encoding.N_DENSE_ACTIONS) for a in AGENTS}
+        self.action_spaces = {a: act_space for a in AGENTS}
         self.state: Optional[GameState] = None
         self._rng = np.random.default_rng()
         self._plies = 0
@@ -96,7 +93,8 @@ class raw_env(pz.AECEnv):
         if self.state is None:
             raise RuntimeError("call reset() before observe()")
         return observation_dict(self.state, p, agent == self.agent_selection
-                                and not (self.terminations[agent] or self.truncations[agent]))
+                                and not (self.terminations[agent] or self.truncations[agent]),
+                                self.actions)
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         if seed is not None:
@@ -119,9 +117,12 @@ class raw_env(pz.AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        move = Move.from_dense_index(int(action))
         if self.state is None:
             raise RuntimeError("call reset() before step()")
+        move = move_of_action(self.state, action, self.actions)
+        if move is None:
+            raise JaipurError("action", f"{agent}: {action!r} names no legal move "
+                                        f"(actions={self.actions!r}: see the action mask)")
         self.state = self.state.apply(move)
         self._plies += 1
         self.rewards = {a: 0.0 for a in self.agents}

@@ -20,18 +20,22 @@ True
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
 from jaipur_ai.envs import _vecenv
 from jaipur_ai.rules._observation import N_DENSE_PY, OBS_SIZE_PY
-from jaipur_ai.errors import InvalidOptionError
-from jaipur_ai.rules.position import GameState
+from jaipur_ai.rules.encoding import MAX_LEGAL
+from jaipur_ai.errors import InvalidOptionError, JaipurError
+from jaipur_ai.rules.move import Move
+from jaipur_ai.rules.position import GameState, View
 
 __all__ = ["VectorEnv"]
 
-_OPPONENTS = {"random": 0, "self": 1}
+_OPPONENTS = {"random": 0, "self": 1, "greedy": 2, "learned": 3}
+_EXTERNAL = 4
+_ACTIONS = {"dense": 0, "index": 1}
 _REWARDS = {"seal": 0, "margin": 1}
 
 
@@ -42,7 +46,13 @@ class VectorEnv:
     random opponent plays seat 1 inside the same compiled call; who starts a round is
     drawn at random, and when the opponent starts it has already moved when the round
     is reported.  ``opponent="self"``: you play both seats; ``to_move[i]`` says whose
-    turn (and whose observation) round ``i`` shows.
+    turn (and whose observation) round ``i`` shows.  Other opponents of seat 1:
+    ``"greedy"`` (the playouts' move-score policy without its noise) and ``"learned"``
+    (the candidate whose position the learned evaluation rates best, one ply; the
+    shipped weights, or ``weights=``) play inside the compiled call too; an engine spec
+    (``"ismcts:iterations=200"``, searching from seat 1's view, seeded from the
+    environment's seed) or a Python callable ``f(view) -> Move`` is asked for each move
+    between compiled calls, much slower (a search or Python call per move).
 
     ``reward="seal"`` gives +1 / -1 / 0 (won, lost, drawn the round's seal) to the player
     who made the move, on the step that ends the round, 0 otherwise; ``reward="margin"``
@@ -53,32 +63,84 @@ class VectorEnv:
     ``obs[i]`` and ``mask[i]`` already show the new round. Every array is allocated
     once; :meth:`reset` and :meth:`step` return the same arrays every time, filled
     in place. Pass ``copy=True`` to :meth:`step` for fresh copies.
+
+    **Compact actions.** Beside the mask, ``legal_ids[i, :n_legal[i]]`` lists round
+    ``i``'s legal dense ids (in the rules core's order), the rest of the row ``-1``; the
+    rows are :data:`~jaipur_ai.rules.encoding.MAX_LEGAL` (167) wide, the most legal moves
+    any position has.  ``mask=False`` keeps only the lists (the dense mask is then
+    ``None``: 25,499 bytes a round a step saved).  ``actions="index"`` takes an action as
+    an index into the round's list instead of a dense id (``sample_actions`` then draws
+    indices too).
     """
 
-    def __init__(self, n: int, seed: int = 0, opponent: str = "random", reward: str = "seal",
-                 max_plies: int = 400) -> None:
-        if opponent not in _OPPONENTS:
-            raise InvalidOptionError("opponent", f"{opponent!r} is not one of {sorted(_OPPONENTS)}")
+    def __init__(self, n: int, seed: int = 0,
+                 opponent: Union[str, Callable[[View], Move]] = "random", reward: str = "seal",
+                 max_plies: int = 400, actions: str = "dense", mask: bool = True,
+                 weights: Optional[str] = None) -> None:
+        self._ask: Optional[Callable[[View, int], Move]] = None
+        if callable(opponent):
+            fn = opponent
+            self._ask = lambda view, _seed: fn(view)
+            mode = _EXTERNAL
+        elif isinstance(opponent, str) and opponent in _OPPONENTS:
+            mode = _OPPONENTS[opponent]
+        elif isinstance(opponent, str):
+            from jaipur_ai.matches.spec import EngineSpec
+            try:
+                spec = EngineSpec.parse(opponent)
+            except JaipurError as e:
+                raise InvalidOptionError("opponent", f"{opponent!r} is not one of "
+                                         f"{sorted(_OPPONENTS)}, a callable or an engine "
+                                         f"spec ({e.reason})") from None
+            engine, limits = spec.make_engine(), spec.limits()
+            self._ask = lambda view, s: engine.best_move(view, time=limits["time"],
+                                                         iterations=limits["iterations"],
+                                                         seed=s)
+            mode = _EXTERNAL
+        else:
+            raise InvalidOptionError("opponent", f"{opponent!r} is not one of "
+                                     f"{sorted(_OPPONENTS)}, a callable or an engine spec")
+        if weights is not None and mode != _OPPONENTS["learned"]:
+            raise InvalidOptionError("weights", "only for opponent='learned'")
         if reward not in _REWARDS:
             raise InvalidOptionError("reward", f"{reward!r} is not one of {sorted(_REWARDS)}")
+        if actions not in _ACTIONS:
+            raise InvalidOptionError("actions", f"{actions!r} is not one of {sorted(_ACTIONS)}")
+        if not isinstance(mask, bool):
+            raise InvalidOptionError("mask", f"{mask!r} is not true or false")
         if not isinstance(n, int) or n < 1:
             raise InvalidOptionError("n", f"{n!r} is not a positive integer")
         if not isinstance(max_plies, int) or max_plies < 1:
             raise InvalidOptionError("max_plies", f"{max_plies!r} is not a positive integer")
         self.n = n
-        self.opponent = opponent
+        self.opponent = opponent if isinstance(opponent, str) else "callable"
         self.reward_kind = reward
         self.max_plies = max_plies
         self._seed = int(seed) % 2**64
-        self._core = _vecenv.VecCore(n, self._seed, _OPPONENTS[opponent], _REWARDS[reward], max_plies)
+        self.action_kind = actions
+        self._core = _vecenv.VecCore(n, self._seed, mode, _REWARDS[reward],
+                                     max_plies, _ACTIONS[actions], mask, MAX_LEGAL)
+        if mode == _OPPONENTS["learned"]:
+            from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
+            self._core.set_evaluation(default_evaluation() if weights is None
+                                      else cached_evaluation(weights))
+        self._asked = 0
         self.obs = np.zeros((n, OBS_SIZE_PY), dtype=np.float32)
-        self.mask = np.zeros((n, N_DENSE_PY), dtype=np.bool_)
+        # (without the mask, a one-byte stand-in that the core never writes)
+        self.mask: Optional[np.ndarray] = np.zeros((n, N_DENSE_PY) if mask else (1, 1),
+                                                   dtype=np.bool_)
+        self.legal_ids = np.full((n, MAX_LEGAL), -1, dtype=np.int32)
+        self.n_legal = np.zeros(n, dtype=np.int32)
+        self.final_obs = np.zeros((n, OBS_SIZE_PY), dtype=np.float32)
         self.reward = np.zeros(n, dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.truncated = np.zeros(n, dtype=np.bool_)
         self.to_move = np.zeros(n, dtype=np.int32)
         self._actions = np.zeros(n, dtype=np.int64)
+        assert self.mask is not None
         self._mask_u8 = self.mask.view(np.uint8)
+        if not mask:
+            self.mask = None
         self._term_u8 = self.terminated.view(np.uint8)
         self._trunc_u8 = self.truncated.view(np.uint8)
         self._ready = False
@@ -101,31 +163,57 @@ class VectorEnv:
         if seed is not None:
             self._seed = int(seed) % 2**64
             self._core.seed(self._seed)
-        self._core.reset(self.obs, self._mask_u8, self.to_move)
+        waiting = self._core.reset(self.obs, self._mask_u8, self.legal_ids, self.n_legal,
+                                   self.to_move)
         self.reward[:] = 0
         self.terminated[:] = False
         self.truncated[:] = False
+        if waiting:
+            self._opponent_moves()
         self._ready = True
         return self.obs, self.mask
 
     def step(self, actions: Any, copy: bool = False) -> Any:
-        """Play ``actions[i]`` (a dense action id, legal by ``mask[i]``) in round ``i``.
+        """Play ``actions[i]`` in round ``i``: a dense action id, legal by ``mask[i]``
+        (or an index into ``legal_ids[i, :n_legal[i]]`` with ``actions="index"``).
 
-        Returns (obs, mask, reward, terminated, truncated). An illegal action raises
-        ``ValueError`` naming the round, before any round moves."""
+        Returns (obs, mask, reward, terminated, truncated); ``legal_ids`` and ``n_legal``
+        are updated in place. An illegal action raises ``ValueError`` naming the round,
+        before any round moves."""
         if not self._ready:
             self.reset()
         a = actions if (isinstance(actions, np.ndarray) and actions.dtype == np.int64
                         and actions.flags.c_contiguous) else np.ascontiguousarray(actions, np.int64)
         if a.shape != (self.n,):
             raise ValueError(f"actions must have shape ({self.n},), not {a.shape}")
-        self._core.step(a, self.obs, self._mask_u8, self.reward, self._term_u8, self._trunc_u8,
-                        self.to_move)
+        if self._core.step(a, self.obs, self._mask_u8, self.legal_ids, self.n_legal,
+                           self.reward, self._term_u8, self._trunc_u8, self.to_move,
+                           self.final_obs):
+            self._opponent_moves()
         out = (self.obs, self.mask, self.reward, self.terminated, self.truncated)
-        return tuple(x.copy() for x in out) if copy else out
+        return tuple(None if x is None else x.copy() for x in out) if copy else out
+
+    def _opponent_moves(self) -> None:
+        """Ask the engine or callable of seat 1 for its moves until every round waits
+        for the agent again (each search seeded by the environment's seed and a count)."""
+        from jaipur_ai.matches.spec import derive_seed
+        assert self._ask is not None
+        while True:
+            waiting = self._core.pending_rounds()
+            if not waiting:
+                return
+            for i in waiting:
+                view = GameState(self._core.core_state(i)).view(1)
+                self._asked += 1
+                move = self._ask(view, derive_seed(self._seed, 5, self._asked))
+                self._core.apply_opponent(i, move.dense_index, self.obs, self._mask_u8,
+                                          self.legal_ids, self.n_legal, self.reward,
+                                          self._term_u8, self._trunc_u8, self.to_move,
+                                          self.final_obs)
 
     def sample_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
-        """A uniformly random legal dense id for every round (its own seeded stream)."""
+        """A uniformly random legal move for every round (its own seeded stream): a dense
+        id, or an index into the round's legal list with ``actions="index"``."""
         if not self._ready:
             self.reset()
         if out is None:
@@ -138,5 +226,7 @@ class VectorEnv:
         return GameState(self._core.core_state(i))
 
     def __repr__(self) -> str:
+        extra = "" if self.action_kind == "dense" else f", actions={self.action_kind!r}"
+        extra += "" if self.mask is not None else ", mask=False"
         return (f"VectorEnv({self.n}, seed={self._seed}, opponent={self.opponent!r}, "
-                f"reward={self.reward_kind!r}, max_plies={self.max_plies})")
+                f"reward={self.reward_kind!r}, max_plies={self.max_plies}{extra})")

@@ -97,3 +97,45 @@ def test_the_core_imports_no_framework():
             "assert not bad, bad\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+# ------------------------------------------------------------------ index actions
+def test_single_envs_in_index_mode_list_the_legal_ids():
+    pytest.importorskip("gymnasium", reason="the gymnasium extra is not installed")
+    from gymnasium.utils.env_checker import check_env
+    from jaipur_ai.gymnasium import JaipurEnv
+    env = JaipurEnv(opponent="greedy", actions="index")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=4)
+    assert env.action_space.n == encoding.MAX_LEGAL
+    rng = np.random.default_rng(1)
+    done = False
+    while not done:
+        state = env.state
+        n = int(obs["action_mask"].sum())
+        ids = obs["legal_ids"]
+        assert sorted(ids[:n]) == sorted(encoding.legal_dense_ids(state)) and (ids[n:] == -1).all()
+        a = int(rng.integers(n))
+        obs, reward, terminated, truncated, info = env.step(a)
+        assert info.get("move") == str(jp.Move.from_dense_index(int(ids[a])))
+        done = terminated or truncated
+    obs, _ = env.reset(seed=5)
+    _, reward, terminated, _, info = env.step(encoding.MAX_LEGAL - 1)   # past the list
+    assert terminated and info["illegal_action"]
+
+
+def test_pettingzoo_in_index_mode():
+    pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
+    from pettingzoo.test import api_test
+    from jaipur_ai.pettingzoo import env as jaipur_env, raw_env
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(jaipur_env(actions="index"), num_cycles=200)
+    e = raw_env(actions="index")
+    e.reset(seed=3)
+    obs = e.observe(e.agent_selection)
+    assert e.action_space(e.agent_selection).n == encoding.MAX_LEGAL
+    with pytest.raises(jp.JaipurError, match="names no legal move"):
+        e.step(int(obs["action_mask"].sum()))

@@ -118,3 +118,73 @@ def test_openspiel_ismcts_plays_the_jaipur_ai_bot(game):
                 s.apply_action(action)
         scores.append(s.returns()[seat])
     assert len(scores) == 2 and all(x in (-1.0, 0.0, 1.0) for x in scores)
+
+
+# ------------------------------------------------------------------ information states
+def _one_card_sales(state):
+    """The player to move's sales of one card of a good it holds once (no bonus)."""
+    out = {}
+    for a in state.legal_actions():
+        m = jp.Move.from_dense_index(a)
+        if m.kind == "sell" and m.count == 1:
+            out[m.good] = a
+    return out
+
+
+def test_information_states_remember_what_observations_forget():
+    # player 0 sells one card of good x, player 1 one of good z, player 0 one of good y;
+    # and in the other order, y first then x: the same position (token stacks are kept
+    # per good, no card is drawn), the same observation, another history
+    game = pyspiel.load_game("python_jaipur")
+    for seed in range(400):
+        s = play_random(game, seed, until=12 + seed % 25)
+        if s.is_terminal() or s.is_chance_node() or s.current_player() != 0:
+            continue
+        mine = _one_card_sales(s)
+        if len(mine) < 2:
+            continue
+        (x, ax), (y, ay) = list(mine.items())[:2]
+        a, b = s.clone(), s.clone()
+        a.apply_action(ax)
+        theirs = {g: act for g, act in _one_card_sales(a).items() if g not in (x, y)}
+        if not theirs or a.is_chance_node():
+            continue
+        z = next(iter(theirs.values()))
+        a.apply_action(z)
+        b.apply_action(ay)
+        if b.is_chance_node() or z not in b.legal_actions():
+            continue
+        b.apply_action(z)
+        if ay not in a.legal_actions() or ax not in b.legal_actions():
+            continue
+        a.apply_action(ay)
+        b.apply_action(ax)
+        for p in (0, 1):
+            assert a.observation_tensor(p) == b.observation_tensor(p)
+            assert a.information_state_tensor(p) != b.information_state_tensor(p)
+            assert a.information_state_string(p) != b.information_state_string(p)
+        return
+    pytest.fail("no pair of one-card sales found in 400 random rounds")
+
+
+def test_the_information_state_tensor_has_perfect_recall_of_moves_and_draws(game):
+    s = play_random(game, 3, until=60)
+    n = len(game.information_state_tensor_shape()) and game.information_state_tensor_shape()[0]
+    assert n == js.information_state_size(400)
+    t = np.asarray(s.information_state_tensor(0))
+    o = encoding.OBSERVATION_SIZE
+    assert (t[:o] == np.asarray(s.observation_tensor(0))).all()
+    moves = [jp.Move.from_dense_index(h["action"]) for h in s._history]
+    base = o + js.OPENING
+    for j, m in enumerate(moves):
+        r = t[base + j * js.MOVE_RECORD: base + (j + 1) * js.MOVE_RECORD]
+        assert r[2 + ("take", "camels", "sell", "swap").index(m.kind)] == 1.0
+        assert r[0] + r[1] == 1.0
+    assert not t[base + len(moves) * js.MOVE_RECORD:].any()
+    # the opponent's bonus values are never in a player's tensor
+    for h in s._history:
+        if h["bonus"] is not None:
+            j = s._history.index(h)
+            taker = h["bonus"][0]
+            other = np.asarray(s.information_state_tensor(1 - taker))
+            assert other[base + j * js.MOVE_RECORD + js.MOVE_RECORD - 1] == 0.0

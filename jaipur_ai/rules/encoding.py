@@ -42,6 +42,7 @@ from jaipur_ai.rules.position import GameState
 from jaipur_ai.rules.position import View
 
 __all__ = ["OBSERVATION_SIZE", "OBSERVATION_FIELDS", "OBSERVATION_HIGH", "N_DENSE_ACTIONS",
+           "MAX_LEGAL",
            "observation", "action_mask", "legal_dense_ids", "dense_index", "move_of_dense",
            "DENSE_TO_ACTION"]
 
@@ -54,6 +55,15 @@ OBSERVATION_HIGH: np.ndarray = _obs.OBS_HIGH
 OBSERVATION_HIGH.flags.writeable = False
 N_DENSE_ACTIONS: int = _obs.N_DENSE_PY
 """Size of the dense action space: 25,499."""
+MAX_LEGAL: int = 167
+"""The most legal moves any position has: the padding of the lists of legal ids.
+
+Derived by exhaustion (``jaipur_ai.rules._movegen.max_legal_moves``, checked by
+tests/test_encoding.py): every market, every hand of the player to move and every herd
+up to 5 within the card totals; nothing else a position holds changes what is legal.
+It is reached, for one, with the market diamond, gold, gold, silver, silver and a hand
+of two cloth, two spice and two leather with one camel: 3 takes, 6 sales and 158
+exchanges."""
 DENSE_TO_ACTION: np.ndarray = _obs.dense_table()
 """``DENSE_TO_ACTION[i]`` is the fixed action id of dense id ``i`` (ascending)."""
 DENSE_TO_ACTION.flags.writeable = False

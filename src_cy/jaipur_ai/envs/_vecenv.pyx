@@ -18,9 +18,20 @@ from jaipur_ai.rules._movegen cimport random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.rules._observation cimport (OBS_SIZE, N_DENSE, dense_move, dense_of_move, observe_state,
                                      legal_dense)
+from jaipur_ai.search._params cimport Params, PLAYOUT_INFORMED
+from jaipur_ai.search._policy cimport (MAX_CAND, candidates, score_candidates, rescore_learned,
+                                       policy_move)
+from jaipur_ai.search._heuristic cimport HoldTab, hold_tab
+from jaipur_ai.search._evaluation cimport Evaluation
 
 DEF MODE_RANDOM = 0      # the caller plays seat 0, a uniformly random opponent seat 1
 DEF MODE_SELF = 1        # the caller plays both seats
+DEF MODE_GREEDY = 2      # seat 1: the playouts' move-score policy, without noise
+DEF MODE_LEARNED = 3     # seat 1: the best candidate by the learned value after it (one ply)
+DEF MODE_EXTERNAL = 4    # seat 1: moves given by the caller (apply_opponent), between calls
+
+DEF ACTIONS_DENSE = 0    # an action is a dense id
+DEF ACTIONS_INDEX = 1    # an action is an index into the round's list of legal ids
 
 DEF REWARD_SEAL = 0      # +1 / -1 / 0 for the seal of the round
 DEF REWARD_MARGIN = 1    # the difference of the round totals
@@ -37,21 +48,40 @@ cdef class VecCore:
     cdef readonly int mode
     cdef readonly int reward_kind
     cdef readonly int max_plies
+    cdef readonly int action_kind      # ACTIONS_DENSE or ACTIONS_INDEX
+    cdef readonly int write_mask       # 1: keep the dense mask up to date
+    cdef readonly int max_legal        # the width of the legal-id lists (MAX_LEGAL)
     cdef readonly long long rounds_done
+    cdef Params greedy                 # the greedy opponent's policy (no noise, no epsilon)
+    cdef Evaluation evaluation         # the learned opponent's weights (MODE_LEARNED)
+    cdef int64_t* last_mover           # the seat that made the step's move, per round
+    cdef uint8_t* pending              # 1: the round waits for an external opponent's move
 
-    def __cinit__(self, int n, uint64_t seed, int mode, int reward_kind, int max_plies):
+    def __cinit__(self, int n, uint64_t seed, int mode, int reward_kind, int max_plies,
+                  int action_kind=ACTIONS_DENSE, bint write_mask=True, int max_legal=MAX_MOVES):
         if n < 1:
             raise ValueError("n must be at least 1")
         self.n = n
         self.mode = mode
         self.reward_kind = reward_kind
         self.max_plies = max_plies
+        self.action_kind = action_kind
+        self.write_mask = write_mask
+        if not 1 <= max_legal <= MAX_MOVES:
+            raise ValueError(f"max_legal must be in 1..{MAX_MOVES}")
+        self.max_legal = max_legal
+        memset(&self.greedy, 0, sizeof(Params))
+        self.greedy.playout = PLAYOUT_INFORMED
+        self.evaluation = None
+        self.last_mover = <int64_t*>calloc(n, sizeof(int64_t))
+        self.pending = <uint8_t*>calloc(n, sizeof(uint8_t))
         self.st = <State*>calloc(n, sizeof(State))
         self.rng = <Rng*>calloc(n, sizeof(Rng))
         self.legal = <int32_t*>calloc(<size_t>n * MAX_MOVES, sizeof(int32_t))
         self.nlegal = <int32_t*>calloc(n, sizeof(int32_t))
         self.plies = <int32_t*>calloc(n, sizeof(int32_t))
-        if not (self.st and self.rng and self.legal and self.nlegal and self.plies):
+        if not (self.st and self.rng and self.legal and self.nlegal and self.plies
+                and self.last_mover and self.pending):
             raise MemoryError()
         self.seed(seed)
 
@@ -61,7 +91,12 @@ cdef class VecCore:
         free(self.legal)
         free(self.nlegal)
         free(self.plies)
+        free(self.last_mover)
+        free(self.pending)
 
+    def set_evaluation(self, Evaluation evaluation):
+        """The weights of the learned opponent (MODE_LEARNED)."""
+        self.evaluation = evaluation
     def seed(self, uint64_t seed):
         cdef int i
         for i in range(self.n):
@@ -72,13 +107,39 @@ cdef class VecCore:
         """The seat whose observation and mask env i reports."""
         return self.st[i].to_move if self.mode == MODE_SELF else 0
 
+    cdef inline bint _opponent_to_move(self, int i) noexcept nogil:
+        cdef State* s = &self.st[i]
+        return (self.mode != MODE_SELF and s.result == RESULT_NONE and s.to_move == 1
+                and self.plies[i] < self.max_plies)
+
+    cdef void _learned_move(self, State* s, Move* out) noexcept nogil:
+        """The candidate whose position the learned value rates best for the mover."""
+        cdef Move cand[MAX_CAND]
+        cdef double sc[MAX_CAND]
+        cdef HoldTab T
+        cdef int n, j, best = 0
+        hold_tab(s, &T)
+        n = candidates(s, &T, cand)
+        score_candidates(s, &T, cand, n, sc)
+        rescore_learned(s, cand, n, sc, &self.evaluation.m)
+        for j in range(1, n):
+            if sc[j] > sc[best]:
+                best = j
+        out[0] = cand[best]
+
     cdef void _opponent(self, int i) noexcept nogil:
-        """In MODE_RANDOM, let seat 1 play uniformly random moves while it is to move."""
+        """Let a compiled opponent (seat 1) play while it is to move."""
         cdef Move m
         cdef State* s = &self.st[i]
-        while (self.mode == MODE_RANDOM and s.result == RESULT_NONE and s.to_move == 1
-               and self.plies[i] < self.max_plies):
-            random_move(s, &self.rng[i], &m)        # counts the moves, builds only this one
+        if self.mode == MODE_EXTERNAL:
+            return
+        while self._opponent_to_move(i):
+            if self.mode == MODE_GREEDY:
+                policy_move(s, &self.rng[i], &self.greedy, &m)
+            elif self.mode == MODE_LEARNED:
+                self._learned_move(s, &m)
+            else:
+                random_move(s, &self.rng[i], &m)    # counts the moves, builds only this one
             apply_move(s, &m)
             self.plies[i] += 1
 
@@ -88,87 +149,195 @@ cdef class VecCore:
         self.plies[i] = 0
         self._opponent(i)
 
-    cdef void _publish(self, int i, float* obs, uint8_t* mask, int32_t* to_move) noexcept nogil:
-        """Write env i's observation and mask (the mask's old entries are cleared first)."""
-        cdef int j, seat = self._seat(i)
+    cdef void _publish(self, int i, float* obs, uint8_t* mask, int32_t* ids, int32_t* nids,
+                       int32_t* to_move) noexcept nogil:
+        """Write env i's observation, its mask (when kept: the old entries cleared first)
+        and its list of legal ids (padded with -1)."""
+        cdef int j, seat = self._seat(i), n
         cdef int32_t* lg = &self.legal[<size_t>i * MAX_MOVES]
-        for j in range(self.nlegal[i]):
-            mask[lg[j]] = 0
-        self.nlegal[i] = legal_dense(&self.st[i], lg)
-        for j in range(self.nlegal[i]):
-            mask[lg[j]] = 1
+        if self.write_mask:
+            for j in range(self.nlegal[i]):
+                mask[lg[j]] = 0
+        n = legal_dense(&self.st[i], lg)
+        self.nlegal[i] = n
+        if self.write_mask:
+            for j in range(n):
+                mask[lg[j]] = 1
+        for j in range(n if n < self.max_legal else self.max_legal):
+            ids[j] = lg[j]
+        for j in range(n, self.max_legal):
+            ids[j] = -1
+        nids[i] = n
         observe_state(&self.st[i], seat, obs)
         to_move[i] = seat
 
-    def reset(self, float[:, ::1] obs, uint8_t[:, ::1] mask, int32_t[::1] to_move):
-        cdef int i
-        self._check(obs, mask, to_move)
+    def reset(self, float[:, ::1] obs, uint8_t[:, ::1] mask, int32_t[:, ::1] ids,
+              int32_t[::1] nids, int32_t[::1] to_move):
+        """Deal every round; returns how many wait for an external opponent's first move
+        (published once it is made: apply_opponent)."""
+        cdef int i, waiting = 0
+        self._check(obs, mask, ids, nids, to_move)
+        if self.mode == MODE_LEARNED and self.evaluation is None:
+            raise ValueError("the learned opponent needs weights (set_evaluation)")
         with nogil:
-            memset(&mask[0, 0], 0, <size_t>self.n * N_DENSE)
+            if self.write_mask:
+                memset(&mask[0, 0], 0, <size_t>self.n * N_DENSE)
             for i in range(self.n):
                 self.nlegal[i] = 0
                 self._deal(i)
-                self._publish(i, &obs[i, 0], &mask[i, 0], &to_move[0])
+                self.pending[i] = self.mode == MODE_EXTERNAL and self._opponent_to_move(i)
+                if self.pending[i]:
+                    waiting += 1
+                else:
+                    self._publish(i, &obs[i, 0], &mask[i, 0] if self.write_mask else NULL,
+                                  &ids[i, 0], &nids[0], &to_move[0])
+        return waiting
 
-    cdef _check(self, float[:, ::1] obs, uint8_t[:, ::1] mask, int32_t[::1] to_move):
+    cdef void _settle(self, int i, float* reward, uint8_t* terminated, uint8_t* truncated,
+                      float* final_obs) noexcept nogil:
+        """After a move in round i: compiled opponents reply; a round that ended (or was
+        cut off) is scored for the seat that made this step's move, its last observation
+        kept in final_obs, and dealt afresh; pending[i] says whether an external opponent
+        is now to move."""
+        cdef State* s = &self.st[i]
+        cdef int mover = <int>self.last_mover[i], res
+        cdef int t[2]
+        cdef float r = 0
+        self._opponent(i)
+        if s.result != RESULT_NONE:
+            terminated[i] = 1
+            res = s.result
+            if self.reward_kind == REWARD_MARGIN:
+                round_totals(s, t)
+                r = t[mover] - t[1 - mover]
+            elif res != RESULT_DRAW:
+                r = 1 if res == mover else -1
+            reward[i] = r
+        elif self.plies[i] >= self.max_plies:
+            truncated[i] = 1
+        if s.result != RESULT_NONE or self.plies[i] >= self.max_plies:
+            if final_obs != NULL:
+                observe_state(s, mover if self.mode == MODE_SELF else 0,
+                              &final_obs[<size_t>i * OBS_SIZE])
+            self.rounds_done += 1
+            self._deal(i)
+        self.pending[i] = self.mode == MODE_EXTERNAL and self._opponent_to_move(i)
+
+    cdef _check(self, float[:, ::1] obs, uint8_t[:, ::1] mask, int32_t[:, ::1] ids,
+                int32_t[::1] nids, int32_t[::1] to_move):
         if obs.shape[0] != self.n or obs.shape[1] != OBS_SIZE:
             raise ValueError(f"obs must have shape ({self.n}, {OBS_SIZE})")
-        if mask.shape[0] != self.n or mask.shape[1] != N_DENSE:
+        if self.write_mask and (mask.shape[0] != self.n or mask.shape[1] != N_DENSE):
             raise ValueError(f"mask must have shape ({self.n}, {N_DENSE})")
-        if to_move.shape[0] != self.n:
-            raise ValueError(f"to_move must have shape ({self.n},)")
+        if ids.shape[0] != self.n or ids.shape[1] != self.max_legal:
+            raise ValueError(f"ids must have shape ({self.n}, {self.max_legal})")
+        if nids.shape[0] != self.n or to_move.shape[0] != self.n:
+            raise ValueError(f"nids and to_move must have shape ({self.n},)")
+
+    cdef bint _is_legal_dense(self, int i, int64_t a) noexcept nogil:
+        cdef int j
+        cdef int32_t* lg = &self.legal[<size_t>i * MAX_MOVES]
+        for j in range(self.nlegal[i]):
+            if lg[j] == a:
+                return True
+        return False
 
     def step(self, int64_t[::1] actions, float[:, ::1] obs, uint8_t[:, ::1] mask,
+             int32_t[:, ::1] ids, int32_t[::1] nids,
              float[::1] reward, uint8_t[::1] terminated, uint8_t[::1] truncated,
-             int32_t[::1] to_move):
-        """Apply actions[i] (a dense id, legal by mask[i]) in every env; see jaipur_ai.vecenv."""
-        cdef int i, mover, res
-        cdef int t[2]
+             int32_t[::1] to_move, float[:, ::1] final_obs):
+        """Apply actions[i] in every env (a dense id legal by mask[i], or an index into
+        its list of legal ids); see jaipur_ai.vecenv.  ``final_obs`` (n, OBS_SIZE), or
+        (0, OBS_SIZE) for none: the last observation of each round that ends.  Returns
+        how many rounds wait for an external opponent's move."""
+        cdef int i, waiting = 0
         cdef int64_t a
+        cdef int32_t d
         cdef State* s
-        cdef float r
-        self._check(obs, mask, to_move)
+        if final_obs.shape[0] not in (0, self.n) or final_obs.shape[1] != OBS_SIZE:
+            raise ValueError(f"final_obs must have shape ({self.n}, {OBS_SIZE}) or (0, {OBS_SIZE})")
+        if self.mode == MODE_LEARNED and self.evaluation is None:
+            raise ValueError("the learned opponent needs weights (set_evaluation)")
+        for i in range(self.n):
+            if self.pending[i]:
+                raise ValueError(f"round {i} waits for the opponent's move (apply_opponent)")
+        self._check(obs, mask, ids, nids, to_move)
         if (actions.shape[0] != self.n or reward.shape[0] != self.n or terminated.shape[0] != self.n
                 or truncated.shape[0] != self.n):
             raise ValueError(f"actions, reward, terminated and truncated must have shape ({self.n},)")
         for i in range(self.n):       # all checked before anything moves
             a = actions[i]
-            if a < 0 or a >= N_DENSE or not mask[i, a]:
+            if self.action_kind == ACTIONS_INDEX:
+                if a < 0 or a >= self.nlegal[i]:
+                    raise ValueError(f"env {i}: action {a} is not an index of its "
+                                     f"{self.nlegal[i]} legal moves")
+            elif a < 0 or a >= N_DENSE or not (
+                    mask[i, a] if self.write_mask else self._is_legal_dense(i, a)):
                 raise ValueError(f"env {i}: action {a} is not legal there (see the mask)")
         with nogil:
             for i in range(self.n):
                 s = &self.st[i]
-                mover = s.to_move
-                apply_move(s, dense_move(<int32_t>actions[i]))
+                self.last_mover[i] = s.to_move
+                d = <int32_t>actions[i]
+                if self.action_kind == ACTIONS_INDEX:
+                    d = self.legal[<size_t>i * MAX_MOVES + d]
+                apply_move(s, dense_move(d))
                 self.plies[i] += 1
-                self._opponent(i)
-                r = 0
+                reward[i] = 0
                 terminated[i] = 0
                 truncated[i] = 0
-                if s.result != RESULT_NONE:
-                    terminated[i] = 1
-                    res = s.result
-                    if self.reward_kind == REWARD_MARGIN:
-                        round_totals(s, t)
-                        r = t[mover] - t[1 - mover]
-                    elif res != RESULT_DRAW:
-                        r = 1 if res == mover else -1
-                elif self.plies[i] >= self.max_plies:
-                    truncated[i] = 1
-                reward[i] = r
-                if terminated[i] or truncated[i]:
-                    self.rounds_done += 1
-                    self._deal(i)
-                self._publish(i, &obs[i, 0], &mask[i, 0], &to_move[0])
+                self._settle(i, &reward[0], &terminated[0], &truncated[0],
+                             &final_obs[0, 0] if final_obs.shape[0] else NULL)
+                if self.pending[i]:
+                    waiting += 1
+                else:
+                    self._publish(i, &obs[i, 0], &mask[i, 0] if self.write_mask else NULL,
+                                  &ids[i, 0], &nids[0], &to_move[0])
+        return waiting
+
+    def pending_rounds(self):
+        """The rounds waiting for an external opponent's move (MODE_EXTERNAL)."""
+        return [i for i in range(self.n) if self.pending[i]]
+
+    def apply_opponent(self, int i, int32_t dense, float[:, ::1] obs, uint8_t[:, ::1] mask,
+                       int32_t[:, ::1] ids, int32_t[::1] nids, float[::1] reward,
+                       uint8_t[::1] terminated, uint8_t[::1] truncated, int32_t[::1] to_move,
+                       float[:, ::1] final_obs):
+        """Play the external opponent's move (a dense id) in pending round i; the round is
+        published when the agent is to move again.  Returns whether it still waits."""
+        cdef Move m
+        if not 0 <= i < self.n or not self.pending[i]:
+            raise ValueError(f"round {i} is not waiting for the opponent's move")
+        if dense < 0 or dense >= N_DENSE or not self._is_legal_opponent(i, dense):
+            raise ValueError(f"round {i}: the opponent's action {dense} is not legal there")
+        apply_move(&self.st[i], dense_move(dense))
+        self.plies[i] += 1
+        self._settle(i, &reward[0], &terminated[0], &truncated[0],
+                     &final_obs[0, 0] if final_obs.shape[0] else NULL)
+        if not self.pending[i]:
+            self._publish(i, &obs[i, 0], &mask[i, 0] if self.write_mask else NULL,
+                          &ids[i, 0], &nids[0], &to_move[0])
+        return bool(self.pending[i])
+
+    cdef bint _is_legal_opponent(self, int i, int32_t dense):
+        cdef int32_t buf[MAX_MOVES]
+        cdef int j, n = legal_dense(&self.st[i], buf)
+        for j in range(n):
+            if buf[j] == dense:
+                return True
+        return False
 
     def sample(self, int64_t[::1] out):
-        """A uniformly random legal dense id for every env (from the sampler's own stream)."""
-        cdef int i
+        """A uniformly random legal move for every env (from the sampler's own stream): a
+        dense id, or an index into the legal list in index mode."""
+        cdef int i, k
         if out.shape[0] != self.n:
             raise ValueError(f"out must have shape ({self.n},)")
         with nogil:
             for i in range(self.n):
-                out[i] = self.legal[<size_t>i * MAX_MOVES + rng_below(&self.sampler, self.nlegal[i])]
+                k = rng_below(&self.sampler, self.nlegal[i])
+                out[i] = k if self.action_kind == ACTIONS_INDEX else \
+                    self.legal[<size_t>i * MAX_MOVES + k]
 
     def core_state(self, int i):
         """A copy of env i's state as a CoreState (for tests and debugging)."""

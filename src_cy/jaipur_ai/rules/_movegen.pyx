@@ -431,3 +431,86 @@ def bench_random_rounds(int n_rounds, uint64_t seed, bint counted=False):
                 moves += n
                 plies += 1
     return plies, moves
+
+
+cdef int _max_over_hands(State* s, const int* tot, int* best_hand, int* best_herd) noexcept nogil:
+    """The most legal moves over every hand (at most 7 goods) and herd (0 to 5) of the
+    player to move, with s's market, within the card totals."""
+    cdef MoveCount q
+    cdef int h0, h1, h2, h3, h4, h5, c, n, best = -1, cmax
+    cdef int lim[6]
+    cdef int g
+    for g in range(6):
+        lim[g] = tot[g] - s.market[g]
+        if lim[g] > HAND_LIMIT:
+            lim[g] = HAND_LIMIT
+    cmax = tot[6] - s.market[CAMEL]
+    if cmax > 5:
+        cmax = 5
+    for h0 in range(lim[0] + 1):
+        for h1 in range(min(lim[1], HAND_LIMIT - h0) + 1):
+            for h2 in range(min(lim[2], HAND_LIMIT - h0 - h1) + 1):
+                for h3 in range(min(lim[3], HAND_LIMIT - h0 - h1 - h2) + 1):
+                    for h4 in range(min(lim[4], HAND_LIMIT - h0 - h1 - h2 - h3) + 1):
+                        for h5 in range(min(lim[5], HAND_LIMIT - h0 - h1 - h2 - h3 - h4) + 1):
+                            s.hand[0][0] = h0
+                            s.hand[0][1] = h1
+                            s.hand[0][2] = h2
+                            s.hand[0][3] = h3
+                            s.hand[0][4] = h4
+                            s.hand[0][5] = h5
+                            for c in range(cmax + 1):
+                                s.herd[0] = c
+                                n = count_moves(s, &q)
+                                if n > best:
+                                    best = n
+                                    for g in range(6):
+                                        best_hand[g] = s.hand[0][g]
+                                    best_herd[0] = c
+    return best
+
+
+def max_legal_moves(totals):
+    """The largest number of legal moves of any position, by exhaustion: every market
+    (5 cards of the 7 types), every hand of the player to move (at most 7 goods) and
+    herd (0 to 5 camels: a larger herd allows no other exchange, at most 5 cards change
+    hands), within the card totals ``totals`` (7 numbers, camels last).  Nothing else a
+    position holds changes what is legal.  Returns (the largest count, and the market,
+    hand and herd of a position that has it)."""
+    cdef State s
+    cdef int tot[7]
+    cdef int bh[6]
+    cdef int bh_best[6]
+    cdef int herd = 0, herd_best = 0, n, best = -1, g
+    cdef int m0, m1, m2, m3, m4, m5
+    cdef int mk_best[7]
+    for g in range(7):
+        tot[g] = int(totals[g])
+    memset(&s, 0, sizeof(State))
+    s.to_move = 0
+    s.result = RESULT_NONE
+    with nogil:
+        for m0 in range(min(tot[0], MARKET_SIZE) + 1):
+            for m1 in range(min(tot[1], MARKET_SIZE - m0) + 1):
+                for m2 in range(min(tot[2], MARKET_SIZE - m0 - m1) + 1):
+                    for m3 in range(min(tot[3], MARKET_SIZE - m0 - m1 - m2) + 1):
+                        for m4 in range(min(tot[4], MARKET_SIZE - m0 - m1 - m2 - m3) + 1):
+                            for m5 in range(min(tot[5], MARKET_SIZE - m0 - m1 - m2 - m3 - m4) + 1):
+                                s.market[0] = m0
+                                s.market[1] = m1
+                                s.market[2] = m2
+                                s.market[3] = m3
+                                s.market[4] = m4
+                                s.market[5] = m5
+                                s.market[CAMEL] = MARKET_SIZE - m0 - m1 - m2 - m3 - m4 - m5
+                                if s.market[CAMEL] > tot[6]:
+                                    continue
+                                n = _max_over_hands(&s, tot, bh, &herd)
+                                if n > best:
+                                    best = n
+                                    for g in range(7):
+                                        mk_best[g] = s.market[g]
+                                    for g in range(6):
+                                        bh_best[g] = bh[g]
+                                    herd_best = herd
+    return best, ([mk_best[g] for g in range(7)], [bh_best[g] for g in range(6)], herd_best)
