@@ -37,10 +37,9 @@ from jaipur_ai.learning.selfplay import selfplay
 from jaipur_ai.learning.train import fit, load_shards
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.runner import run_match
-from jaipur_ai.search._evaluation import Evaluation
 from jaipur_ai.errors import InvalidDataError, InvalidOptionError
-from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, fingerprint,
-                                         read_weights, save_weights)
+from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, evaluation_of,
+                                         fingerprint, read_weights, save_weights)
 
 __all__ = ["improve", "IMPROVE_DEFAULTS", "PARTS"]
 
@@ -65,14 +64,6 @@ IMPROVE_DEFAULTS: dict[str, Any] = {
 }
 
 
-def _evaluation_of(weights: dict[str, Any]) -> Evaluation:
-    pol = {k: weights[k] for k in POLICY_ARRAYS if weights.get(k) is not None}
-    if "prior_scale" in pol:
-        pol["prior_scale"] = float(pol["prior_scale"])
-    return Evaluation(weights["lin"], weights["margin"], weights["hidden_w"],
-                      weights["hidden_b"], weights["out_w"], **pol)
-
-
 def candidate_weights(current: dict[str, Any], data: dict[str, Any], parts: tuple[str, ...],
                       *, epochs: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The next generation's weights from ``current`` (a weights file's arrays) and
@@ -87,7 +78,7 @@ def candidate_weights(current: dict[str, Any], data: dict[str, Any], parts: tupl
         new.update(value)
         report["value"] = rep
     if "policy" in parts:
-        rows = rows_of(data, _evaluation_of(new))
+        rows = rows_of(data, evaluation_of(new))
         start = ({k: current[k] for k in POLICY_ARRAYS}
                  if all(current.get(k) is not None for k in POLICY_ARRAYS) else None)
         policy, rep = fit_policy(rows, seed=seed, init=start)

@@ -59,7 +59,7 @@ from jaipur_ai.errors import InvalidWeightsError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
            "save_weights", "read_meta", "calibrated", "with_calibration", "fingerprint",
-           "POLICY_ARRAYS", "read_weights"]
+           "POLICY_ARRAYS", "read_weights", "evaluation_of"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
@@ -223,25 +223,26 @@ def _check_policy(name: str, z: dict[str, Any]) -> dict[str, Any]:
     return a
 
 
-def _policy_of(a: dict[str, Any]) -> dict[str, Any]:
-    """The move policy's arrays of checked contents, as Evaluation's arguments."""
-    return {k: (float(a[k]) if k == "prior_scale" else a[k]) for k in POLICY_ARRAYS if k in a}
-
-
 def read_weights(path: PathLike) -> dict[str, Any]:
     """The checked arrays of a weights file (the value's, the calibration and, where it
     has one, the move policy's), as ``save_weights`` takes them."""
     return _check(str(path), _read(Path(path)))
 
 
+def evaluation_of(weights: Mapping[str, Any], source: str = "<arrays>") -> Evaluation:
+    """The search's Evaluation of weight arrays (as ``read_weights`` gives them, or a
+    fit's): the value, the calibration map and, where present, the move policy."""
+    policy = {k: (float(weights[k]) if k == "prior_scale" else weights[k])
+              for k in POLICY_ARRAYS if weights.get(k) is not None}
+    return Evaluation(weights["lin"], weights["margin"], weights["hidden_w"],
+                      weights["hidden_b"], weights["out_w"], source=source,
+                      calibration=tuple(float(x) for x in weights.get("calibration", (1.0, 0.0))),
+                      **policy)
+
+
 def load_evaluation(path: PathLike) -> Evaluation:
     """Load and check a weights file; raises InvalidWeightsError naming the file."""
-    p = Path(path)
-    a = _check(str(path), _read(p))
-    return Evaluation(a["lin"], a["margin"], a["hidden_w"], a["hidden_b"], a["out_w"],
-                      source=str(p),
-                      calibration=tuple(float(x) for x in a["calibration"]),
-                      **_policy_of(a))
+    return evaluation_of(_check(str(path), _read(Path(path))), source=str(Path(path)))
 
 
 def calibrated(p: float, calibration: Sequence[float], iterations: float = CALIBRATION_BUDGET) -> float:

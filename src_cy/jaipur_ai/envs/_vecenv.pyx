@@ -186,12 +186,17 @@ cdef class VecCore:
                 self.nlegal[i] = 0
                 self._deal(i)
                 self.pending[i] = self.mode == MODE_EXTERNAL and self._opponent_to_move(i)
-                if self.pending[i]:
-                    waiting += 1
-                else:
-                    self._publish(i, &obs[i, 0], &mask[i, 0] if self.write_mask else NULL,
-                                  &ids[i, 0], &nids[0], &to_move[0])
+                waiting += self._publish_ready(i, &obs[i, 0], &mask[i, 0] if self.write_mask
+                                               else NULL, &ids[i, 0], &nids[0], &to_move[0])
         return waiting
+
+    cdef inline int _publish_ready(self, int i, float* obs, uint8_t* mask, int32_t* ids,
+                                   int32_t* nids, int32_t* to_move) noexcept nogil:
+        """Publish round i unless it waits for an external opponent; 1 if it waits."""
+        if self.pending[i]:
+            return 1
+        self._publish(i, obs, mask, ids, nids, to_move)
+        return 0
 
     cdef void _settle(self, int i, float* reward, uint8_t* terminated, uint8_t* truncated,
                       float* final_obs) noexcept nogil:
@@ -288,11 +293,8 @@ cdef class VecCore:
                 truncated[i] = 0
                 self._settle(i, &reward[0], &terminated[0], &truncated[0],
                              &final_obs[0, 0] if final_obs.shape[0] else NULL)
-                if self.pending[i]:
-                    waiting += 1
-                else:
-                    self._publish(i, &obs[i, 0], &mask[i, 0] if self.write_mask else NULL,
-                                  &ids[i, 0], &nids[0], &to_move[0])
+                waiting += self._publish_ready(i, &obs[i, 0], &mask[i, 0] if self.write_mask
+                                               else NULL, &ids[i, 0], &nids[0], &to_move[0])
         return waiting
 
     def pending_rounds(self):
@@ -314,10 +316,8 @@ cdef class VecCore:
         self.plies[i] += 1
         self._settle(i, &reward[0], &terminated[0], &truncated[0],
                      &final_obs[0, 0] if final_obs.shape[0] else NULL)
-        if not self.pending[i]:
-            self._publish(i, &obs[i, 0], &mask[i, 0] if self.write_mask else NULL,
-                          &ids[i, 0], &nids[0], &to_move[0])
-        return bool(self.pending[i])
+        return bool(self._publish_ready(i, &obs[i, 0], &mask[i, 0] if self.write_mask else NULL,
+                                        &ids[i, 0], &nids[0], &to_move[0]))
 
     cdef bint _is_legal_opponent(self, int i, int32_t dense):
         cdef int32_t buf[MAX_MOVES]
