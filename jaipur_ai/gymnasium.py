@@ -19,16 +19,18 @@ index into the list.  An episode is one round.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy as np
 
+from jaipur_ai.envs._vecenv import episode_deal_seed
 from jaipur_ai.rules import encoding
 from jaipur_ai.envs._adapter import (ACTIONS, REWARDS, move_of_action, need,
                                      observation_dict, observation_spaces, round_reward)
 from jaipur_ai.errors import InvalidOptionError
 from jaipur_ai.matches.spec import EngineSpec
-from jaipur_ai.rules.position import GameState
+from jaipur_ai.rules.move import Move
+from jaipur_ai.rules.position import GameState, View
 
 if TYPE_CHECKING:
     import gymnasium as gym
@@ -45,18 +47,24 @@ def observation_space() -> Any:
 
 class JaipurEnv(gym.Env):
     """One round of Jaipur against ``opponent`` (an engine spec: ``"greedy"``,
-    ``"random"``, ``"ismcts:iterations=200"``, a level name ...; docs/cli.md).
+    ``"random"``, ``"ismcts:iterations=200"``, a level name ...; docs/cli.md; or a
+    callable ``f(view) -> Move``, asked with the opponent's view).
 
     ``seat``: the agent's player number, or ``None`` to draw it each episode; who starts
     is drawn each episode too.  ``reward``: ``"seal"`` (+1 / -1 / 0 at the end of the
     round) or ``"margin"`` (the difference of the round totals).  An illegal action
     ends the episode with reward ``illegal_reward`` and ``info["illegal_action"]``.
     A round still running after ``max_plies`` plies is truncated.
+
+    **Deals.** The ``k``-th round (from 0) after ``reset(seed=s)`` is
+    ``GameState.new(seed=episode_deal_seed(s, k))``, who starts included (its seed is
+    ``info["deal_seed"]``); :class:`JaipurVectorEnv`'s round ``i`` deals as this
+    environment reset with ``s + i``, as in Gymnasium's own vector environments.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, opponent: str = "greedy", seat: Optional[int] = None,
+    def __init__(self, opponent: Union[str, Callable[[View], Move]] = "greedy", seat: Optional[int] = None,
                  reward: str = "seal", illegal_reward: float = -1.0, max_plies: int = 400,
                  render_mode: Optional[str] = None, actions: str = "dense") -> None:
         if actions not in ACTIONS:
@@ -69,8 +77,16 @@ class JaipurEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidOptionError("render_mode", f"{render_mode!r} is not one of "
                                                     f"{self.metadata['render_modes']}")
-        self.opponent_spec = EngineSpec.parse(opponent)
-        self._opponent = self.opponent_spec.make_engine()
+        self._opponent_fn: Optional[Callable[[View], Move]] = None
+        self.opponent_spec: Optional[EngineSpec] = None
+        if callable(opponent):
+            self._opponent_fn = opponent
+        elif isinstance(opponent, str):
+            self.opponent_spec = EngineSpec.parse(opponent)
+            self._opponent = self.opponent_spec.make_engine()
+        else:
+            raise InvalidOptionError("opponent", f"{opponent!r} is neither an engine spec "
+                                                 f"nor a callable")
         self._fixed_seat = seat
         self.reward_kind = reward
         self.illegal_reward = float(illegal_reward)
@@ -80,6 +96,8 @@ class JaipurEnv(gym.Env):
         self.state: Optional[GameState] = None
         self.seat = 0
         self._plies = 0
+        self._deal_base: Optional[int] = None      # the seed of the last reset(seed=...)
+        self._deals = 0                              # rounds dealt since
 
     # ------------------------------------------------------------------ internals
     def _live_state(self) -> GameState:
@@ -96,9 +114,13 @@ class JaipurEnv(gym.Env):
         state = self._live_state()
         while not state.is_round_over and state.to_move != self.seat \
                 and self._plies < self.max_plies:
-            view = state if spec.cheats else state.view(state.to_move)
-            seed = int(self.np_random.integers(2**63))
-            move = self._opponent.best_move(view, seed=seed, **spec.limits())
+            if spec is None:
+                assert self._opponent_fn is not None
+                move = self._opponent_fn(state.view(state.to_move))
+            else:
+                view = state if spec.cheats else state.view(state.to_move)
+                seed = int(self.np_random.integers(2**63))
+                move = self._opponent.best_move(view, seed=seed, **spec.limits())
             state = self.state = state.apply(move)
             self._plies += 1
 
@@ -106,10 +128,14 @@ class JaipurEnv(gym.Env):
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        deal = int(self.np_random.integers(2**63))
-        starter = int(self.np_random.integers(2))
+        if seed is not None or self._deal_base is None:
+            self._deal_base = int(seed if seed is not None
+                                  else self.np_random.integers(2**63)) % 2**64
+            self._deals = 0
+        deal = episode_deal_seed(self._deal_base, self._deals)
+        self._deals += 1
         self.seat = int(self.np_random.integers(2)) if self._fixed_seat is None else self._fixed_seat
-        self.state = GameState.new(seed=deal, starter=starter)
+        self.state = GameState.new(seed=deal)
         self._plies = 0
         self._opponent_moves()
         if self.render_mode == "human":
@@ -166,7 +192,10 @@ class JaipurVectorEnv(gym.vector.VectorEnv):
     Rounds that end are dealt afresh in the same step (``AutoresetMode.SAME_STEP``): the
     observation returned is the new round's, the ended round's last one is in
     ``info["final_obs"][i]`` (``info["_final_obs"]`` marks the rounds that ended).
-    The arrays returned are copies.
+    ``info["deal_seed"]`` holds the seed of each new deal (``info["_deal_seed"]`` marks
+    them): round ``i`` deals as a :class:`JaipurEnv` with ``seat=0`` reset with seed
+    ``seed + i``, so with a deterministic opponent (a callable) the two give the same
+    rounds, step for step.  The arrays returned are copies.
 
     >>> import gymnasium
     >>> envs = gymnasium.make_vec(ENV_ID, num_envs=4, vectorization_mode="vector_entry_point")
@@ -218,7 +247,8 @@ class JaipurVectorEnv(gym.vector.VectorEnv):
               options: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         obs, _ = self._env.reset(seed)
-        return self._obs(obs), {}
+        return self._obs(obs), {"deal_seed": self._env.deal_seeds,
+                                "_deal_seed": np.ones(self.num_envs, dtype=np.bool_)}
 
     def step(self, actions: Any) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
@@ -236,7 +266,8 @@ class JaipurVectorEnv(gym.vector.VectorEnv):
                 final[i] = last
             info = {"final_obs": final, "_final_obs": ended.copy(),
                     "final_info": np.array([{} for _ in range(self.num_envs)], dtype=object),
-                    "_final_info": ended.copy()}
+                    "_final_info": ended.copy(),
+                    "deal_seed": self._env.deal_seeds, "_deal_seed": ended.copy()}
         return self._obs(obs), reward.copy(), terminated.copy(), truncated.copy(), info
 
 

@@ -60,13 +60,16 @@ class VectorEnv:
     ``max_plies`` plies without ending is cut off (``truncated``, reward 0).
 
     Rounds that end are dealt afresh at once (auto-reset): after such a step
-    ``obs[i]`` and ``mask[i]`` already show the new round. Every array is allocated
+    ``obs[i]`` and ``mask[i]`` already show the new round.  Round ``i`` deals its
+    episodes as a :class:`jaipur_ai.gymnasium.JaipurEnv` reset with seed ``seed + i``
+    does (``deal_seeds[i]`` is the current one's seed: ``GameState.new(seed=...)``
+    deals it), so with the same deterministic opponent the two give the same rounds. Every array is allocated
     once; :meth:`reset` and :meth:`step` return the same arrays every time, filled
     in place. Pass ``copy=True`` to :meth:`step` for fresh copies.
 
     **Compact actions.** Beside the mask, ``legal_ids[i, :n_legal[i]]`` lists round
-    ``i``'s legal dense ids (in the rules core's order), the rest of the row ``-1``; the
-    rows are :data:`~jaipur_ai.rules.encoding.MAX_LEGAL` (167) wide, the most legal moves
+    ``i``'s legal dense ids (ascending, as in every environment), the rest of the row
+    ``-1``; the rows are :data:`~jaipur_ai.rules.encoding.MAX_LEGAL` (167) wide, the most legal moves
     any position has.  ``mask=False`` keeps only the lists (the dense mask is then
     ``None``: 25,499 bytes a round a step saved).  ``actions="index"`` takes an action as
     an index into the round's list instead of a dense id (``sample_actions`` then draws
@@ -152,6 +155,11 @@ class VectorEnv:
     @property
     def n_actions(self) -> int:
         return N_DENSE_PY
+
+    @property
+    def deal_seeds(self) -> np.ndarray:
+        """The seed of every round's current deal (``GameState.new(seed=...)`` deals it)."""
+        return np.array(self._core.deal_seeds(), dtype=np.uint64)
 
     @property
     def rounds_done(self) -> int:

@@ -188,3 +188,37 @@ def test_the_information_state_tensor_has_perfect_recall_of_moves_and_draws(game
             taker = h["bonus"][0]
             other = np.asarray(s.information_state_tensor(1 - taker))
             assert other[base + j * js.MOVE_RECORD + js.MOVE_RECORD - 1] == 0.0
+
+
+def test_openspiel_deep_cfr_trains_on_the_information_state_tensor():
+    """OpenSpiel's Deep CFR (its JAX version), an algorithm that needs a perfect-recall
+    information state tensor, runs a few iterations on the game.  The rounds are cut off
+    after 2 moves (``max_plies=2``): its traverser tries every move at each of its nodes."""
+    deep_cfr = pytest.importorskip(
+        "open_spiel.python.jax.deep_cfr",
+        reason="JAX, Flax, Optax or chex is missing (the test extra installs them where "
+               "open_spiel has wheels)")
+    np.random.seed(7)                     # Deep CFR samples chance and moves from numpy
+    game = pyspiel.load_game("python_jaipur", {"max_plies": 2})
+    size = js.information_state_size(2)
+    assert game.information_state_tensor_shape() == [size]
+    solver = deep_cfr.DeepCFRSolver(
+        game, policy_network_layers=(16,), advantage_network_layers=(16,),
+        num_iterations=2, num_traversals=2, learning_rate=1e-3, batch_size_advantage=8,
+        batch_size_strategy=8, memory_capacity=1000)
+    _, advantage_losses, policy_loss = solver.solve()
+    assert np.isfinite(float(policy_loss))
+    assert all(np.isfinite(float(x)) for p in (0, 1) for x in advantage_losses[p]
+               if x is not None)
+    # the regrets it learned from were keyed by our information states, one per node
+    for p in (0, 1):
+        memory = solver.advantage_buffers[p]
+        assert memory is not None and int(len(memory)) > 0
+        assert memory.experience.info_state.shape[-1] == size
+    # its policy puts all its weight on legal moves, at any information state
+    s = play_random(game, 5, until=0)
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    probs = solver.action_probabilities(s)
+    assert set(probs) <= set(s.legal_actions())
+    assert abs(sum(probs.values()) - 1.0) < 1e-5

@@ -262,3 +262,52 @@ def test_gymnasium_vector_env_by_make_vec():
     oa, _ = a.reset(seed=11)
     ob, _ = b.reset(seed=11)
     assert (oa["observation"] == ob["observation"]).all()
+
+
+def first_legal(view: jp.View) -> jp.Move:
+    """A deterministic opponent: the legal move with the lowest dense id."""
+    return min(view.legal_moves(), key=lambda m: m.dense_index)
+
+
+@pytest.mark.parametrize("actions", ["dense", "index"])
+def test_gymnasium_vector_env_equals_single_envs_stepped_by_hand(actions):
+    """Round i of JaipurVectorEnv reset with seed s is JaipurEnv(seat=0) reset with s + i:
+    the same deals, observations, legal moves, rewards and ends, through the auto-resets."""
+    pytest.importorskip("gymnasium", reason="the gymnasium extra is not installed")
+    from jaipur_ai.gymnasium import JaipurEnv, JaipurVectorEnv
+    n, seed = 4, 21
+    vec = JaipurVectorEnv(n, opponent=first_legal, actions=actions, reward="margin")
+    singles = [JaipurEnv(opponent=first_legal, seat=0, actions=actions, reward="margin")
+               for _ in range(n)]
+    key = "legal_ids" if actions == "index" else "action_mask"
+
+    def same(i: int, vec_obs: dict, one: dict) -> None:
+        assert (vec_obs["observation"][i] == one["observation"]).all()
+        assert (vec_obs[key][i] == one[key]).all()
+
+    obs, info = vec.reset(seed=seed)
+    ones = []
+    for i, env in enumerate(singles):
+        one, one_info = env.reset(seed=seed + i)
+        assert int(info["deal_seed"][i]) == one_info["deal_seed"]
+        same(i, obs, one)
+        ones.append(one)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(250):
+        if actions == "index":
+            act = np.array([rng.integers((o["legal_ids"] >= 0).sum()) for o in ones])
+        else:
+            act = np.array([rng.choice(np.flatnonzero(o["action_mask"])) for o in ones])
+        obs, reward, terminated, truncated, info = vec.step(act)
+        for i, env in enumerate(singles):
+            one, r, te, tr, _ = env.step(int(act[i]))
+            assert (r, te, tr) == (reward[i], terminated[i], truncated[i])
+            if te or tr:
+                ended += 1
+                assert (info["final_obs"][i]["observation"] == one["observation"]).all()
+                one, one_info = env.reset()
+                assert info["_deal_seed"][i] and int(info["deal_seed"][i]) == one_info["deal_seed"]
+            same(i, obs, one)
+            ones[i] = one
+    assert ended >= n

@@ -1,6 +1,8 @@
 """Type stubs of the Python objects over the rules core (src_cy/jaipur_ai/rules/_bridge.pyx)."""
 from typing import Any, Optional, Sequence
 
+def default_starter(seed: int) -> int: ...
+
 class CoreState:
     @staticmethod
     def new(seed: int, starter: int, bonus_set: int = ...) -> CoreState: ...

@@ -44,7 +44,7 @@ from typing import Any, Optional, Union
 from jaipur_ai.errors import IllegalMoveError, InvalidPositionError, safe_repr
 from jaipur_ai.rules import _fields as F
 from jaipur_ai.rules._board import draw_state, draw_view
-from jaipur_ai.rules._bridge import CoreState, CoreView
+from jaipur_ai.rules._bridge import CoreState, CoreView, default_starter
 from jaipur_ai.rules._cards import (BONUS_KINDS, BONUS_SET_IDS, CAMEL, CARD_TOTALS, GOODS,
                                     HAND_LIMIT, LETTERS, MAX_ROUND, SEALS_TO_WIN, TOKENS, TYPES)
 from jaipur_ai.rules._notation import (STATE_FORMAT, VIEW_FORMAT, read_state_dict,
@@ -111,7 +111,7 @@ class GameState(TextValue[CoreState]):
             seed = _entropy_seed()
         seed = F.as_int(seed, "seed", 0, 2**64 - 1)
         if starter is None:
-            starter = (seed * 0x9E3779B97F4A7C15 >> 17) & 1
+            starter = default_starter(seed)
         starter = F.as_int(starter, "starter", 0, 1)
         F.bonus_set_name(bonus_set)
         return cls(CoreState.new(seed, starter, BONUS_SET_IDS[bonus_set]))

@@ -11,9 +11,9 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
 from jaipur_ai.rules._core cimport (State, Move, Rng, MAX_MOVES, RESULT_NONE, RESULT_DRAW,
-                                    BONUS_STANDARD, rng_seed, rng_below, apply_move, round_totals,
+                                    BONUS_STANDARD, rng_seed, rng_next, rng_below, apply_move, round_totals,
                                     hand_size, action_of)
-from jaipur_ai.rules._dealing cimport new_match
+from jaipur_ai.rules._dealing cimport deal_match, default_starter
 from jaipur_ai.rules._movegen cimport random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.rules._observation cimport (OBS_SIZE, N_DENSE, dense_move, dense_of_move, observe_state,
@@ -37,6 +37,21 @@ DEF REWARD_SEAL = 0      # +1 / -1 / 0 for the seal of the round
 DEF REWARD_MARGIN = 1    # the difference of the round totals
 
 
+cdef inline uint64_t episode_deal_seed_c(uint64_t base, uint64_t k) noexcept nogil:
+    """The seed of episode k's deal in an environment reset with seed `base`."""
+    cdef Rng r
+    rng_seed(&r, base + k * <uint64_t>0x9E3779B97F4A7C15)
+    return rng_next(&r)
+
+
+def episode_deal_seed(uint64_t base, uint64_t k):
+    """The seed of the ``k``-th round dealt (from 0) by an environment reset with seed
+    ``base``: the round is ``GameState.new(seed=...)`` of it, who starts included.
+    JaipurEnv deals by it, and JaipurVectorEnv's round ``i`` as a JaipurEnv reset with
+    seed ``base + i``."""
+    return episode_deal_seed_c(base, k)
+
+
 cdef class VecCore:
     cdef State* st
     cdef Rng* rng
@@ -56,6 +71,9 @@ cdef class VecCore:
     cdef Evaluation evaluation         # the learned opponent's weights (MODE_LEARNED)
     cdef int64_t* last_mover           # the seat that made the step's move, per round
     cdef uint8_t* pending              # 1: the round waits for an external opponent's move
+    cdef uint64_t* deal_base           # round i's episodes are dealt from base seed + i ...
+    cdef uint64_t* deals               # ... and the number of rounds it has dealt
+    cdef uint64_t* deal_seed           # the seed of round i's current deal
 
     def __cinit__(self, int n, uint64_t seed, int mode, int reward_kind, int max_plies,
                   int action_kind=ACTIONS_DENSE, bint write_mask=True, int max_legal=MAX_MOVES):
@@ -75,13 +93,17 @@ cdef class VecCore:
         self.evaluation = None
         self.last_mover = <int64_t*>calloc(n, sizeof(int64_t))
         self.pending = <uint8_t*>calloc(n, sizeof(uint8_t))
+        self.deal_base = <uint64_t*>calloc(n, sizeof(uint64_t))
+        self.deals = <uint64_t*>calloc(n, sizeof(uint64_t))
+        self.deal_seed = <uint64_t*>calloc(n, sizeof(uint64_t))
         self.st = <State*>calloc(n, sizeof(State))
         self.rng = <Rng*>calloc(n, sizeof(Rng))
         self.legal = <int32_t*>calloc(<size_t>n * MAX_MOVES, sizeof(int32_t))
         self.nlegal = <int32_t*>calloc(n, sizeof(int32_t))
         self.plies = <int32_t*>calloc(n, sizeof(int32_t))
         if not (self.st and self.rng and self.legal and self.nlegal and self.plies
-                and self.last_mover and self.pending):
+                and self.last_mover and self.pending and self.deal_base and self.deals
+                and self.deal_seed):
             raise MemoryError()
         self.seed(seed)
 
@@ -93,15 +115,25 @@ cdef class VecCore:
         free(self.plies)
         free(self.last_mover)
         free(self.pending)
+        free(self.deal_base)
+        free(self.deals)
+        free(self.deal_seed)
 
     def set_evaluation(self, Evaluation evaluation):
         """The weights of the learned opponent (MODE_LEARNED)."""
         self.evaluation = evaluation
     def seed(self, uint64_t seed):
+        """Round i deals its episodes from seed + i (episode_deal_seed), as n JaipurEnvs
+        reset with seeds seed, seed + 1, ... would."""
         cdef int i
         for i in range(self.n):
-            rng_seed(&self.rng[i], seed * <uint64_t>0x100000001B3 + <uint64_t>i)
+            self.deal_base[i] = seed + <uint64_t>i
+            self.deals[i] = 0
         rng_seed(&self.sampler, ~seed)
+
+    def deal_seeds(self):
+        """The seed of every round's current deal (a list)."""
+        return [self.deal_seed[i] for i in range(self.n)]
 
     cdef inline int _seat(self, int i) noexcept nogil:
         """The seat whose observation and mask env i reports."""
@@ -144,8 +176,13 @@ cdef class VecCore:
             self.plies[i] += 1
 
     cdef void _deal(self, int i) noexcept nogil:
+        """Deal round i's next episode: GameState.new(seed=d) for its next deal seed d; the
+        random opponent then draws from the same stream."""
         cdef State* s = &self.st[i]
-        new_match(s, &self.rng[i], rng_below(&self.rng[i], 2), BONUS_STANDARD)
+        cdef uint64_t d = episode_deal_seed_c(self.deal_base[i], self.deals[i])
+        self.deals[i] += 1
+        self.deal_seed[i] = d
+        deal_match(s, &self.rng[i], d, default_starter(d), BONUS_STANDARD)
         self.plies[i] = 0
         self._opponent(i)
 

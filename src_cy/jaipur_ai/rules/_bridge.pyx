@@ -9,7 +9,8 @@ from jaipur_ai.rules._core cimport (State, Move, MoveCount, Rng, N_GOODS, N_TYPE
                                     N_BONUS_KINDS, MAX_BONUS, MAX_MOVES, RESULT_NONE, RESULT_DRAW,
                                     BONUS_STANDARD, token_value, rng_seed, action_of, move_of,
                                     apply_move, round_totals, round_winner)
-from jaipur_ai.rules._dealing cimport (new_match, deal_round, make_view, sample_view,
+from jaipur_ai.rules._dealing cimport (deal_match, default_starter as c_default_starter,
+                                       deal_round, make_view, sample_view,
                                        sample_view_hand)
 from jaipur_ai.rules._movegen cimport gen_moves, count_moves, nth_move, is_legal, random_playout
 
@@ -86,6 +87,11 @@ cdef void _set_raw(State* s, dict raw) except *:
             s.n_bonus_tok[owner] += 1
 
 
+def default_starter(uint64_t seed):
+    """Who starts a match dealt from ``seed`` when the caller does not say."""
+    return c_default_starter(seed)
+
+
 cdef class CoreState:
     """A full game state held as one C struct (see _core.pxd)."""
 
@@ -93,8 +99,7 @@ cdef class CoreState:
     def new(uint64_t seed, int starter, int bonus_set=BONUS_STANDARD):
         cdef CoreState c = CoreState.__new__(CoreState)
         cdef Rng r
-        rng_seed(&r, seed)
-        new_match(&c.s, &r, starter, bonus_set)
+        deal_match(&c.s, &r, seed, starter, bonus_set)
         return c
 
     @staticmethod

@@ -7,7 +7,7 @@ from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint32_t, uint64_t
 
 from jaipur_ai.rules._core cimport (CAMEL, MAX_BONUS, N_BONUS_KINDS, N_CARDS, N_GOODS, N_TYPES,
                                     RESULT_NONE, bonus_values, card_total, fast_below,
-                                    hand_size, shuffle_cards)
+                                    hand_size, rng_seed, shuffle_cards)
 
 
 # ---------------------------------------------------------------------------
@@ -66,6 +66,11 @@ cdef void new_match(State* s, Rng* r, int starter, int bonus_set) noexcept nogil
     s.round_no = 1
     s.bonus_set = bonus_set
     deal_round(s, r, starter)
+
+
+cdef void deal_match(State* s, Rng* r, uint64_t seed, int starter, int bonus_set) noexcept nogil:
+    rng_seed(r, seed)
+    new_match(s, r, starter, bonus_set)
 
 
 # ---------------------------------------------------------------------------

@@ -81,11 +81,48 @@ cdef int32_t dense_of_move(const Move* m) noexcept nogil:
     return _DENSE_OF[action_of(m)]
 
 
+cdef void _sort_ids(int32_t* ids, int n) noexcept nogil:
+    """Sort a few ids ascending.  The generator lists each exchange group's ids in
+    descending runs, so those runs are reversed first; the insertion sort that follows
+    then only moves whole runs past each other."""
+    cdef int i = 0, j, lo, hi
+    cdef int32_t d
+    while i < n - 1:
+        if ids[i + 1] < ids[i]:
+            lo = i
+            while i < n - 1 and ids[i + 1] < ids[i]:
+                i += 1
+            hi = i
+            while lo < hi:
+                d = ids[lo]
+                ids[lo] = ids[hi]
+                ids[hi] = d
+                lo += 1
+                hi -= 1
+        i += 1
+    for i in range(1, n):
+        d = ids[i]
+        j = i
+        while j > 0 and ids[j - 1] > d:
+            ids[j] = ids[j - 1]
+            j -= 1
+        ids[j] = d
+
+
 cdef int legal_dense(const State* s, int32_t* out) noexcept nogil:
+    """The dense ids of the legal moves, ascending (one order for every door: an index
+    action means the same move in the vector env, the single envs and the lists)."""
     cdef Move buf[MAX_MOVES]
     cdef int n = gen_moves(s, buf), i
+    cdef int32_t d, prev = -1
+    cdef bint ascending = True
     for i in range(n):
-        out[i] = _DENSE_OF[action_of(&buf[i])]
+        d = _DENSE_OF[action_of(&buf[i])]
+        ascending &= d > prev
+        prev = d
+        out[i] = d
+    if not ascending:     # (the generator's order is ascending but for rare positions)
+        _sort_ids(out, n)
     return n
 
 # ---------------------------------------------------------------------------
@@ -225,7 +262,7 @@ def legal_dense_ids(obj):
     """Dense ids of the legal moves of the player to move, ascending."""
     cdef int32_t ids[MAX_MOVES]
     cdef int n = legal_dense(_state_of(obj), ids), i
-    return sorted([ids[i] for i in range(n)])
+    return [ids[i] for i in range(n)]
 
 
 def dense_from_action(int32_t action):
