@@ -221,3 +221,35 @@ def test_the_editor_fields_write_back_the_text_the_server_read(page):
         page.d.execute_script("document.getElementById('ed-herd')"
                               ".dispatchEvent(new Event('input'))")      # fields -> text
         assert page.find("#ed-text").get_attribute("value") == text
+
+
+def test_an_illegal_selection_disables_confirm_and_says_why(page):
+    for seed in range(1, 40):
+        game = page.new_game(seed=seed, you="0")
+        premium = [c for c in game["view"]["players"][0]["hand"] if c in "DGS"]
+        if premium:
+            break
+    else:
+        pytest.skip("no deal of seeds 1-39 gives player 0 a diamond, gold or silver")
+    good = premium[0]
+    page.click_card("hand", good)
+    assert page.text("#move-text") == f"sell 1{good}"
+    name = {"D": "diamond", "G": "gold", "S": "silver"}[good]
+    assert page.text("#move-note") == f"not legal: {name} is sold two or more cards at a time"
+    assert not page.find("#confirm").is_enabled()
+    page.find("#clear").click()
+
+
+def test_turns_and_moves_are_announced(page):
+    game = page.new_game(seed=7, you="1")          # the engine starts: its move is told
+    live = page.find("#announce")
+    assert live.get_attribute("aria-live") == "polite"
+    said = live.get_attribute("textContent")
+    assert said == f"The engine played {game['last_engine_move']}. Your move."
+    page.play(webpage.choose(game["legal_moves"], set()))
+    game = page.game()
+    said = page.find("#announce").get_attribute("textContent")
+    if game["round_over"]:
+        assert "round" in said
+    else:
+        assert said == f"The engine played {game['last_engine_move']}. Your move."

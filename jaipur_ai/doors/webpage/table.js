@@ -43,12 +43,37 @@ export function composeMove(table, sel) {
   return { text: `swap ${canonical(taken.join(""))} for ${canonical(given.join(""))}` };
 }
 
+// Why a well-formed move text is not legal here, in one line (the rules of docs/rules.md).
+export function illegalReason(table, text) {
+  const me = table.view.players[table.you];
+  const goodsInHand = me.hand.length;
+  const parts = text.split(" ");
+  if (parts[0] === "take" && goodsInHand >= 7) {
+    return "your hand already holds 7 goods, the most it may";
+  }
+  if (parts[0] === "sell") {
+    const n = Number(parts[1].slice(0, -1)), good = parts[1].slice(-1);
+    if ("DGS".includes(good) && n < 2) return `${NAMES[good]} is sold two or more cards at a time`;
+  }
+  if (parts[0] === "swap") {
+    const taken = parts[1], given = parts[3];
+    if ([...taken].some((c) => given.includes(c))) {
+      return "an exchange may not give back a good of a type it takes";
+    }
+    const after = goodsInHand + taken.length - [...given].filter((c) => c !== "M").length;
+    if (after > 7) return `after it your hand would hold ${after} goods, more than 7`;
+  }
+  return "not among the legal moves";
+}
+
 function renderComposer() {
   const m = current ? composeMove(current, selection) : { note: "" };
-  const legal = current && m.text && current.legal_moves.includes(m.text);
+  const legal = Boolean(current && m.text && current.legal_moves.includes(m.text));
   $("move-text").textContent = m.text || "click cards";
-  $("move-note").textContent = m.text ? (legal ? "legal" : "not among the legal moves") : (m.note || "");
-  $("confirm").disabled = !(current && current.turn === "you" && m.text);
+  $("move-note").textContent = m.text ? (legal ? "legal" : `not legal: ${illegalReason(current, m.text)}`)
+    : (m.note || "");
+  // Confirm only ever sends a legal move: an illegal selection says why instead
+  $("confirm").disabled = !(current && current.turn === "you" && legal);
   $("confirm").dataset.move = m.text || "";
   const yours = Boolean(current && current.turn === "you");
   $("hint-button").disabled = !yours;
@@ -150,6 +175,21 @@ export function renderTable(table) {
 
   renderRoundEnd(table);
   renderComposer();
+  if (changed) announce(table);
+}
+
+// Says what changed to screen readers (the #announce live region): the engine's move,
+// whose turn it is, the end of the round.
+function announce(table) {
+  const parts = [];
+  if (table.last_engine_move) parts.push(`The engine played ${table.last_engine_move}.`);
+  if (table.round_over) {
+    const w = table.round_end.winner;
+    parts.push(w === "draw" ? "The round is drawn." : w === "you" ? "You win the round." : "The engine wins the round.");
+  } else {
+    parts.push(table.turn === "you" ? "Your move." : "The engine is thinking.");
+  }
+  $("announce").textContent = parts.join(" ");
 }
 
 function renderRoundEnd(table) {
