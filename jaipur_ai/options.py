@@ -339,6 +339,17 @@ OPTIONS: tuple[Option, ...] = (
        "prior scores alone)", algorithms=_IS, scope="settings"),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "
        "the market", algorithms=_IS, scope="settings"),
+    _o("endgame", "bool", False, "near the end of the round, solve the rest of it "
+       "exactly (expectimax over the draws and bonus tokens, in worlds drawn by the "
+       "belief) and play a move proven best; otherwise search as usual (docs/search.md, "
+       "\"Exact endgames\")", algorithms=_IS, scope="settings"),
+    _o("endgame_deck", "int", 3, "exact endgames: solve once the draw pile holds at most "
+       "this many cards", lo=0, hi=40, algorithms=_IS, scope="settings"),
+    _o("endgame_worlds", "int", 16, "exact endgames: worlds of the view the solve averages "
+       "over", lo=1, hi=MAX_SAMPLES, algorithms=_IS, scope="settings"),
+    _o("endgame_nodes", "int", 1_000_000, "exact endgames: positions the solve may visit "
+       "before the tree search decides instead (with an iteration limit, at most 100 per "
+       "iteration)", lo=1, hi=1_000_000_000, algorithms=_IS, scope="settings"),
     _o("depth", "int", None, "expectimax plies (none: 3 without a time limit; with one, "
        "deeper until the time is spent)", lo=1, hi=MAX_DEPTH, none=True, algorithms=_X, scope="settings"),
     _o("samples", "int", 8, "sampled worlds expectimax averages over", lo=1, hi=MAX_SAMPLES,

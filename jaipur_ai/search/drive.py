@@ -15,6 +15,7 @@ from jaipur_ai.search._evaluation import Evaluation
 from jaipur_ai.search._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed,
                                       greedy_scores, random_action, rank_children)
 from jaipur_ai.search.analysis import Analysis, Candidate
+from jaipur_ai.search.endgame import near_end, solve_endgame
 from jaipur_ai.search.evaluation import calibrated
 from jaipur_ai.search.settings import Settings
 
@@ -127,6 +128,11 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
                seed: int, call: Call, on_progress: Optional[Callable[[Analysis], Any]],
                report_every: Optional[float], short_circuit: bool, t0: float,
                top: Optional[int], hand_prior: Optional[tuple[Any, Any]] = None) -> Analysis:
+    if near_end(core, run.settings):
+        solved = solve_endgame(run.settings, core, time, iterations, seed, call, t0, top,
+                               run.options, hand_prior)
+        if solved is not None:
+            return solved
     n = run.threads
     seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
     opts = dict(run.searcher)

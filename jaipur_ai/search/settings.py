@@ -114,6 +114,17 @@ class Settings:
     #: "Decisive moves"; not tuned by a match).
     decisive_samples: int = 64
 
+    # -- exact endgames (ISMCTS; docs/search.md, "Exact endgames") --------------------------
+    #: Solve the rest of the round first when it is near its end, and play a move proven
+    #: best. Off until a match measures it (issue 35).
+    endgame: bool = False
+    #: "Near its end": the draw pile holds at most this many cards.
+    endgame_deck: int = 3
+    #: Worlds of the searcher's view the solve averages over (drawn by the belief).
+    endgame_worlds: int = 16
+    #: Positions the solve may visit before the tree search decides instead.
+    endgame_nodes: int = 1_000_000
+
     # -- expectimax ------------------------------------------------------------------------
     #: Plies (None: 3 without a time limit; with one, deeper until the time is spent).
     #: Headline "PUCT tree, hand-set evaluation": depth 6 scored no better against

@@ -6,6 +6,18 @@ from jaipur_ai.rules._core cimport State, Move, Rng, MAX_MOVES
 from jaipur_ai.search._root cimport RootSearch
 from jaipur_ai.search._evaluation cimport Evaluation, Model
 
+ctypedef struct MoveOrder:
+    double sc                   # the move's heuristic score (an ending move: its end score)
+    int32_t act                 # its action id (ties: the lowest first)
+    int idx                     # its index in the generated moves
+
+
+# the moves of s, best heuristic score first (ties: lowest action id)
+cdef int ordered_moves(const State* s, Move* buf, MoveOrder* order) noexcept nogil
+# reorder s's deck so that its top k cards are types[0..k-1] (drawn in that order)
+cdef void force_top(State* s, const uint8_t* types, int k) noexcept nogil
+
+
 ctypedef struct XCtx:
     int P                       # the searching player
     long long nodes             # states generated (one per apply_move)

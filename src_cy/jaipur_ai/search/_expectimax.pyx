@@ -38,7 +38,7 @@ cdef inline bint _x_check(XCtx* X) noexcept nogil:
     return False
 
 
-cdef inline void _force_top(State* s, const uint8_t* types, int k) noexcept nogil:
+cdef void force_top(State* s, const uint8_t* types, int k) noexcept nogil:
     """Reorder the deck so that its top k cards are types[0..k-1] (drawn in that order)."""
     cdef int j, i, pos
     cdef uint8_t t
@@ -59,7 +59,7 @@ cdef double _x_child(XCtx* X, const State* s, const Move* m, const uint8_t* type
     cdef State c
     memcpy(&c, s, sizeof(State))
     if k > 0:
-        _force_top(&c, types, k)
+        force_top(&c, types, k)
     apply_move(&c, m)
     return _x_node(X, &c, depth - 1, alpha, beta, margin, reply)
 
@@ -162,15 +162,9 @@ cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double 
     return acc
 
 
-ctypedef struct _Ord:
-    double sc
-    int32_t act
-    int idx
-
-
 cdef int _ord_cmp(const void* a, const void* b) noexcept nogil:
-    cdef const _Ord* x = <const _Ord*>a
-    cdef const _Ord* y = <const _Ord*>b
+    cdef const MoveOrder* x = <const MoveOrder*>a
+    cdef const MoveOrder* y = <const MoveOrder*>b
     if x.sc > y.sc:
         return -1
     if x.sc < y.sc:
@@ -182,7 +176,7 @@ cdef int _ord_cmp(const void* a, const void* b) noexcept nogil:
     return 0
 
 
-cdef int _ordered_moves(const State* s, Move* buf, _Ord* order) noexcept nogil:
+cdef int ordered_moves(const State* s, Move* buf, MoveOrder* order) noexcept nogil:
     """Generate the moves, best heuristic score first (ties: lowest action id)."""
     cdef int n, i
     cdef bint endp
@@ -197,14 +191,14 @@ cdef int _ordered_moves(const State* s, Move* buf, _Ord* order) noexcept nogil:
             order[i].sc = end_score(s, &buf[i])
         else:
             order[i].sc = score(s, &T, &buf[i])
-    qsort(order, n, sizeof(_Ord), _ord_cmp)
+    qsort(order, n, sizeof(MoveOrder), _ord_cmp)
     return n
 
 
 cdef double _x_node(XCtx* X, const State* s, int depth, double alpha, double beta,
                     double* margin, int32_t* best_act) noexcept nogil:
     cdef Move buf[MAX_MOVES]
-    cdef _Ord order[MAX_MOVES]
+    cdef MoveOrder order[MAX_MOVES]
     cdef int n, i, j, lim, bi
     cdef bint maxi
     cdef double best, v, mg, bm = 0.0
@@ -215,7 +209,7 @@ cdef double _x_node(XCtx* X, const State* s, int depth, double alpha, double bet
         return 0.0
     if s.result != RESULT_NONE or depth <= 0:
         return evaluate(s, X.P, margin, X.model)
-    n = _ordered_moves(s, buf, order)
+    n = ordered_moves(s, buf, order)
     lim = n
     if X.beam > 0 and lim > X.beam:
         lim = X.beam
