@@ -134,6 +134,49 @@ def test_the_record_replays_what_was_played(app):
     assert rec.games[0]["rounds"][0]["moves"] == [h["move"] for h in t["history"]]
 
 
+def test_a_record_opens_at_any_ply_and_plays_on(app):
+    t = play_first_moves(app, new_game(app, seed=3, you=1), 6)
+    record = app.handle("GET", f"/api/games/{t['id']}/record").json()
+    moves = record["games"][0]["rounds"][0]["moves"]
+    # at its end: the same table, another id
+    o = new_game(app, record=record)
+    assert o["id"] != t["id"] and o["you"] == 1 and o["seed"] == t["seed"]
+    assert o["position"] == t["position"]
+    assert [(h["by"], h["move"]) for h in o["history"]] == \
+        [(h["by"], h["move"]) for h in t["history"]]
+    # before move 3: the three moves replayed, then the engine replies if it is to move
+    o = new_game(app, record=record, ply=3)
+    assert [h["move"] for h in o["history"]][:3] == moves[:3]
+    assert o["turn"] == "you"
+    # played on, its record is the record's first moves and what followed
+    o2 = post(app, f"/api/games/{o['id']}/move", {"move": o["legal_moves"][-1]}).json()
+    again = GameRecord.from_dict(app.handle("GET", f"/api/games/{o2['id']}/record").json())
+    assert again.games[0]["rounds"][0]["moves"][:3] == moves[:3]
+    # any record: the sample match record, as player 0
+    sample = json.loads((Path(jp.__file__).parent / "data" / "sample-record.json").read_text())
+    s = new_game(app, record=sample, you=0, ply=4)
+    assert len(s["history"]) >= 4 and s["you"] == 0
+
+
+@pytest.mark.parametrize("fields, field", [
+    ({"record": {"format": "jaipur-record/1", "games": []}}, "games"),
+    ({"record": "not a record"}, "record"),
+    ({"ply": 3}, "ply"),
+    ({"record": "R", "ply": -1}, "ply"),
+    ({"record": "R", "ply": 999}, "ply"),
+    ({"record": "R", "round": 5}, "round"),
+    ({"record": "R", "game": 2}, "game"),
+    ({"record": "R", "seed": 2}, "seed"),
+])
+def test_a_bad_record_or_ply_is_refused_by_name(app, fields, field):
+    record = app.handle("GET", f"/api/games/{new_game(app, seed=5, you=0)['id']}/record").json()
+    fields = {k: (record if v == "R" else v) for k, v in fields.items()}
+    before = len(app.games)
+    r = post(app, "/api/games", fields)
+    assert r.status in (400, 404) and r.json()["error"]["field"] == field, r.body
+    assert len(app.games) == before          # nothing half made
+
+
 def test_a_round_to_its_end_then_the_next(app):
     t = new_game(app, seed=13, you=0)
     gid = t["id"]

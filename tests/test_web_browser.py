@@ -7,8 +7,10 @@ assertion reads what the page shows (the API is asked only which move to click).
 """
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -253,3 +255,77 @@ def test_turns_and_moves_are_announced(page):
         assert "round" in said
     else:
         assert said == f"The engine played {game['last_engine_move']}. Your move."
+
+
+def test_a_reload_keeps_the_game_and_its_address_names_it(page):
+    game = page.new_game(seed=9, you="0")
+    page.play(webpage.choose(game["legal_moves"], set()))
+    before = page.table()
+    gid = page.find("#table").get_attribute("data-game")
+    assert page.d.current_url.endswith(f"#game={gid}")
+    page.d.refresh()
+    page.wait.until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+    page.wait.until(lambda d: page.shown("#table"))
+    assert page.find("#table").get_attribute("data-game") == gid
+    assert page.table() == before
+    assert page.error() == ""
+
+
+def test_a_game_the_server_forgot_is_opened_again_from_the_saved_record(page):
+    game = page.new_game(seed=21, you="1")
+    record = page.api(f"/api/games/{game['id']}/record")
+    before = page.table()
+    # as if the server had restarted: the browser still holds the id and the record
+    page.d.execute_script("""
+        localStorage.setItem("jaipur-ai.game", "0123456789ab");
+        localStorage.setItem("jaipur-ai.record", arguments[0]);
+        localStorage.setItem("jaipur-ai.you", "1");""", json.dumps(record))
+    page.d.get(page.url.rstrip("/") + "/#game=0123456789ab")
+    page.d.refresh()
+    page.wait.until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+    page.wait.until(lambda d: page.shown("#table"))
+    assert page.text("#restored").startswith("The server no longer had this game")
+    assert page.table() == before
+    assert page.find("#table").get_attribute("data-game") != game["id"]
+
+
+def test_a_record_file_opens_is_reviewed_and_downloads_with_its_review(page, tmp_path):
+    from jaipur_ai.matches.record import GameRecord
+    sample = Path(__file__).resolve().parents[1] / "jaipur_ai" / "data" / "sample-record.json"
+    rec = GameRecord.load(str(sample))
+    moves = rec.games[0]["rounds"][-1]["moves"]
+    page.screen("play")
+    page.type_into("#open-ply", "")
+    page.find("#open-record").send_keys(str(sample))
+    page.idle()
+    page.wait.until(lambda d: page.error() or (page.shown("#table")
+                                               and page.table()["round_over"]))
+    assert page.error() == ""
+    assert page.table()["history"][-1].endswith(moves[-1])
+    page.screen("review")
+    page.type_into("#review-iterations", "30")
+    page.find("#review-start").click()
+    page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
+                    in ("done", "error"))
+    assert page.error() == ""
+    assert len(page.find_all("#review-table tr")) - 1 == sum(
+        len(r["moves"]) for r in rec.games[0]["rounds"])
+    link = page.find("#review-download")
+    assert link.is_displayed() and link.get_attribute("href").startswith("blob:")
+    saved = page.d.execute_script("return arguments[0].record", link)
+    annotated = GameRecord.from_json(saved)          # replayed and checked
+    notes = annotated.games[0]["rounds"][0].get("notes")
+    assert notes and all(n is None or "label" in n or "eval" in n or "comment" in n
+                         for n in notes)
+    # and at a move: played on from there
+    page.screen("play")
+    page.type_into("#open-ply", "3")
+    page.find("#open-record").clear()
+    page.find("#open-record").send_keys(str(sample))
+    page.idle()
+    page.wait.until(lambda d: not page.table()["round_over"])
+    starter = rec.games[0]["rounds"][-1]["starter"]
+    movers = [starter if i % 2 == 0 else 1 - starter for i in range(3)]
+    assert page.table()["history"][:3] == [
+        f"{'you' if p == 0 else 'engine'}: {m}" for p, m in zip(movers, moves[:3])]
+    assert page.error() == ""

@@ -31,6 +31,7 @@ from typing import Any, Callable, Generator, Iterator, Optional, Union
 
 from jaipur_ai._version import __version__
 from jaipur_ai.errors import JaipurError
+from jaipur_ai.matches.record import GameRecord
 from jaipur_ai.matches.spec import LEVELS, EngineSpec
 from jaipur_ai.options import SPEC_OPTIONS, SEARCH_LIMITS, check, describe
 from jaipur_ai.doors.requests import RequestError, error_body, read_request_position
@@ -55,7 +56,9 @@ _STATUS = {"ForbiddenError": 403, "NotFoundError": 404, "MethodNotAllowedError":
 #: method, path, body fields, answer: the JSON API (docs/web.md has it with examples).
 ENDPOINTS: tuple[tuple[str, str, str, str], ...] = (
     ("GET", "/api", "", "this list, the levels and the version"),
-    ("POST", "/api/games", "level, seed, you", "a new game: its table (below)"),
+    ("POST", "/api/games", "level, seed, you; or record (jaipur-record/1), game, round, ply",
+     "a new game, or one opened from a record at a move (replayed up to it): its table "
+     "(below)"),
     ("GET", "/api/games/ID", "", "the game's table: the player's view, legal moves, "
                                  "this round's moves, scores, seals, round end"),
     ("POST", "/api/games/ID/move", "move", "play the move; the engine replies; the table"),
@@ -266,7 +269,11 @@ class WebApp:
                           for m, p, f, a in ENDPOINTS]})
 
     def _new_game(self, req: dict[str, Any]) -> Response:
-        _only(req, ("level", "seed", "you"))
+        _only(req, ("level", "seed", "you", "record", "game", "round", "ply"))
+        if "record" not in req:
+            for k in ("game", "round", "ply"):
+                if k in req:
+                    raise RequestError(k, "only with a record")
         level = req.get("level")
         if level is not None and (not isinstance(level, str) or (
                 level.strip().lower() not in LEVELS and level.strip() != str(self.spec))):
@@ -279,7 +286,16 @@ class WebApp:
             you = "random"
         if isinstance(you, bool) or you not in (0, 1, "random"):
             raise RequestError("you", f'expected 0, 1 or "random", got {describe(you)}')
-        game = WebGame(spec, self.hint_spec, seed=seed, you=you)
+        if "record" in req:
+            if "seed" in req:
+                raise RequestError("seed", "a game opened from a record has the record's seed")
+            record = GameRecord.from_dict(req["record"])
+            game = WebGame.from_record(record, spec, self.hint_spec,
+                                       game=req.get("game", 0), round_index=req.get("round"),
+                                       ply=req.get("ply"),
+                                       you=None if you == "random" else you)
+        else:
+            game = WebGame(spec, self.hint_spec, seed=seed, you=you)
         self.games.add(game)
         return json_response(game.table())
 
@@ -318,8 +334,10 @@ class WebApp:
 
     def _review(self, req: dict[str, Any], gid: str) -> Response:
         """The review of the game (jaipur_ai.doors.review), streamed: ``progress`` events
-        (plies done, of all), then a ``review`` event (``GameReview.to_dict()`` and
-        ``you``); a search every ply, from the mover's view.  Iterations per ply:
+        (plies done, of all), then a ``review`` event (``GameReview.to_dict()``, ``you``
+        and ``annotated_record``: the game's record with the review as notes, as JSON
+        text, since its 64-bit seeds would not survive a browser's numbers);
+        a search every ply, from the mover's view.  Iterations per ply:
         the request's, else the review's default."""
         _only(req, ("iterations", "time", "seed"))
         limits = {k: check(k, req.get(k)) for k in ("iterations", "time")}
@@ -338,7 +356,8 @@ class WebApp:
                 r = review_game(record, seed=seed, stop_event=stop, threads=self.threads,
                                 progress=lambda done, total: events.put(
                                     ("progress", {"done": done, "total": total})), **limits)
-                events.put(("review", {"you": game.you, **r.to_dict()}))
+                events.put(("review", {"you": game.you, **r.to_dict(),
+                                       "annotated_record": r.annotated(record).to_json()}))
             except Exception as e:  # noqa: BLE001 - every failure becomes an answer
                 if not isinstance(e, JaipurError):
                     import traceback

@@ -62,6 +62,14 @@ class WebGame:
 
     def __init__(self, spec: EngineSpec, hint_spec: EngineSpec, seed: Optional[int] = None,
                  you: Union[int, str] = "random") -> None:
+        self._setup(spec, hint_spec, seed, you)
+        self.state = GameState.new(self.seed)
+        self.recorder.see(self.state, seed=self.seed)
+        self.last_table = self.table()        # what a reader sees while the engine thinks
+        self.engine_replies()
+
+    def _setup(self, spec: EngineSpec, hint_spec: EngineSpec, seed: Optional[int],
+               you: Union[int, str]) -> None:
         self.id = secrets.token_hex(6)
         self.spec = spec
         self.hint_spec = hint_spec
@@ -71,16 +79,64 @@ class WebGame:
         self.lock = threading.Lock()
         self.engine = spec.make_engine()
         self._hinter: Any = None
-        self.state = GameState.new(self.seed)
         seats = ["human", "engine"] if self.you == 0 else ["engine", "human"]
         self.recorder = RoundRecorder({"human": "human", "engine": str(spec)}, seats,
                                       {"seed": self.seed}, source="web")
-        self.recorder.see(self.state, seed=self.seed)
         self.ply = 0                          # moves played in this round
         self.history: list[dict[str, Any]] = []   # this round's moves
         self.round_moves: list[tuple[GameState, Move]] = []   # the same, for hints
-        self.last_table = self.table()        # what a reader sees while the engine thinks
-        self.engine_replies()
+
+    @classmethod
+    def from_record(cls, record: GameRecord, spec: EngineSpec, hint_spec: EngineSpec, *,
+                    game: int = 0, round_index: Optional[int] = None, ply: Optional[int] = None,
+                    you: Optional[int] = None) -> "WebGame":
+        """A game opened from a record, to be reviewed or played on: game ``game`` of
+        the record, round ``round_index`` (from 0; default the last), before its move
+        ``ply`` (from 0; default after its last move).  Everything before is replayed,
+        and recorded again, so a review covers it.  ``you``: the human's player number
+        (default: the seat of a player named "human", else 0).  A record's seed, when it
+        has one, deals the later rounds and seeds the engine."""
+        games = record.games
+        rounds = record.rounds_of(game)
+        n_rounds = len(rounds)
+        ri = n_rounds - 1 if round_index is None else round_index
+        if isinstance(ri, bool) or not isinstance(ri, int) or not 0 <= ri < n_rounds:
+            raise RequestError("round", f"expected a round of that game, 0 to {n_rounds - 1}, "
+                                        f"got {round_index!r}")
+        played = rounds[ri][1]
+        k = len(played) if ply is None else ply
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(played):
+            raise RequestError("ply", f"expected a move number of that round, 0 to "
+                                      f"{len(played)}, got {ply!r}")
+        seats = games[game].get("seats", [])
+        if you is None:
+            human = [i for i, name in enumerate(seats)
+                     if record.players.get(name) == "human" or name == "human"]
+            you = human[0] if human else 0
+        if you not in (0, 1):
+            raise RequestError("you", f"expected 0 or 1, got {you!r}")
+        settings_seed = record.settings.get("seed")
+        g = cls.__new__(cls)
+        g._setup(spec, hint_spec, settings_seed if isinstance(settings_seed, int)
+                 and 0 <= settings_seed < 2**64 else None, you)
+        # the rounds before, whole; then this round up to the ply
+        for r in range(ri + 1):
+            dealt, moves = rounds[r]
+            deal = games[game]["rounds"][r]["deal"]
+            g.state = dealt
+            g.recorder.see(dealt, seed=deal.get("seed") if isinstance(deal.get("seed"), int)
+                           else None)
+            for j, (state, move) in enumerate(moves if r < ri else moves[:k]):
+                g.state = state.apply(move)
+                g.recorder.see(g.state)
+                if r == ri:
+                    g.ply = j + 1
+                    g.round_moves.append((state, move))
+                    g.history.append({"ply": j + 1, "by": _who(g, state.to_move),
+                                      "move": str(move)})
+        g.last_table = g.table()
+        g.engine_replies()
+        return g
 
     # ------------------------------------------------------------ playing
     def _apply(self, move: Move, by: int, seconds: Optional[float] = None) -> None:

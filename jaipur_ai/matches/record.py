@@ -292,6 +292,30 @@ class GameRecord:
             raise RecordError(f"{rw}.totals", f"recorded {rnd['totals']}, the replay gives "
                                               f"{list(state.round_totals())}")
 
+    def rounds_of(self, game: int) -> list[tuple[GameState, list[tuple[GameState, Move]]]]:
+        """Game ``game``'s rounds replayed (and the whole record checked, as by
+        :meth:`replay`): for each round, the position dealt and the (position, move) of
+        every move."""
+        if not self.games:
+            raise RecordError("games", "the record holds no game")
+        if isinstance(game, bool) or not isinstance(game, int) \
+                or not 0 <= game < len(self.games):
+            raise RecordError("game", f"expected a game of the record, 0 to "
+                                      f"{len(self.games) - 1}, got {game!r}")
+        played: dict[int, list[tuple[GameState, Move]]] = {}
+        for gi, ri, _k, state, move in self.replay():
+            if gi == game:
+                played.setdefault(ri, []).append((state, move))
+        out: list[tuple[GameState, list[tuple[GameState, Move]]]] = []
+        prev: Optional[GameState] = None
+        for ri, rnd in enumerate(self.games[game]["rounds"]):
+            moves = played.get(ri, [])
+            dealt = moves[0][0] if moves else self._deal(rnd, prev, ri,
+                                                         f"games[{game}].rounds[{ri}]")
+            out.append((dealt, moves))
+            prev = moves[-1][0].apply(moves[-1][1]) if moves else dealt
+        return out
+
     def final_states(self) -> list[Any]:
         """The last position of every game, after replaying it."""
         last: dict[int, Any] = {}

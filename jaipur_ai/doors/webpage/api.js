@@ -21,13 +21,28 @@ async function answerOf(response) {
 }
 
 // api("POST", "/api/games", {level: "easy"}) -> the answer's JSON, or throws ApiError.
+// A body given as a string is sent as it is (JSON text the page must not re-encode).
 export async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   return answerOf(await fetch(path, init));
+}
+
+// The answer's JSON text, unparsed: records hold 64-bit seeds, which JavaScript's numbers
+// would round, so the page keeps and sends records as text.
+export async function apiText(path) {
+  const response = await fetch(path);
+  if (!response.ok) await answerOf(response);
+  return response.text();
+}
+
+// The body {"record": <text>, ...fields} with the record's text kept exactly.
+export function withRecord(recordText, fields = {}) {
+  const rest = JSON.stringify(fields).slice(1, -1);
+  return `{"record": ${recordText}${rest ? ", " + rest : ""}}`;
 }
 
 // Reads the event stream of a POST: onEvent(name, data) for each event; resolves at its

@@ -1,5 +1,5 @@
 // jaipur_ai web: the screens and what their buttons do.
-import { api } from "./api.js";
+import { api, apiText, withRecord } from "./api.js";
 import { analyse, showHint, stopAnalysis } from "./analysis.js";
 import { checkPosition, setupEditor, showExample, showView } from "./editor.js";
 import { reviewGame } from "./review.js";
@@ -41,10 +41,62 @@ export function showScreen(name) {
   document.body.dataset.screen = name;
 }
 
+// The game shown is kept: its id in the address (#game=ID, a link to it) and in this
+// browser's storage with its record, so that a reload, or a server that forgot it,
+// shows it again.
+const SAVED_ID = "jaipur-ai.game", SAVED_RECORD = "jaipur-ai.record", SAVED_YOU = "jaipur-ai.you";
+
 function play(table) {
   $("table").hidden = false;
   $("hint").hidden = true;
   renderTable(table);
+  if (location.hash !== `#game=${table.id}`) history.replaceState(null, "", `#game=${table.id}`);
+  try {
+    localStorage.setItem(SAVED_ID, table.id);
+    localStorage.setItem(SAVED_YOU, String(table.you));
+  } catch (e) { /* storage refused (private mode): the address still names the game */ }
+  apiText(`/api/games/${table.id}/record`).then((record) => {
+    try { localStorage.setItem(SAVED_RECORD, record); } catch (e) { /* full */ }
+  }).catch(() => {});
+}
+
+// On load: the game named by the address, else the last one of this browser; a game the
+// server no longer has is opened again from its saved record.
+async function restore() {
+  const m = location.hash.match(/game=([0-9a-f]{1,40})/);
+  const gid = m ? m[1] : localStorage.getItem(SAVED_ID);
+  if (!gid) return;
+  try {
+    play(await api("GET", `/api/games/${gid}`));
+    return;
+  } catch (e) {
+    if (e.type !== "NotFoundError") throw e;
+  }
+  const saved = localStorage.getItem(SAVED_RECORD);
+  if (!saved || localStorage.getItem(SAVED_ID) !== gid) {
+    $("restored").textContent = `The server no longer has game ${gid}: start a new one.`;
+    $("restored").hidden = false;
+    return;
+  }
+  const you = Number(localStorage.getItem(SAVED_YOU) || "0");
+  play(await api("POST", "/api/games", withRecord(saved, { you })));
+  $("restored").textContent = "The server no longer had this game: it was opened again "
+    + "from the record this browser kept.";
+  $("restored").hidden = false;
+}
+
+// A record file (picked or dropped) opened as a game at the chosen move.
+async function openRecord(file) {
+  const text = await file.text();
+  try {
+    JSON.parse(text);           // (only to say so here: the text itself is sent)
+  } catch (e) {
+    throw new Error(`${file.name}: not a JSON game record (jaipur-record/1)`);
+  }
+  const fields = {};
+  if ($("open-ply").value !== "") fields.ply = Number($("open-ply").value);
+  showScreen("play");
+  play(await api("POST", "/api/games", withRecord(text, fields)));
 }
 
 async function start() {
@@ -67,6 +119,16 @@ async function start() {
     const body = { level: $("level").value, you: $("you").value === "random" ? "random" : Number($("you").value) };
     if ($("seed").value !== "") body.seed = Number($("seed").value);
     busy($("new-game-button"), async () => play(await api("POST", "/api/games", body)));
+  });
+  $("open-record").addEventListener("change", () => {
+    const file = $("open-record").files[0];
+    if (file) busy(null, () => openRecord(file));
+  });
+  document.addEventListener("dragover", (ev) => ev.preventDefault());
+  document.addEventListener("drop", (ev) => {
+    ev.preventDefault();
+    const file = ev.dataTransfer && ev.dataTransfer.files[0];
+    if (file) busy(null, () => openRecord(file));
   });
   $("clear").addEventListener("click", () => { clearSelection(); renderTable(currentTable()); });
   $("confirm").addEventListener("click", () => {
@@ -118,6 +180,7 @@ async function start() {
     analyse(p.position, showError);
   }));
   $("review-start").addEventListener("click", () => reviewGame(currentTable(), showError));
+  await busy(null, restore);
   document.body.dataset.ready = "1";
 }
 

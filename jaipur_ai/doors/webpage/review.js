@@ -108,6 +108,17 @@ function table(review) {
   return [head, ...rows];
 }
 
+// The reviewed game as one file: the record with the review as notes (jaipur-record/1,
+// JSON text as the server wrote it), which the page and jaipur-ai review open again.
+function offerDownload(recordText) {
+  const link = $("review-download");
+  if (!recordText) return;
+  if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([recordText], { type: "application/json" }));
+  link.record = recordText;      // (what the file holds, for scripts that drive the page)
+  link.hidden = false;
+}
+
 export async function reviewGame(game, reportError) {
   const status = $("review-status");
   if (!game) {
@@ -120,6 +131,7 @@ export async function reviewGame(game, reportError) {
   $("review-graph").replaceChildren();
   $("review-summary").replaceChildren();
   $("review-table").replaceChildren();
+  $("review-download").hidden = true;
   const bar = $("review-progress");
   bar.hidden = false; bar.value = 0;
   status.textContent = "reviewing ...";
@@ -137,6 +149,7 @@ export async function reviewGame(game, reportError) {
         $("review-table").replaceChildren(...table(data));
         status.textContent = `${data.plies.length} moves reviewed, ${data.settings.iterations} iterations each`;
         status.dataset.state = "done";
+        offerDownload(data.annotated_record);
       }
     });
   } catch (e) {
