@@ -1,7 +1,10 @@
 """The screenshots of docs/web.md: each screen of ``jaipur-ai web``, driven in headless
 Chromium by the same code as the browser tests (tests/webpage.py).
 
-    PYTHONPATH=. python3 bench/web_screenshots.py [--out docs/img]
+    PYTHONPATH=. python3 bench/web_screenshots.py [--out docs/img] [--only desktop|phone]
+
+The desktop shots are 1100 px wide (the whole page); the phone shots are a 390 x 844
+phone's first screen (web-phone-play.png) and its whole review (web-phone-review.png).
 
 Needs chromium, chromium-driver and selenium (the ``test`` extra).  The games are
 seeded and the engines iteration-limited, so the pictures come out the same each run
@@ -31,9 +34,39 @@ def shoot(page: webpage.Page, out: Path, name: str) -> None:
     print(path)
 
 
+def phone(out: Path) -> None:
+    """The play screen as a 390 x 844 phone shows it, and a review."""
+    sample = Path(__file__).resolve().parent.parent / "jaipur_ai" / "data" / "sample-record.json"
+    with webpage.serve(LEVEL, HINT) as url, webpage.browser(390, 844) as driver:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        page = webpage.Page(driver, url)
+        page.load()
+        game = page.new_game(seed=11, you="0")
+        for _ in range(3):
+            page.play(webpage.choose(game["legal_moves"], {"swap", "camels", "sell"}))
+            game = page.game()
+        page.d.execute_script("window.scrollTo(0, 0)")
+        page.d.save_screenshot(str(out / "web-phone-play.png"))
+        print(out / "web-phone-play.png")
+        page.find("#open-record").send_keys(str(sample))
+        page.idle()
+        page.screen("review")
+        page.type_into("#review-iterations", "300")
+        page.find("#review-start").click()
+        WebDriverWait(driver, 600).until(
+            lambda d: page.find("#review-status").get_attribute("data-state") in ("done", "error"))
+        height = page.d.execute_script("return document.documentElement.scrollHeight")
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 390, "height": min(height, 2400), "deviceScaleFactor": 1, "mobile": True})
+        page.d.save_screenshot(str(out / "web-phone-review.png"))
+        print(out / "web-phone-review.png")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/img", help="folder of the PNG files")
+    ap.add_argument("--only", choices=("desktop", "phone"), default=None)
     args = ap.parse_args()
     why = webpage.missing()
     if why:
@@ -41,6 +74,10 @@ def main() -> int:
         return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.only != "desktop":
+        phone(out)
+    if args.only == "phone":
+        return 0
     with webpage.serve(LEVEL, HINT) as url, webpage.browser(1100, 1300) as driver:
         page = webpage.Page(driver, url)
         page.load()

@@ -329,3 +329,59 @@ def test_a_record_file_opens_is_reviewed_and_downloads_with_its_review(page, tmp
     assert page.table()["history"][:3] == [
         f"{'you' if p == 0 else 'engine'}: {m}" for p, m in zip(movers, moves[:3])]
     assert page.error() == ""
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
+def test_no_screen_scrolls_sideways_and_a_phone_shows_the_table(width, height):
+    """At a phone's 390 x 844 and a laptop's 1280 x 800: no screen is wider than the window
+    (a review done, an analysis shown, the editor filled); on the phone the play screen
+    shows the market, the hand and the move buttons without scrolling, and every button
+    of it is at least 44 px each way."""
+    phone = width < 600
+    sample = Path(__file__).resolve().parents[1] / "jaipur_ai" / "data" / "sample-record.json"
+    with webpage.serve(LEVEL, HINT) as url, webpage.browser(width, height) as driver:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone})
+        page = webpage.Page(driver, url)
+        page.load()
+
+        def fits(where: str) -> None:
+            sw, iw = driver.execute_script("return [document.documentElement.scrollWidth, "
+                                           "window.innerWidth]")
+            assert sw <= iw, f"{where}: {sw} px wide in a {iw} px window"
+
+        page.new_game(seed=11, you="0")
+        fits("play")
+        if phone:
+            driver.execute_script("window.scrollTo(0, 0)")
+            seen = driver.execute_script("""
+                const b = (id) => document.getElementById(id).getBoundingClientRect().bottom;
+                return [b("market"), b("my-hand"), b("confirm"), window.innerHeight];""")
+            assert max(seen[:3]) <= seen[3], seen
+            small = driver.execute_script("""
+                return [...document.querySelectorAll("#screen-play button, nav button")]
+                  .filter((e) => e.offsetParent !== null)
+                  .map((e) => [e.id || e.textContent, e.getBoundingClientRect()])
+                  .filter(([_, r]) => r.width < 43.5 || r.height < 43.5)
+                  .map(([n, r]) => `${n} ${r.width}x${r.height}`);""")
+            assert small == []
+        page.find("#open-record").send_keys(str(sample))
+        page.idle()
+        page.wait.until(lambda d: page.error() or page.table()["round_over"])
+        fits("round end")
+        page.screen("review")
+        page.type_into("#review-iterations", "20")
+        page.find("#review-start").click()
+        page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
+                        in ("done", "error"))
+        assert page.error() == ""
+        fits("review")
+        page.screen("editor")
+        page.find("#ed-sample").click()
+        fits("editor")
+        page.screen("analyse")
+        page.type_into("#analyse-position", "sample")
+        page.type_into("#analyse-iterations", "300")
+        page.find("#analyse-start").click()
+        page.wait.until(lambda d: len(page.find_all("#analysis tbody tr")) > 0)
+        fits("analyse")
