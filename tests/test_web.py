@@ -75,7 +75,9 @@ def test_a_game_is_the_players_view_and_the_engine_replies(app):
     assert t["legal_moves"] == [str(m) for m in jp.View.from_text(t["position"]).legal_moves()]
     before = len(t["history"])
     t2 = post(app, f"/api/games/{t['id']}/move", {"move": t["legal_moves"][0]}).json()
-    assert t2["history"][before] == {"ply": before + 1, "by": "you", "move": t["legal_moves"][0]}
+    assert t2["history"][before] == {"ply": before + 1, "by": "you", "move": t["legal_moves"][0],
+                                     "position": t["position"]}       # your view before it
+    assert all(jp.View.from_text(h["position"]).observer == 1 for h in t2["history"])
     if not t2["round_over"]:
         assert t2["history"][-1]["by"] == "engine"
         assert t2["last_engine_move"] == t2["history"][-1]["move"]

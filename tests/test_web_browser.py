@@ -385,3 +385,30 @@ def test_no_screen_scrolls_sideways_and_a_phone_shows_the_table(width, height):
         page.find("#analyse-start").click()
         page.wait.until(lambda d: len(page.find_all("#analysis tbody tr")) > 0)
         fits("analyse")
+
+
+def test_the_live_evaluation_follows_the_game(page):
+    """On by default: while it is your move the bar shows the search's win chance and
+    margin for your view, and after a move it evaluates the new position; the switch
+    turns it off."""
+    game = page.new_game(seed=13, you="0")
+    bar = "#eval-bar"
+
+    def updated_for(position: str) -> bool:
+        e = page.find(bar)
+        return e.get_attribute("data-position") == position and \
+            int(e.get_attribute("data-updates") or 0) > 0
+
+    page.wait.until(lambda d: updated_for(game["position"]))
+    win = float(page.find(bar).get_attribute("data-win"))
+    assert 0.0 <= win <= 1.0
+    assert page.text("#eval-text").startswith(f"you: {100 * win:.1f}"[:7])
+    assert page.find(bar).get_attribute("aria-valuenow") == f"{100 * win:.0f}"
+    page.play(webpage.choose(game["legal_moves"], set()))
+    game = page.game()
+    if not game["round_over"]:
+        page.wait.until(lambda d: updated_for(game["position"]))
+    page.find("#live-eval").click()
+    assert not page.shown(bar)
+    page.find("#live-eval").click()
+    assert page.shown(bar)

@@ -133,7 +133,8 @@ class WebGame:
                     g.ply = j + 1
                     g.round_moves.append((state, move))
                     g.history.append({"ply": j + 1, "by": _who(g, state.to_move),
-                                      "move": str(move)})
+                                      "move": str(move),
+                                      "position": state.view(g.you).to_text()})
         g.last_table = g.table()
         g.engine_replies()
         return g
@@ -145,7 +146,8 @@ class WebGame:
         self.round_moves.append((before, move))
         self.recorder.see(self.state)
         self.ply += 1
-        entry: dict[str, Any] = {"ply": self.ply, "by": _who(self, by), "move": str(move)}
+        entry: dict[str, Any] = {"ply": self.ply, "by": _who(self, by), "move": str(move),
+                                 "position": before.view(self.you).to_text()}
         if seconds is not None:
             entry["seconds"] = round(seconds, 3)
         self.history.append(entry)

@@ -2,6 +2,7 @@
 import { api, apiText, withRecord } from "./api.js";
 import { analyse, showHint, stopAnalysis } from "./analysis.js";
 import { checkPosition, setupEditor, showExample, showView } from "./editor.js";
+import { liveEval, stopLiveEval } from "./evalbar.js";
 import { reviewGame } from "./review.js";
 import { clearSelection, currentTable, renderTable } from "./table.js";
 
@@ -50,6 +51,7 @@ function play(table) {
   $("table").hidden = false;
   $("hint").hidden = true;
   renderTable(table);
+  liveEval(table);
   if (location.hash !== `#game=${table.id}`) history.replaceState(null, "", `#game=${table.id}`);
   try {
     localStorage.setItem(SAVED_ID, table.id);
@@ -131,9 +133,11 @@ async function start() {
     if (file) busy(null, () => openRecord(file));
   });
   $("clear").addEventListener("click", () => { clearSelection(); renderTable(currentTable()); });
+  $("live-eval").addEventListener("change", () => liveEval(currentTable()));
   $("confirm").addEventListener("click", () => {
     const t = currentTable();
     const move = $("confirm").dataset.move;
+    stopLiveEval();
     busy($("confirm"), async () => {
       $("move-note").textContent = "the engine is thinking ...";
       play(await api("POST", `/api/games/${t.id}/move`, { move }));
