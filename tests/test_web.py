@@ -136,6 +136,31 @@ def test_the_record_replays_what_was_played(app):
     assert rec.games[0]["rounds"][0]["moves"] == [h["move"] for h in t["history"]]
 
 
+def test_the_engines_last_move_says_where_its_cards_went(app):
+    seen = set()
+    for seed in range(12):
+        t = new_game(app, seed=seed, you=0)
+        for _ in range(6):
+            if t["round_over"] or t["last_engine_cards"] is None:
+                break
+            moved, move = t["last_engine_cards"], jp.Move.parse(t["last_engine_move"])
+            seen.add(move.kind)
+            letter = str(move).split()[-1][-1]       # take X / sell nX: the good's letter
+            if move.kind == "take":
+                assert moved["hand"] == letter and len(moved["market"]) == 1
+                assert moved["herd"] == 0 and moved["discard"] == ""
+            elif move.kind == "camels":
+                assert moved["herd"] == len(moved["market"]) >= 1 and moved["hand"] == ""
+            elif move.kind == "sell":
+                assert moved["discard"] == letter * move.count and moved["market"] == ""
+            else:                        # an exchange: the market gets what it gave
+                given = str(move).split(" for ")[1]
+                assert sorted(moved["market"]) == sorted(given)
+                assert moved["herd"] == 0
+            t = post(app, f"/api/games/{t['id']}/move", {"move": t["legal_moves"][0]}).json()
+    assert {"take", "camels"} <= seen
+
+
 def test_a_record_opens_at_any_ply_and_plays_on(app):
     t = play_first_moves(app, new_game(app, seed=3, you=1), 6)
     record = app.handle("GET", f"/api/games/{t['id']}/record").json()

@@ -412,3 +412,20 @@ def test_the_live_evaluation_follows_the_game(page):
     assert not page.shown(bar)
     page.find("#live-eval").click()
     assert page.shown(bar)
+
+
+def test_the_engines_last_move_is_marked_and_the_turn_stays_in_view(page):
+    for seed in range(11, 30):
+        game = page.new_game(seed=seed, you="1")
+        if game["history"]:                          # the engine started, and has moved
+            break
+    moved = game["last_engine_cards"]
+    assert moved is not None
+    count = lambda zone: len(page.find_all(f"#{zone} .card.moved"))   # noqa: E731
+    assert count("market") == len(moved["market"])
+    assert count("opp-hand") == len(moved["hand"])
+    assert count("opp-herd") == moved["herd"]
+    assert count("discard") == len(moved["discard"])
+    assert count("market") + count("opp-hand") + count("opp-herd") + count("discard") > 0
+    assert page.d.execute_script(
+        "return getComputedStyle(document.getElementById('status')).position") == "sticky"

@@ -219,6 +219,30 @@ class WebGame:
                                          "comes once it is over", "ConflictError")
         return GameRecord.from_dict(self.record().to_dict(), verify=False)
 
+    def _engine_cards(self) -> Optional[dict[str, Any]]:
+        """Where the cards of the engine's last move went, as the human sees them, when it
+        is the last move played: the cards that came into the market (what it gave and
+        the refill), the cards of its hand the human saw it take, the camels that joined
+        its herd and the cards it sold (the page marks them)."""
+        if not self.round_moves or self.history[-1]["by"] != "engine":
+            return None
+        state, move = self.round_moves[-1]
+        before = state.view(self.you).to_dict()
+        after = self.state.view(self.you).to_dict()
+        b, a = before["players"][self.bot], after["players"][self.bot]
+        # the market less the cards the move took from it: what is left of it is what
+        # stayed; everything else in it now came in
+        words = str(move).split()
+        taken = {"take": words[-1], "camels": "M" * before["market"].count("M"),
+                 "swap": words[1] if move.kind == "swap" else "", "sell": ""}[move.kind]
+        stayed = before["market"]
+        for c in taken:
+            stayed = stayed.replace(c, "", 1)
+        return {"market": _added(stayed, after["market"]),
+                "hand": _added(b["known"], a["known"]),
+                "herd": max(0, a["herd"] - b["herd"]),
+                "discard": _added(before["discard"], after["discard"])}
+
     # ------------------------------------------------------------ what the page draws
     def table(self) -> dict[str, Any]:
         """The game from the human's side: their view (the JSON form of
@@ -246,6 +270,7 @@ class WebGame:
             "round_over": over, "round_end": None,
             "match_over": s.is_match_over, "match_winner": _who(self, s.match_winner),
         }
+        out["last_engine_cards"] = self._engine_cards()
         if over:
             totals = s.round_totals()
             out["round_end"] = {
@@ -258,6 +283,18 @@ class WebGame:
                                 for w, p in (("you", self.you), ("engine", self.bot))},
             }
         return out
+
+
+def _added(before: str, after: str) -> str:
+    """The cards of ``after`` beyond those of ``before`` (both as letters), in order."""
+    left = list(before)
+    out = []
+    for c in after:
+        if c in left:
+            left.remove(c)
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 class GameStore:

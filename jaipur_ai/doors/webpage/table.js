@@ -173,9 +173,28 @@ export function renderTable(table) {
   $("history").replaceChildren(...table.history.map((h) =>
     el("li", { text: `${h.by === "you" ? "you" : "engine"}: ${h.move}` })));
 
+  markEngineCards(table.last_engine_cards);
   renderRoundEnd(table);
   renderComposer();
   if (changed) announce(table);
+}
+
+// Marks the cards the engine's last move moved: what came into the market, the cards
+// of its hand you saw it take, the camels that joined its herd, what it sold.
+function markEngineCards(moved) {
+  if (!moved) return;
+  const mark = (zoneId, letters, fromEnd) => {
+    const cards = [...$(zoneId).querySelectorAll(".card")];
+    if (fromEnd) cards.reverse();
+    for (const c of letters) {
+      const hit = cards.find((e) => e.dataset.card === c && !e.classList.contains("moved"));
+      if (hit) hit.classList.add("moved");
+    }
+  };
+  mark("market", moved.market, false);
+  mark("opp-hand", moved.hand, false);
+  mark("opp-herd", "M".repeat(moved.herd), true);
+  mark("discard", moved.discard, true);
 }
 
 // Says what changed to screen readers (the #announce live region): the engine's move,
