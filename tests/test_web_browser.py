@@ -429,3 +429,52 @@ def test_the_engines_last_move_is_marked_and_the_turn_stays_in_view(page):
     assert count("market") + count("opp-hand") + count("opp-herd") + count("discard") > 0
     assert page.d.execute_script(
         "return getComputedStyle(document.getElementById('status')).position") == "sticky"
+
+
+def test_a_review_is_walked_by_click_and_by_keys(page):
+    from selenium.webdriver.common.keys import Keys
+    sample = Path(__file__).resolve().parents[1] / "jaipur_ai" / "data" / "sample-record.json"
+    page.screen("play")
+    page.type_into("#open-ply", "")
+    page.find("#open-record").send_keys(str(sample))
+    page.idle()
+    page.wait.until(lambda d: page.error() or page.table()["round_over"])
+    page.screen("review")
+    page.type_into("#review-iterations", "20")
+    page.find("#review-start").click()
+    page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
+                    in ("done", "error"))
+    rows = page.find_all("#review-table tr")[1:]
+    n = len(rows)
+
+    def at(i: int) -> None:
+        page.wait.until(lambda d: page.find("#review-board").get_attribute("data-index")
+                        == str(i))
+        move = rows[i].find_elements("css selector", "td")[3].text
+        assert f"played {move} " in page.text("#review-ply")
+        assert len(page.find_all("#review-position .card.played")) >= 1
+        assert "current" in rows[i].get_attribute("class")
+
+    at(0)
+    first = page.find("#review-position").get_attribute("data-position")
+    body = page.find("body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    at(1)
+    assert page.find("#review-position").get_attribute("data-position") != first
+    body.send_keys(Keys.END)
+    at(n - 1)
+    body.send_keys(Keys.HOME)
+    at(0)
+    rows[5].click()
+    at(5)
+    page.d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                          page.find('#review-graph .ply-point[data-index="7"]'))
+    at(7)
+    # the Analyse screen draws the position it analyses, its best move marked
+    page.screen("analyse")
+    page.type_into("#analyse-position", "sample")
+    page.type_into("#analyse-iterations", "300")
+    page.find("#analyse-start").click()
+    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
+    page.wait.until(lambda d: len(page.find_all("#analyse-board .card.best")) >= 1)
+    assert len(page.find_all("#analyse-board .card")) >= 5

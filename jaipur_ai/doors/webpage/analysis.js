@@ -1,6 +1,7 @@
 // The analysis panel: ranked moves with win %, margin and line, updating while the
 // engine thinks (server-sent events from POST /api/analyse), and the hint.
-import { stream } from "./api.js";
+import { api, stream } from "./api.js";
+import { drawBoard } from "./board.js";
 import { el, pct, signed } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,8 +17,24 @@ export function candidateRows(candidates) {
     el("td", { class: "line", text: c.pv.join(", ") })));
 }
 
+let board = null;             // the analysed position as a view's JSON form, once read
+
+// A full state is drawn as its player to move sees it, the other hand face up.
+function viewOf(kind, json) {
+  if (kind === "view") return json;
+  const me = json.to_move;
+  const players = json.players.map((p, i) => (i === me ? { ...p, known: p.known || "" }
+    : { ...p, hand_size: p.hand.length, known: p.hand }));
+  return { ...json, observer: me, players };
+}
+
+function drawAnalysed(best) {
+  if (board) drawBoard($("analyse-board"), board, best ? [[best, "best"]] : []);
+}
+
 function show(a) {
   $("analysis").tBodies[0].replaceChildren(...candidateRows(a.candidates));
+  if (a.candidates.length) drawAnalysed(a.candidates[0].move);
   const what = a.final ? (a.terminated ? "stopped" : "done") : "thinking";
   $("analyse-status").textContent = `${what}: ${a.iterations.toLocaleString("en")} iterations, `
     + `${a.elapsed.toFixed(1)} s, ${a.algorithm}, seed ${a.seed}`;
@@ -46,6 +63,13 @@ export async function analyse(position, reportError) {
   $("analyse-status").dataset.state = "starting";
   $("analysis").tBodies[0].replaceChildren();
   $("analysis").dataset.updates = "0";
+  board = null;
+  $("analyse-board").replaceChildren();
+  api("POST", "/api/position", { position }).then((p) => {
+    if (running !== control) return;
+    board = viewOf(p.kind, p.json);
+    drawAnalysed(null);
+  }).catch(() => {});         // (a position the server refuses: the analysis says why)
   try {
     await stream("/api/analyse", body, (name, data) => {
       if (data.error) throw new Error(data.error.message);

@@ -3,7 +3,7 @@ import { api, apiText, withRecord } from "./api.js";
 import { analyse, showHint, stopAnalysis } from "./analysis.js";
 import { checkPosition, setupEditor, showExample, showView } from "./editor.js";
 import { liveEval, stopLiveEval } from "./evalbar.js";
-import { reviewGame } from "./review.js";
+import { reviewGame, setupReviewWalk } from "./review.js";
 import { clearSelection, currentTable, renderTable } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -184,6 +184,7 @@ async function start() {
     analyse(p.position, showError);
   }));
   $("review-start").addEventListener("click", () => reviewGame(currentTable(), showError));
+  setupReviewWalk(showError);
   await busy(null, restore);
   document.body.dataset.ready = "1";
 }

@@ -1,6 +1,7 @@
 // The review of a game (POST /api/games/ID/review: progress events, then the review)
 // and its win-probability graph, an inline SVG drawn here.
-import { stream } from "./api.js";
+import { api, stream } from "./api.js";
+import { drawBoard } from "./board.js";
 import { el, pct } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -58,6 +59,12 @@ export function drawGraph(review) {
       g.append(svg("polyline", { class: `curve player-${p}`, stroke: COLOURS[p],
         points: pts.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(" ") }));
     }
+    for (const q of s.plies) {          // a point per move: click it to see the table
+      const dot = svg("circle", { cx: X(s.x0 + q.ply), cy: Y(q.win_best), r: 5,
+        class: "ply-point", "data-index": review.plies.indexOf(q), tabindex: -1 });
+      dot.append(svg("title", {}, `round ${q.round} ply ${q.ply}: ${q.move}`));
+      g.append(dot);
+    }
     for (const q of s.plies.filter((x) => x.label)) {
       const x = X(s.x0 + q.ply);
       g.append(svg("line", { x1: x, x2: x, y1: Y(q.win_best), y2: Y(q.win_played),
@@ -97,7 +104,8 @@ function summary(review) {
 function table(review) {
   const head = el("tr", {}, ...["round", "ply", "who", "move", "win %", "best", "best win %",
     "loss", "label", "best line"].map((h) => el("th", { text: h })));
-  const rows = review.plies.map((p) => el("tr", { class: p.label || "", dataset: { label: p.label || "" } },
+  const rows = review.plies.map((p, i) => el("tr", { class: p.label || "", tabindex: 0,
+    dataset: { label: p.label || "", index: String(i) } },
     el("td", { class: "num", text: String(p.round) }), el("td", { class: "num", text: String(p.ply) }),
     el("td", { text: who(review, p.mover) }), el("td", { text: p.move }),
     el("td", { class: "num", text: pct(p.win_played) }),
@@ -106,6 +114,60 @@ function table(review) {
     el("td", { class: "num", text: p.loss.toFixed(1) }), el("td", { text: p.label || "" }),
     el("td", { class: "line", text: p.label ? p.line.join(", ") : "" })));
   return [head, ...rows];
+}
+
+// Walking the review: the table of one ply as its mover saw it, the move played and the
+// best move marked; a row or a point of the graph chooses it, and the keys step.
+let shown = null;            // the review on the screen
+let at = -1;                 // the ply whose table is drawn (an index into shown.plies)
+const views = new Map();     // view text -> its JSON form (asked of the server once)
+
+export async function showPly(i) {
+  if (!shown || i < 0 || i >= shown.plies.length) return;
+  at = i;
+  const p = shown.plies[i];
+  for (const tr of document.querySelectorAll("#review-table tr.current")) tr.classList.remove("current");
+  const row = document.querySelector(`#review-table tr[data-index="${i}"]`);
+  if (row) row.classList.add("current");
+  for (const c of document.querySelectorAll("#review-graph .ply-point.current")) c.classList.remove("current");
+  const dot = document.querySelector(`#review-graph .ply-point[data-index="${i}"]`);
+  if (dot) dot.classList.add("current");
+  if (!views.has(p.view)) views.set(p.view, (await api("POST", "/api/position", { position: p.view })).json);
+  if (at !== i) return;                 // another ply was chosen meanwhile
+  const box = $("review-board");
+  box.hidden = false;
+  $("review-ply").textContent = `Round ${p.round}, move ${p.ply}: ${who(shown, p.mover)} `
+    + `played ${p.move} (${pct(p.win_played)} %)`
+    + (p.best === p.move ? ", the best move found" : `; best ${p.best} (${pct(p.win_best)} %)`)
+    + (p.label ? `: ${p.label}` : "");
+  drawBoard($("review-position"), views.get(p.view),
+    [[p.move, "played"], [p.best === p.move ? null : p.best, "best"]]);
+  box.dataset.index = String(i);
+}
+
+function step(ev) {
+  if (!shown || document.body.dataset.screen !== "review") return;
+  if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+  const last = shown.plies.length - 1;
+  const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: last }[ev.key];
+  if (to === undefined) return;
+  ev.preventDefault();
+  showPly(Math.max(0, Math.min(last, to)));
+}
+
+export function setupReviewWalk(reportError) {
+  document.addEventListener("keydown", step);
+  const pick = (ev) => {
+    const hit = ev.target.closest("[data-index]");
+    if (hit && hit.closest("#review-table, #review-graph")) {
+      showPly(Number(hit.dataset.index)).catch(reportError);
+    }
+  };
+  $("review-table").addEventListener("click", pick);
+  $("review-graph").addEventListener("click", pick);
+  $("review-table").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") pick(ev);
+  });
 }
 
 // The reviewed game as one file: the record with the review as notes (jaipur-record/1,
@@ -132,6 +194,9 @@ export async function reviewGame(game, reportError) {
   $("review-summary").replaceChildren();
   $("review-table").replaceChildren();
   $("review-download").hidden = true;
+  $("review-board").hidden = true;
+  shown = null;
+  at = -1;
   const bar = $("review-progress");
   bar.hidden = false; bar.value = 0;
   status.textContent = "reviewing ...";
@@ -150,6 +215,8 @@ export async function reviewGame(game, reportError) {
         status.textContent = `${data.plies.length} moves reviewed, ${data.settings.iterations} iterations each`;
         status.dataset.state = "done";
         offerDownload(data.annotated_record);
+        shown = data;
+        showPly(0).catch(reportError);
       }
     });
   } catch (e) {
