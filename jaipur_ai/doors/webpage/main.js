@@ -124,6 +124,7 @@ async function start() {
   });
   $("open-record").addEventListener("change", () => {
     const file = $("open-record").files[0];
+    $("open-record").value = "";        // (so that the same file can be opened again)
     if (file) busy(null, () => openRecord(file));
   });
   document.addEventListener("dragover", (ev) => ev.preventDefault());
