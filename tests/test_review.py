@@ -70,6 +70,36 @@ def test_a_planted_blunder_is_labelled_a_blunder():
     assert "?? BLUNDER" in str(review) and "best line: " in str(review)
 
 
+def check_why(why: str, best: jp.Move, win_best: float, line: list, other: jp.Move,
+              win_other: float, margins=None) -> None:
+    """A "why" line says exactly the search's figures: the two moves, the gap in win
+    chance (and margin), and the first sale of the best line, with its turn."""
+    import re
+    head = f"{best} over {other}: {100 * (win_best - win_other):+.1f} points of win chance"
+    if margins is not None:
+        head += f", {margins[0] - margins[1]:+.1f} points of margin"
+    assert why.startswith(head), (why, head)
+    sales = [(k, m) for k, m in enumerate(line[::2]) if m.kind == "sell"]
+    if sales:
+        k, m = sales[0]
+        assert re.search(rf"its line sells {m.count} \w+ "
+                         rf"{'now' if k == 0 else 'next turn' if k == 1 else f'in {k} turns'}", why)
+        assert ("a bonus token at stake" in why) == (m.count >= 3)
+    else:
+        assert "sells" not in why
+
+
+def test_the_review_says_why_the_best_move_was_better():
+    state = jp.GameState.from_text(BLUNDER_POSITION)
+    review = review_game(record_of(state, [BLUNDER]), iterations=1000, seed=3)
+    (ply,) = review.plies
+    check_why(ply.why, ply.best, ply.win_best, ply.line, ply.move, ply.win_played)
+    assert "its line sells 2 gold now" in ply.why
+    assert ply.to_dict()["why"] == ply.why
+    best = review_game(record_of(state, [BEST]), iterations=1000, seed=3)
+    assert best.plies[0].why is None           # nothing to say of the best move itself
+
+
 def best_move_game(plies: int, iterations: int, seed: int) -> jp.GameRecord:
     """A round whose every move is the review engine's best at the review's settings,
     each searched, as a review does, knowing the round's moves before it."""
@@ -159,7 +189,7 @@ def test_json_round_trip(sample_review):
                       "summary", "rounds", "plies"}
     assert set(d["plies"][0]) == {"round", "ply", "mover", "move", "best", "win_best",
                                   "win_played", "loss", "label", "line", "visits", "method",
-                                  "view"}
+                                  "view", "why"}
     back = GameReview.from_dict(d)
     assert back == sample_review and back.to_dict() == sample_review.to_dict()
     assert GameReview.from_json(sample_review.to_json()) == sample_review

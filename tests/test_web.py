@@ -161,6 +161,23 @@ def test_the_engines_last_move_says_where_its_cards_went(app):
     assert {"take", "camels"} <= seen
 
 
+def test_the_hint_says_why_its_best_move_beats_the_runner_up(app):
+    from test_review import check_why
+    said = 0
+    for seed in range(4):
+        t = new_game(app, seed=seed, you=0)
+        h = post(app, f"/api/games/{t['id']}/hint", {}).json()
+        c = h["candidates"]
+        if len(c) < 2:
+            assert h["why"] is None
+            continue
+        check_why(h["why"], jp.Move.parse(c[0]["move"]), c[0]["win_probability"],
+                  [jp.Move.parse(m) for m in c[0]["pv"]], jp.Move.parse(c[1]["move"]),
+                  c[1]["win_probability"], (c[0]["expected_margin"], c[1]["expected_margin"]))
+        said += 1
+    assert said >= 3
+
+
 def test_a_record_opens_at_any_ply_and_plays_on(app):
     t = play_first_moves(app, new_game(app, seed=3, you=1), 6)
     record = app.handle("GET", f"/api/games/{t['id']}/record").json()

@@ -21,7 +21,7 @@ from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState
 
 __all__ = ["Game", "PLAY_HELP", "seat_of", "engine_seed", "hint_seed", "round_seed",
-           "end_reason", "new_seed", "engine_move", "play_shown", "hint_analysis",
+           "end_reason", "new_seed", "engine_move", "play_shown", "hint_analysis", "hint_reason",
            "camel_points", "recording_game"]
 
 
@@ -96,6 +96,17 @@ def play_shown(engine: Any, state: GameState, move: Move, bot: int) -> GameState
     after = state.apply(move)
     engine.see_move(state.view(bot), move)
     return after
+
+
+def hint_reason(report: Any) -> Optional[str]:
+    """One line on what the hint's best move gains over the runner-up, from the search's
+    own figures (:func:`jaipur_ai.search.why.reason`); None with fewer than two moves."""
+    from jaipur_ai.search.why import reason
+    c = report.candidates
+    if len(c) < 2 or c[0].win_probability is None or c[1].win_probability is None:
+        return None
+    return reason(c[0].move, c[0].win_probability, c[0].expected_margin, c[0].pv,
+                  c[1].move, c[1].win_probability, c[1].expected_margin)
 
 
 def hint_analysis(hinter: Any, spec: EngineSpec, state: GameState, player: int, seed: int,
@@ -258,6 +269,9 @@ class Game:
                                self.ply, history=self.round_moves)
         for line in format_analysis(report, 3).splitlines():
             self.say(("  " + line).rstrip())
+        why = hint_reason(report)
+        if why:
+            self.say(f"  why: {why}")
 
     def human_turn(self) -> None:
         self.say()

@@ -127,12 +127,22 @@ class PlyReview:
                 f"{str(self.move)!r} {100 * self.win_played:.1f}%, {best}, loss "
                 f"{self.loss:.1f}, {self.label or 'no label'}>")
 
+    @property
+    def why(self) -> Optional[str]:
+        """What the best move gains over the move played, in one line read from the
+        review's figures (:func:`jaipur_ai.search.why.reason`); None when the move played
+        is the best."""
+        from jaipur_ai.search.why import reason
+        if self.best == self.move:
+            return None
+        return reason(self.best, self.win_best, None, self.line, self.move, self.win_played)
+
     def to_dict(self) -> dict[str, Any]:
         return {"round": self.round, "ply": self.ply, "mover": self.mover,
                 "move": str(self.move), "best": str(self.best), "win_best": self.win_best,
                 "win_played": self.win_played, "loss": self.loss, "label": self.label,
                 "line": [str(m) for m in self.line], "visits": self.visits,
-                "method": self.method, "view": self.view.to_text()}
+                "method": self.method, "view": self.view.to_text(), "why": self.why}
 
     @classmethod
     def from_dict(cls, d: Any, where: str = "ply") -> "PlyReview":

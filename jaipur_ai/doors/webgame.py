@@ -24,8 +24,8 @@ import time
 from collections import OrderedDict
 from typing import Any, Optional, Union
 
-from jaipur_ai.doors.play import (camel_points, end_reason, engine_move, hint_analysis, new_seed,
-                   play_shown, round_seed, seat_of)
+from jaipur_ai.doors.play import (camel_points, end_reason, engine_move, hint_analysis,
+                                  hint_reason, new_seed, play_shown, round_seed, seat_of)
 from jaipur_ai.matches.spec import EngineSpec
 from jaipur_ai.rules.move import Move
 from jaipur_ai.matches.record import GameRecord, RoundRecorder
@@ -197,7 +197,8 @@ class WebGame:
         return self.last_table
 
     def hint(self, top: int = 3) -> dict[str, Any]:
-        """The hint engine's analysis of the human's view (``Analysis.to_dict()``)."""
+        """The hint engine's analysis of the human's view (``Analysis.to_dict()``) and
+        ``why``: what its best move gains over the runner-up, in one line."""
         if self.state.is_round_over or self.state.to_move != self.you:
             raise RequestError("hint", "there is no move of yours to hint at now",
                                "ConflictError")
@@ -205,7 +206,7 @@ class WebGame:
             self._hinter = self.hint_spec.make_engine()
         report = hint_analysis(self._hinter, self.hint_spec, self.state, self.you, self.seed,
                                self.ply, top, self.round_moves)
-        return {"engine": str(self.hint_spec), **report.to_dict()}
+        return {"engine": str(self.hint_spec), **report.to_dict(), "why": hint_reason(report)}
 
     def record(self) -> GameRecord:
         """The :class:`GameRecord` of everything played so far."""

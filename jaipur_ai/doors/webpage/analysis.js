@@ -94,6 +94,7 @@ export function showHint(report) {
     el("strong", { class: "hint-move", text: c.move }),
     document.createTextNode(`  win ${pct(c.win_probability)} %, margin ${signed(c.expected_margin)}`
       + (c.pv.length > 1 ? `, line ${c.pv.slice(1, 4).join(", ")}` : ""))));
-  $("hint").replaceChildren(el("span", { text: `Hint (${report.engine}):` }), el("ol", {}, ...rows));
+  $("hint").replaceChildren(el("span", { text: `Hint (${report.engine}):` }), el("ol", {}, ...rows),
+    ...(report.why ? [el("p", { class: "why", text: `Why: ${report.why}` })] : []));
   $("hint").hidden = false;
 }

@@ -139,7 +139,7 @@ export async function showPly(i) {
   $("review-ply").textContent = `Round ${p.round}, move ${p.ply}: ${who(shown, p.mover)} `
     + `played ${p.move} (${pct(p.win_played)} %)`
     + (p.best === p.move ? ", the best move found" : `; best ${p.best} (${pct(p.win_best)} %)`)
-    + (p.label ? `: ${p.label}` : "");
+    + (p.label ? `: ${p.label}` : "") + (p.why ? `. Why: ${p.why}` : "");
   drawBoard($("review-position"), views.get(p.view),
     [[p.move, "played"], [p.best === p.move ? null : p.best, "best"]]);
   box.dataset.index = String(i);
