@@ -178,6 +178,28 @@ def test_the_hint_says_why_its_best_move_beats_the_runner_up(app):
     assert said >= 3
 
 
+def test_a_line_is_played_out_on_the_cards_as_they_were(app):
+    t = play_first_moves(app, new_game(app, seed=13, you=0), 300)
+    assert t["round_over"]
+    gid = t["id"]
+    rec = GameRecord.from_dict(app.handle("GET", f"/api/games/{gid}/record").json())
+    moves = rec.games[0]["rounds"][0]["moves"]
+    # the moves really played, from before move 3: the mover's views of the real game
+    r = post(app, f"/api/games/{gid}/line", {"round": 1, "ply": 3, "moves": moves[2:6]}).json()
+    states = [s for _, _, _, s, _ in rec.replay()]
+    mover = states[2].to_move
+    assert r["stopped"] is None
+    assert r["views"] == [states[k].view(mover).to_dict() for k in range(3, 7)]
+    # an illegal move ends the line, saying why
+    r = post(app, f"/api/games/{gid}/line", {"round": 1, "ply": 3,
+                                             "moves": [moves[2], "sell 5D"]}).json()
+    assert len(r["views"]) == 1 and r["stopped"]["index"] == 1
+    for fields, field in [({"round": 2, "ply": 1, "moves": []}, "round"),
+                          ({"round": 1, "ply": 0, "moves": []}, "ply"),
+                          ({"round": 1, "ply": 1, "moves": "take D"}, "moves")]:
+        assert post(app, f"/api/games/{gid}/line", fields).json()["error"]["field"] == field
+
+
 def test_a_record_opens_at_any_ply_and_plays_on(app):
     t = play_first_moves(app, new_game(app, seed=3, you=1), 6)
     record = app.handle("GET", f"/api/games/{t['id']}/record").json()

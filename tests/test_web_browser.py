@@ -478,3 +478,27 @@ def test_a_review_is_walked_by_click_and_by_keys(page):
     page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
     page.wait.until(lambda d: len(page.find_all("#analyse-board .card.best")) >= 1)
     assert len(page.find_all("#analyse-board .card")) >= 5
+
+
+def test_the_best_line_is_played_out_on_the_board(page):
+    sample = Path(__file__).resolve().parents[1] / "jaipur_ai" / "data" / "sample-record.json"
+    page.screen("play")
+    page.type_into("#open-ply", "")
+    page.find("#open-record").send_keys(str(sample))
+    page.idle()
+    page.wait.until(lambda d: page.error() or page.table()["round_over"])
+    page.screen("review")
+    page.type_into("#review-iterations", "20")
+    page.find("#review-start").click()
+    page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
+                    in ("done", "error"))
+    page.wait.until(lambda d: page.find("#review-board").get_attribute("data-index") == "0")
+    before = page.find("#review-position").get_attribute("data-position")
+    page.find("#review-line-next").click()
+    page.wait.until(lambda d: page.find("#review-position").get_attribute("data-line") == "1")
+    assert page.find("#review-position").get_attribute("data-position") != before
+    assert page.text("#review-line").startswith("best line, after ")
+    page.find("#review-line-back").click()
+    page.wait.until(lambda d: page.find("#review-position").get_attribute("data-line") == "0")
+    assert page.find("#review-position").get_attribute("data-position") == before
+    assert page.error() == ""

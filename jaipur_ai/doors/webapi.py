@@ -65,6 +65,8 @@ ENDPOINTS: tuple[tuple[str, str, str, str], ...] = (
     ("POST", "/api/games/ID/next", "", "deal the next round; the table"),
     ("POST", "/api/games/ID/hint", "", "the hint engine's top 3 moves for the player"),
     ("GET", "/api/games/ID/record", "", "the game record (jaipur-record/1)"),
+    ("POST", "/api/games/ID/line", "round, ply, moves",
+     "a line played out from before a move on the cards as they were: the mover's views"),
     ("POST", "/api/games/ID/review", "iterations, time, seed",
      "server-sent events: progress, then the review (jaipur-review/1) once a round is over"),
     ("POST", "/api/position", "position", "read a position: canonical text, JSON form, "
@@ -193,6 +195,7 @@ class WebApp:
             ("GET", "game"): self._table, ("POST", "move"): self._move,
             ("POST", "next"): self._next, ("POST", "hint"): self._hint,
             ("GET", "record"): self._record, ("POST", "review"): self._review,
+            ("POST", "line"): self._line,
             ("POST", "position"): self._position,
             ("POST", "analyse"): self._analyse,
         }
@@ -223,7 +226,7 @@ class WebApp:
             parts = [p for p in path[len("/api"):].split("/") if p]
             if parts[:1] == ["games"] and len(parts) in (2, 3):
                 key = parts[2] if len(parts) == 3 else "game"
-                if key in ("game", "move", "next", "hint", "record", "review"):
+                if key in ("game", "move", "next", "hint", "record", "review", "line"):
                     return self._call(method, key, body, parts[1])
             elif len(parts) <= 1 and (parts or [""])[0] in ("", "games", "position",
                                                               "analyse"):
@@ -331,6 +334,12 @@ class WebApp:
         game = self._game(gid)
         with game.lock:
             return json_response(game.record().to_dict())
+
+    def _line(self, req: dict[str, Any], gid: str) -> Response:
+        _only(req, ("round", "ply", "moves"))
+        game = self._game(gid)
+        with game.lock:
+            return json_response(game.line(req.get("round"), req.get("ply"), req.get("moves")))
 
     def _review(self, req: dict[str, Any], gid: str) -> Response:
         """The review of the game (jaipur_ai.doors.review), streamed: ``progress`` events

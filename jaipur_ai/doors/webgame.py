@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from typing import Any, Optional, Union
 
+from jaipur_ai.errors import JaipurError
 from jaipur_ai.doors.play import (camel_points, end_reason, engine_move, hint_analysis,
                                   hint_reason, new_seed, play_shown, round_seed, seat_of)
 from jaipur_ai.matches.spec import EngineSpec
@@ -207,6 +208,42 @@ class WebGame:
         report = hint_analysis(self._hinter, self.hint_spec, self.state, self.you, self.seed,
                                self.ply, top, self.round_moves)
         return {"engine": str(self.hint_spec), **report.to_dict(), "why": hint_reason(report)}
+
+    def line(self, round_number: Any, ply: Any, moves: Any) -> dict[str, Any]:
+        """A line of moves played out from before move ``ply`` (from 1) of round
+        ``round_number`` (from 1) of this game, on the cards as they really were (the
+        draws the pile really held): the view of that move's mover after each move, as
+        JSON forms, up to the first move that is not legal there (``stopped``: its index,
+        and why).  For a review's best line, once the round is over."""
+        if not self.state.is_round_over:
+            raise RequestError("round", "the round is still being played: lines are shown "
+                                        "once it is over", "ConflictError")
+        rounds = self.record().rounds_of(0)
+        if isinstance(round_number, bool) or not isinstance(round_number, int) \
+                or not 1 <= round_number <= len(rounds):
+            raise RequestError("round", f"expected a round of the game, 1 to {len(rounds)}, "
+                                        f"got {round_number!r}")
+        played = rounds[round_number - 1][1]
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(played):
+            raise RequestError("ply", f"expected a move of that round, 1 to {len(played)}, "
+                                      f"got {ply!r}")
+        if not isinstance(moves, list) or len(moves) > 64 \
+                or not all(isinstance(m, str) for m in moves):
+            raise RequestError("moves", "expected a list of at most 64 move texts")
+        state = played[ply - 1][0]
+        mover = state.to_move
+        views, stopped = [], None
+        for k, text in enumerate(moves):
+            try:
+                move = Move.parse(text, hand=state.mover_hand())
+                state = state.apply(move)
+            except JaipurError as e:
+                stopped = {"index": k, "reason": f"{text}: {e.reason}"}
+                break
+            views.append(state.view(mover).to_dict())
+            if state.is_round_over:
+                break
+        return {"views": views, "stopped": stopped}
 
     def record(self) -> GameRecord:
         """The :class:`GameRecord` of everything played so far."""

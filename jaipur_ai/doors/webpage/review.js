@@ -119,6 +119,8 @@ function table(review) {
 // Walking the review: the table of one ply as its mover saw it, the move played and the
 // best move marked; a row or a point of the graph chooses it, and the keys step.
 let shown = null;            // the review on the screen
+let gameId = null;           // the reviewed game's id (its lines are asked of the server)
+let line = null;             // the best line of the ply shown: {views, stopped, at}
 let at = -1;                 // the ply whose table is drawn (an index into shown.plies)
 const views = new Map();     // view text -> its JSON form (asked of the server once)
 
@@ -143,6 +145,37 @@ export async function showPly(i) {
   drawBoard($("review-position"), views.get(p.view),
     [[p.move, "played"], [p.best === p.move ? null : p.best, "best"]]);
   box.dataset.index = String(i);
+  line = null;
+  $("review-line").textContent = p.line.length ? `best line: ${p.line.join(", ")}` : "";
+  $("review-line-next").disabled = !p.line.length;
+  $("review-line-back").disabled = true;
+}
+
+// Plays the shown ply's best line out on the board, a move at a time, on the cards as
+// they really were (the server replays the game's record); a move the real cards do
+// not allow (the line's opponent moves come from sampled hands) ends it.
+async function lineStep(delta) {
+  if (!shown || at < 0) return;
+  const p = shown.plies[at];
+  if (!line) {
+    const got = await api("POST", `/api/games/${gameId}/line`,
+      { round: p.round, ply: p.ply, moves: p.line });
+    line = { ...got, at: 0, ply: at };
+  }
+  if (line.ply !== at) return;
+  line.at = Math.max(0, Math.min(line.views.length, line.at + delta));
+  const k = line.at;
+  const view = k === 0 ? views.get(p.view) : line.views[k - 1];
+  const next = k < p.line.length && k < line.views.length ? p.line[k] : null;
+  drawBoard($("review-position"), view, k === 0
+    ? [[p.move, "played"], [p.best === p.move ? null : p.best, "best"]] : [[next, "best"]]);
+  let text = k === 0 ? `best line: ${p.line.join(", ")}`
+    : `best line, after ${p.line.slice(0, k).join(", ")}` + (next ? `; next ${next}` : "");
+  if (k === line.views.length && line.stopped) text += ` (stops: ${line.stopped.reason})`;
+  $("review-line").textContent = text;
+  $("review-line-back").disabled = k === 0;
+  $("review-line-next").disabled = k >= line.views.length;
+  $("review-position").dataset.line = String(k);
 }
 
 function step(ev) {
@@ -168,6 +201,8 @@ export function setupReviewWalk(reportError) {
   $("review-table").addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === " ") pick(ev);
   });
+  $("review-line-next").addEventListener("click", () => lineStep(1).catch(reportError));
+  $("review-line-back").addEventListener("click", () => lineStep(-1).catch(reportError));
 }
 
 // The reviewed game as one file: the record with the review as notes (jaipur-record/1,
@@ -216,6 +251,7 @@ export async function reviewGame(game, reportError) {
         status.dataset.state = "done";
         offerDownload(data.annotated_record);
         shown = data;
+        gameId = game.id;
         showPly(0).catch(reportError);
       }
     });
