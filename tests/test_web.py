@@ -231,6 +231,7 @@ def test_a_record_opens_at_any_ply_and_plays_on(app):
     ({"record": "R", "ply": -1}, "ply"),
     ({"record": "R", "ply": 999}, "ply"),
     ({"record": "R", "round": 5}, "round"),
+    ({"record": "R", "round": 0}, "round"),
     ({"record": "R", "game": 2}, "game"),
     ({"record": "R", "seed": 2}, "seed"),
 ])

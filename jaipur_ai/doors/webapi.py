@@ -293,8 +293,14 @@ class WebApp:
             if "seed" in req:
                 raise RequestError("seed", "a game opened from a record has the record's seed")
             record = GameRecord.from_dict(req["record"])
+            rnd = req.get("round")        # (from 1, as a review numbers rounds)
+            if rnd is not None and (isinstance(rnd, bool) or not isinstance(rnd, int)
+                                    or rnd < 1):
+                raise RequestError("round", f"expected a round number from 1, got "
+                                            f"{describe(rnd)}")
             game = WebGame.from_record(record, spec, self.hint_spec,
-                                       game=req.get("game", 0), round_index=req.get("round"),
+                                       game=req.get("game", 0),
+                                       round_index=None if rnd is None else rnd - 1,
                                        ply=req.get("ply"),
                                        you=None if you == "random" else you)
         else:

@@ -102,8 +102,8 @@ class WebGame:
         n_rounds = len(rounds)
         ri = n_rounds - 1 if round_index is None else round_index
         if isinstance(ri, bool) or not isinstance(ri, int) or not 0 <= ri < n_rounds:
-            raise RequestError("round", f"expected a round of that game, 0 to {n_rounds - 1}, "
-                                        f"got {round_index!r}")
+            raise RequestError("round", f"expected a round of that game, 1 to {n_rounds}, "
+                                        f"got {ri + 1 if isinstance(ri, int) else ri!r}")
         played = rounds[ri][1]
         k = len(played) if ply is None else ply
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(played):

@@ -97,6 +97,7 @@ async function openRecord(file) {
   }
   const fields = {};
   if ($("open-ply").value !== "") fields.ply = Number($("open-ply").value);
+  if ($("open-round").value !== "") fields.round = Number($("open-round").value);
   showScreen("play");
   play(await api("POST", "/api/games", withRecord(text, fields)));
 }
