@@ -47,6 +47,8 @@ run exit-01-vs-before-01      ismcts:time=0.1,weights=bench/weights/exit1-candid
 run exit-1-vs-before-1        ismcts:time=1,weights=bench/weights/exit1-candidate.npz    ismcts:time=1,$E    200
 run exit-4-vs-exit-1          ismcts:time=4,weights=bench/weights/exit1-candidate.npz    ismcts:time=1,weights=bench/weights/exit1-candidate.npz  100
 run exit-1-vs-greedy          ismcts:time=1,weights=bench/weights/exit1-candidate.npz    greedy              200
+# exact endgames (off by default): the default with them against the default
+run endgame-01-vs-exit-01     ismcts:time=0.1,endgame=true                               ismcts:time=0.1     200
 # the previous default: the one before it with the belief over the opponent's hand
 # "mixed" (docs/strength.md, "Which kind of player?"); against the previous default it
 # plays the same with the belief off.  bash bench/strength.sh mixed- runs only these,

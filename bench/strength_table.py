@@ -8,6 +8,7 @@ import json
 import os
 
 ORDER = ["exit-01-vs-before-01", "exit-1-vs-before-1", "exit-4-vs-exit-1", "exit-1-vs-greedy",
+         "endgame-01-vs-exit-01",
          "mixed-01-vs-cand-01", "mixed-1-vs-cand-1", "mixed-01-vs-heuristic01",
          "mixed-1-vs-heuristic1", "mixed-1-vs-mixed025", "mixed-1-vs-mixed025-b",
          "mixed-1-vs-greedy", "mixed-1-vs-greedy-b",
@@ -26,6 +27,7 @@ ORDER = ["exit-01-vs-before-01", "exit-1-vs-before-1", "exit-4-vs-exit-1", "exit
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
 SEARCH = {"exit-": "expert iteration: the learned move policy (this build)",
+          "endgame-": "exact endgames (off by default)",
           "mixed-": "belief over the opponent's hand, mixed (previous)",
           "cand-": "the opponent's hand and every move (before)",
           "feat2": "features version 2 (before)",
