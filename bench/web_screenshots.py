@@ -34,6 +34,15 @@ def shoot(page: webpage.Page, out: Path, name: str) -> None:
     print(path)
 
 
+def three_moves_in(page: webpage.Page) -> dict:
+    """A seeded game, three moves of the player in (a take each time: the table full)."""
+    game = page.new_game(seed=11, you="0")
+    for _ in range(3):
+        page.play(webpage.choose(game["legal_moves"], {"swap", "camels", "sell"}))
+        game = page.game()
+    return game
+
+
 def phone(out: Path) -> None:
     """The play screen as a 390 x 844 phone shows it, and a review."""
     sample = Path(__file__).resolve().parent.parent / "jaipur_ai" / "data" / "sample-record.json"
@@ -42,10 +51,7 @@ def phone(out: Path) -> None:
             "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         page = webpage.Page(driver, url)
         page.load()
-        game = page.new_game(seed=11, you="0")
-        for _ in range(3):
-            page.play(webpage.choose(game["legal_moves"], {"swap", "camels", "sell"}))
-            game = page.game()
+        three_moves_in(page)
         page.d.execute_script("window.scrollTo(0, 0)")
         page.d.save_screenshot(str(out / "web-phone-play.png"))
         print(out / "web-phone-play.png")
@@ -82,10 +88,7 @@ def main() -> int:
         page = webpage.Page(driver, url)
         page.load()
         # play: a few moves in, a hint asked, an exchange being chosen
-        game = page.new_game(seed=11, you="0")
-        for _ in range(3):
-            page.play(webpage.choose(game["legal_moves"], {"swap", "camels", "sell"}))
-            game = page.game()
+        game = three_moves_in(page)
         page.find("#hint-button").click()
         page.idle()
         goods = [c for c in game["view"]["market"] if c != "M"]

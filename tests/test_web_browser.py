@@ -431,19 +431,28 @@ def test_the_engines_last_move_is_marked_and_the_turn_stays_in_view(page):
         "return getComputedStyle(document.getElementById('status')).position") == "sticky"
 
 
-def test_a_review_is_walked_by_click_and_by_keys(page):
-    from selenium.webdriver.common.keys import Keys
-    sample = Path(__file__).resolve().parents[1] / "jaipur_ai" / "data" / "sample-record.json"
+SAMPLE_RECORD = Path(__file__).resolve().parents[1] / "jaipur_ai" / "data" / "sample-record.json"
+
+
+def review_the_sample(page, iterations: str = "20") -> None:
+    """Open the sample record at its end and review it (a few iterations a move)."""
     page.screen("play")
     page.type_into("#open-ply", "")
-    page.find("#open-record").send_keys(str(sample))
+    page.type_into("#open-round", "")
+    page.find("#open-record").send_keys(str(SAMPLE_RECORD))
     page.idle()
     page.wait.until(lambda d: page.error() or page.table()["round_over"])
     page.screen("review")
-    page.type_into("#review-iterations", "20")
+    page.type_into("#review-iterations", iterations)
     page.find("#review-start").click()
     page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
                     in ("done", "error"))
+    assert page.error() == ""
+
+
+def test_a_review_is_walked_by_click_and_by_keys(page):
+    from selenium.webdriver.common.keys import Keys
+    review_the_sample(page)
     rows = page.find_all("#review-table tr")[1:]
     n = len(rows)
 
@@ -481,17 +490,7 @@ def test_a_review_is_walked_by_click_and_by_keys(page):
 
 
 def test_the_best_line_is_played_out_on_the_board(page):
-    sample = Path(__file__).resolve().parents[1] / "jaipur_ai" / "data" / "sample-record.json"
-    page.screen("play")
-    page.type_into("#open-ply", "")
-    page.find("#open-record").send_keys(str(sample))
-    page.idle()
-    page.wait.until(lambda d: page.error() or page.table()["round_over"])
-    page.screen("review")
-    page.type_into("#review-iterations", "20")
-    page.find("#review-start").click()
-    page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
-                    in ("done", "error"))
+    review_the_sample(page)
     page.wait.until(lambda d: page.find("#review-board").get_attribute("data-index") == "0")
     before = page.find("#review-position").get_attribute("data-position")
     page.find("#review-line-next").click()

@@ -29,9 +29,10 @@ from jaipur_ai.rules._core cimport (State, Move, Rng, MAX_MOVES, N_TYPES, N_GOOD
                                     apply_move, action_of, rng_seed, round_totals)
 from jaipur_ai.rules._movegen cimport gen_moves
 from jaipur_ai.rules._bridge cimport CoreState
-from jaipur_ai.search._root cimport now, deadline_of
+from jaipur_ai.search._root cimport now, deadline_of, count_node
 from jaipur_ai.search._worlds cimport sample_world, mix
-from jaipur_ai.search._expectimax cimport MoveOrder, ordered_moves, force_top
+from jaipur_ai.search._expectimax cimport (MoveOrder, ordered_moves, force_top, star1_window,
+                                           star1_cutoff)
 
 DEF END_EXACT = 0
 DEF END_LOWER = 1         # the value is a lower bound (the search failed high)
@@ -42,17 +43,7 @@ DEF TABLE_BITS = 18       # 262,144 entries of 32 bytes
 
 cdef inline bint _e_check(ECtx* E) noexcept nogil:
     """Count a position; True when the solve must stop."""
-    if E.aborted:
-        return True
-    if E.node_limit >= 0 and E.nodes >= E.node_limit:
-        E.aborted = 1
-        return True
-    E.nodes += 1
-    if (E.nodes & 1023) == 0:
-        if E.stop[0] or (E.deadline >= 0.0 and now() >= E.deadline):
-            E.aborted = 1
-            return True
-    return False
+    return count_node(&E.nodes, E.node_limit, E.deadline, E.stop, &E.aborted, 1023)
 
 
 cdef inline uint64_t _fnv(uint64_t h, uint64_t x) noexcept nogil:
@@ -206,13 +197,7 @@ cdef double _e_move(ECtx* E, const State* s, const Move* m, int depth, double al
         rem -= q
         if rem < 1e-12:
             rem = 0.0
-        # the window this outcome must beat for the average to leave [alpha, beta]
-        ca = (alpha - acc - rem) / q
-        cb = (beta - acc) / q
-        if ca < 0.0:
-            ca = 0.0
-        if cb > 1.0:
-            cb = 1.0
+        star1_window(alpha, beta, acc, rem, q, &ca, &cb)
         memcpy(&c, s, sizeof(State))
         if kind == 1:
             force_top(&c, types[i], 1 if m.kind == MOVE_TAKE else s.market[CAMEL])
@@ -225,12 +210,9 @@ cdef double _e_move(ECtx* E, const State* s, const Move* m, int depth, double al
             return 0.0
         acc += q * v
         macc += q * mg
-        if acc + rem <= alpha:      # even the best outcomes left cannot reach alpha
+        if star1_cutoff(alpha, beta, acc, rem, &v):
             margin[0] = macc
-            return acc + rem
-        if acc >= beta:
-            margin[0] = macc
-            return acc
+            return v
     margin[0] = macc
     return acc
 

@@ -18,6 +18,32 @@ cdef int ordered_moves(const State* s, Move* buf, MoveOrder* order) noexcept nog
 cdef void force_top(State* s, const uint8_t* types, int k) noexcept nogil
 
 
+cdef inline void star1_window(double alpha, double beta, double acc, double rem, double q,
+                              double* ca, double* cb) noexcept nogil:
+    """Star1: the window an outcome of probability q is searched with, so that the chance
+    node's average (acc so far, rem of probability left, values in [0, 1]) can still
+    leave [alpha, beta]."""
+    ca[0] = (alpha - acc - rem) / q
+    cb[0] = (beta - acc) / q
+    if ca[0] < 0.0:
+        ca[0] = 0.0
+    if cb[0] > 1.0:
+        cb[0] = 1.0
+
+
+cdef inline bint star1_cutoff(double alpha, double beta, double acc, double rem,
+                              double* value) noexcept nogil:
+    """Star1: whether the chance node can stop, the best outcomes left unable to lift it
+    to alpha (value acc + rem) or its average already at beta (value acc)."""
+    if acc + rem <= alpha:
+        value[0] = acc + rem
+        return True
+    if acc >= beta:
+        value[0] = acc
+        return True
+    return False
+
+
 ctypedef struct XCtx:
     int P                       # the searching player
     long long nodes             # states generated (one per apply_move)

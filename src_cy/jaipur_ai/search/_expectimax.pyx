@@ -15,7 +15,7 @@ import numpy as np
 from jaipur_ai.rules._core cimport (N_TYPES, N_CARDS, CAMEL, MOVE_TAKE, MOVE_CAMELS, RESULT_NONE,
                                     apply_move, action_of, rng_seed, rng_below)
 from jaipur_ai.rules._movegen cimport gen_moves
-from jaipur_ai.search._root cimport now, deadline_of
+from jaipur_ai.search._root cimport now, deadline_of, count_node
 from jaipur_ai.search._worlds cimport sample_world, mix
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai.search._decisive cimport ends_round, end_score, any_end_possible
@@ -25,17 +25,7 @@ from jaipur_ai.search._evaluation cimport Evaluation, evaluate
 
 cdef inline bint _x_check(XCtx* X) noexcept nogil:
     """Count a node; True when the search must stop."""
-    if X.aborted:
-        return True
-    if X.node_limit >= 0 and X.nodes >= X.node_limit:
-        X.aborted = 1
-        return True
-    X.nodes += 1
-    if (X.nodes & 255) == 0:
-        if X.stop[0] or (X.deadline >= 0.0 and now() >= X.deadline):
-            X.aborted = 1
-            return True
-    return False
+    return count_node(&X.nodes, X.node_limit, X.deadline, X.stop, &X.aborted, 255)
 
 
 cdef void force_top(State* s, const uint8_t* types, int k) noexcept nogil:
@@ -139,12 +129,7 @@ cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double 
         rem -= q
         if rem < 1e-12:
             rem = 0.0
-        ca = (alpha - acc - rem * 1.0) / q
-        cb = (beta - acc - rem * 0.0) / q
-        if ca < 0.0:
-            ca = 0.0
-        if cb > 1.0:
-            cb = 1.0
+        star1_window(alpha, beta, acc, rem, q, &ca, &cb)
         v = _x_child(X, s, m, otypes[i], gaps, depth, ca, cb, &mg, &rep)
         if X.aborted:
             return 0.0
@@ -152,12 +137,9 @@ cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double 
             reply[0] = rep
         acc += q * v
         macc += q * mg
-        if acc + rem <= alpha:
+        if star1_cutoff(alpha, beta, acc, rem, &v):
             margin[0] = macc
-            return acc + rem
-        if acc >= beta:
-            margin[0] = macc
-            return acc
+            return v
     margin[0] = macc
     return acc
 

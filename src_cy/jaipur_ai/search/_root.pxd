@@ -14,6 +14,24 @@ cdef inline double now() noexcept nogil:
     return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
 
 
+cdef inline bint count_node(long long* nodes, long long node_limit, double deadline,
+                            volatile int* stop, int* aborted, long long every) noexcept nogil:
+    """Count a node of a depth-first search; True when it must stop: already stopping,
+    past ``node_limit`` nodes (< 0: none), or, checked every ``every + 1`` nodes (a power
+    of two less one), the stop flag set or the clock past ``deadline`` (< 0: none)."""
+    if aborted[0]:
+        return True
+    if node_limit >= 0 and nodes[0] >= node_limit:
+        aborted[0] = 1
+        return True
+    nodes[0] += 1
+    if (nodes[0] & every) == 0:
+        if stop[0] or (deadline >= 0.0 and now() >= deadline):
+            aborted[0] = 1
+            return True
+    return False
+
+
 cdef int root_position(object pos, View* v, State* truth, bint* cheat) except -1
 cdef double deadline_of(object seconds, object deadline) except? -2.0
 
