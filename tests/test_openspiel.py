@@ -190,35 +190,59 @@ def test_the_information_state_tensor_has_perfect_recall_of_moves_and_draws(game
             assert other[base + j * js.MOVE_RECORD + js.MOVE_RECORD - 1] == 0.0
 
 
+DEEP_CFR = """
+import json, sys
+import numpy as np
+import pyspiel
+from open_spiel.python.jax import deep_cfr
+from jaipur_ai import openspiel as js
+
+np.random.seed(7)                     # Deep CFR samples chance and moves from numpy
+game = pyspiel.load_game("python_jaipur", {"max_plies": 2})
+solver = deep_cfr.DeepCFRSolver(
+    game, policy_network_layers=(16,), advantage_network_layers=(16,),
+    num_iterations=2, num_traversals=2, learning_rate=1e-3, batch_size_advantage=8,
+    batch_size_strategy=8, memory_capacity=1000)
+_, advantage_losses, policy_loss = solver.solve()
+s = game.new_initial_state()
+while s.is_chance_node():
+    s.apply_action(s.chance_outcomes()[0][0])
+probs = solver.action_probabilities(s)
+print(json.dumps({
+    "size": js.information_state_size(2),
+    "shape": list(game.information_state_tensor_shape()),
+    "policy_loss": float(policy_loss),
+    "advantage_losses": [float(x) for p in (0, 1) for x in advantage_losses[p]
+                         if x is not None],
+    "memories": [int(len(solver.advantage_buffers[p])) for p in (0, 1)],
+    "memory_width": [int(solver.advantage_buffers[p].experience.info_state.shape[-1])
+                     for p in (0, 1)],
+    "probs": {str(a): float(q) for a, q in probs.items()},
+    "legal": s.legal_actions()}))
+"""
+
+
 def test_openspiel_deep_cfr_trains_on_the_information_state_tensor():
     """OpenSpiel's Deep CFR (its JAX version), an algorithm that needs a perfect-recall
     information state tensor, runs a few iterations on the game.  The rounds are cut off
-    after 2 moves (``max_plies=2``): its traverser tries every move at each of its nodes."""
-    deep_cfr = pytest.importorskip(
-        "open_spiel.python.jax.deep_cfr",
-        reason="JAX, Flax, Optax or chex is missing (the test extra installs them where "
-               "open_spiel has wheels)")
-    np.random.seed(7)                     # Deep CFR samples chance and moves from numpy
-    game = pyspiel.load_game("python_jaipur", {"max_plies": 2})
-    size = js.information_state_size(2)
-    assert game.information_state_tensor_shape() == [size]
-    solver = deep_cfr.DeepCFRSolver(
-        game, policy_network_layers=(16,), advantage_network_layers=(16,),
-        num_iterations=2, num_traversals=2, learning_rate=1e-3, batch_size_advantage=8,
-        batch_size_strategy=8, memory_capacity=1000)
-    _, advantage_losses, policy_loss = solver.solve()
-    assert np.isfinite(float(policy_loss))
-    assert all(np.isfinite(float(x)) for p in (0, 1) for x in advantage_losses[p]
-               if x is not None)
+    after 2 moves (``max_plies=2``): its traverser tries every move at each of its nodes.
+    It runs in a child process: JAX starts threads, and the later tests fork workers."""
+    import importlib.util
+    import json
+    import subprocess
+    import sys
+    if importlib.util.find_spec("jax") is None or importlib.util.find_spec("flax") is None \
+            or importlib.util.find_spec("optax") is None or importlib.util.find_spec("chex") is None:
+        pytest.skip("JAX, Flax, Optax or chex is missing (the test extra installs them where "
+                    "open_spiel has wheels)")
+    done = subprocess.run([sys.executable, "-c", DEEP_CFR], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    r = json.loads(done.stdout.strip().splitlines()[-1])
+    assert r["shape"] == [r["size"]]
+    assert np.isfinite(r["policy_loss"]) and all(np.isfinite(r["advantage_losses"]))
     # the regrets it learned from were keyed by our information states, one per node
-    for p in (0, 1):
-        memory = solver.advantage_buffers[p]
-        assert memory is not None and int(len(memory)) > 0
-        assert memory.experience.info_state.shape[-1] == size
-    # its policy puts all its weight on legal moves, at any information state
-    s = play_random(game, 5, until=0)
-    while s.is_chance_node():
-        s.apply_action(s.chance_outcomes()[0][0])
-    probs = solver.action_probabilities(s)
-    assert set(probs) <= set(s.legal_actions())
-    assert abs(sum(probs.values()) - 1.0) < 1e-5
+    assert min(r["memories"]) > 0 and r["memory_width"] == [r["size"], r["size"]]
+    # its policy puts all its weight on legal moves
+    assert {int(a) for a in r["probs"]} <= set(r["legal"])
+    assert abs(sum(r["probs"].values()) - 1.0) < 1e-5
