@@ -302,11 +302,7 @@ def test_a_record_file_opens_is_reviewed_and_downloads_with_its_review(page, tmp
                                                and page.table()["round_over"]))
     assert page.error() == ""
     assert page.table()["history"][-1].endswith(moves[-1])
-    page.screen("review")
-    page.type_into("#review-iterations", "30")
-    page.find("#review-start").click()
-    page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
-                    in ("done", "error"))
+    run_review(page, "30")
     assert page.error() == ""
     assert len(page.find_all("#review-table tr")) - 1 == sum(
         len(r["moves"]) for r in rec.games[0]["rounds"])
@@ -369,11 +365,7 @@ def test_no_screen_scrolls_sideways_and_a_phone_shows_the_table(width, height):
         page.idle()
         page.wait.until(lambda d: page.error() or page.table()["round_over"])
         fits("round end")
-        page.screen("review")
-        page.type_into("#review-iterations", "20")
-        page.find("#review-start").click()
-        page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
-                        in ("done", "error"))
+        run_review(page, "20")
         assert page.error() == ""
         fits("review")
         page.screen("editor")
@@ -434,6 +426,15 @@ def test_the_engines_last_move_is_marked_and_the_turn_stays_in_view(page):
 SAMPLE_RECORD = Path(__file__).resolve().parents[1] / "jaipur_ai" / "data" / "sample-record.json"
 
 
+def run_review(page, iterations: str) -> None:
+    """Review the game on the table at ``iterations`` a move and wait for the end."""
+    page.screen("review")
+    page.type_into("#review-iterations", iterations)
+    page.find("#review-start").click()
+    page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
+                    in ("done", "error"))
+
+
 def review_the_sample(page, iterations: str = "20") -> None:
     """Open the sample record at its end and review it (a few iterations a move)."""
     page.screen("play")
@@ -442,11 +443,7 @@ def review_the_sample(page, iterations: str = "20") -> None:
     page.find("#open-record").send_keys(str(SAMPLE_RECORD))
     page.idle()
     page.wait.until(lambda d: page.error() or page.table()["round_over"])
-    page.screen("review")
-    page.type_into("#review-iterations", iterations)
-    page.find("#review-start").click()
-    page.wait.until(lambda d: page.find("#review-status").get_attribute("data-state")
-                    in ("done", "error"))
+    run_review(page, iterations)
     assert page.error() == ""
 
 
