@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import jaipur_ai as jp
 from jaipur_ai.search import _features
@@ -515,3 +516,18 @@ def test_calibrate_at_several_budgets(tmp_path):
         mid_position(), iterations=300, seed=1, top=1)
     assert a.candidates[0].win_probability == pytest.approx(evaluation.calibrated(
         raw.candidates[0].win_probability, tuple(rec["calibration"]), 300), rel=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(p=st.floats(0.01, 0.99), a=st.floats(0.2, 2.5), b=st.floats(-2.0, 2.0),
+       c=st.floats(-0.2, 0.2), d=st.floats(-0.2, 0.2), n=st.floats(10.0, 1e6))
+def test_uncalibrated_undoes_the_map_at_any_budget(p, a, b, c, d, n):
+    # bench/bench_calibration.py re-scores values reported under one map with another
+    # (within these bounds the mapped logit stays below 22, where a double still tells
+    # the reported value from 1 closely enough to take it back)
+    for cal in ((a, b), (a, b, c, d)):
+        assert evaluation.uncalibrated(evaluation.calibrated(p, cal, n), cal, n) == \
+            pytest.approx(p, abs=1e-7)
+    slope, offset = evaluation.map_coefficients((a, b, c, d), n)
+    assert slope >= evaluation.MIN_SLOPE
+    assert evaluation.map_coefficients((a, b), n) == (a, b)

@@ -58,7 +58,8 @@ from jaipur_ai.search._movefeatures import MOVE_FEATURE_NAMES, MOVE_FEATURES_VER
 from jaipur_ai.errors import InvalidWeightsError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
-           "save_weights", "read_meta", "calibrated", "with_calibration", "fingerprint",
+           "save_weights", "read_meta", "calibrated", "uncalibrated", "map_coefficients",
+           "with_calibration", "fingerprint",
            "POLICY_ARRAYS", "read_weights", "evaluation_of"]
 
 FORMAT = "jaipur-ai-evaluation"
@@ -258,13 +259,37 @@ def calibrated(p: float, calibration: Sequence[float], iterations: float = CALIB
     >>> round(calibrated(0.8, (0.5, 0.0, 0.5 / math.log(10), 0.0), 10_000), 6)
     0.8
     """
-    a, b = calibration[0], calibration[1]
+    a, b = map_coefficients(calibration, iterations)
+    q = min(max(p, 1e-9), 1.0 - 1e-9)
+    return _sigmoid(a * math.log(q / (1.0 - q)) + b)
+
+
+def uncalibrated(p: float, calibration: Sequence[float],
+                 iterations: float = CALIBRATION_BUDGET) -> float:
+    """The search's estimate that ``calibrated`` maps to ``p`` (its inverse), for
+    re-scoring win probabilities reported under another map.
+
+    >>> round(uncalibrated(calibrated(0.8, (1.2, -0.3, 0.1, 0.02), 5000), (1.2, -0.3, 0.1, 0.02), 5000), 9)
+    0.8
+    """
+    a, b = map_coefficients(calibration, iterations)
+    q = min(max(p, 1e-12), 1.0 - 1e-12)
+    return _sigmoid((math.log(q / (1.0 - q)) - b) / a)
+
+
+def map_coefficients(calibration: Sequence[float],
+                     iterations: float = CALIBRATION_BUDGET) -> tuple[float, float]:
+    """The slope and offset of the calibration map on the logit after ``iterations``:
+    ``(a, b)`` itself, or ``(a + c x, b + d x)`` with ``x = ln(iterations / 1000)``."""
+    a, b = float(calibration[0]), float(calibration[1])
     if len(calibration) == 4:
         x = math.log(max(float(iterations), 1.0) / CALIBRATION_BUDGET)
         # (beyond the budgets it was fitted on, the slope never turns over)
         a, b = max(a + calibration[2] * x, MIN_SLOPE), b + calibration[3] * x
-    q = min(max(p, 1e-9), 1.0 - 1e-9)
-    z = a * math.log(q / (1.0 - q)) + b
+    return a, b
+
+
+def _sigmoid(z: float) -> float:
     if z >= 0.0:                            # (the two forms keep exp from overflowing)
         return 1.0 / (1.0 + math.exp(-z))
     e = math.exp(z)
