@@ -11,6 +11,10 @@ engine is shown the round's moves, so a searching one weighs the opponent's hand
     PYTHONPATH=. python3 bench/experiments/replay_lost.py \
         bench/results/cand-1-vs-greedy.json bench/results/cand-1-vs-greedy-b.json \
         --engine ismcts:iterations=32000 --seeds 1 2 3 --workers 2
+
+``--record FILE`` writes the lost rounds as they were played, one game of one round each,
+as a game record (``jaipur-record/1``) for ``jaipur-ai review FILE --game N``, and
+replays nothing.
 """
 from __future__ import annotations
 
@@ -43,6 +47,29 @@ def lost_rounds(path: str) -> tuple[str, list[dict]]:
     return b, [r for r in records if r["score"] < 1]
 
 
+def lost_record(paths: list[str]) -> dict[str, Any]:
+    """The rounds side A lost or drew, as played, as a game record: game k is one round
+    whose seat labels say which player was A."""
+    games = []
+    for path in paths:
+        _, lost = lost_rounds(path)
+        for r in lost:
+            seats = ["A", "B"] if r["a_seat"] == 0 else ["B", "A"]
+            totals = r["points"] if r["a_seat"] == 0 else r["points"][::-1]
+            result = "draw" if totals[0] == totals[1] and r["score"] == 0.5 else (
+                r["a_seat"] if r["score"] == 1 else 1 - r["a_seat"])
+            games.append({"deal": r["deal"], "seats": seats,
+                          "rounds": [{"deal": {"seed": r["deal_seed"]}, "starter": r["starter"],
+                                      "moves": r["moves"][0], "totals": totals,
+                                      "result": result}],
+                          "seals": [int(result == 0), int(result == 1)],
+                          "winner": seats[result] if result != "draw" else "draw"})
+    settings = ResultsFile.read_settings(paths[0]) or {}
+    return {"format": "jaipur-record/1", "source": "match", "bonus_set": "standard",
+            "players": {"A": settings.get("a", "A"), "B": settings.get("b", "B")},
+            "games": games}
+
+
 def engine_spec(text: str) -> Union[EngineSpec, HandPeekSpec]:
     """A match spec, or ``hands+<spec>`` for that engine shown the opponent's hand."""
     return peeking_spec(text[len("hands+"):]) if text.startswith("hands+") else \
@@ -60,13 +87,23 @@ def _replay(job: tuple) -> dict[str, Any]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="+", help="results files of matches (A is the engine)")
-    ap.add_argument("--engine", action="append", required=True,
+    ap.add_argument("--record", default=None, help="write the lost rounds as a game "
+                    "record to this file and replay nothing")
+    ap.add_argument("--engine", action="append", default=None,
                     help="engine spec to replay with (repeatable; hands+<spec> peeks at "
                          "the opponent's hand)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1],
                     help="search seeds (each engine plays each lost round once per seed)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args(argv)
+    if args.record:
+        from jaipur_ai.matches.record import GameRecord
+        record = GameRecord.from_dict(lost_record(args.results))   # (replays and checks)
+        record.save(args.record)
+        print(f"{args.record}: {len(record.games)} lost rounds")
+        return 0
+    if not args.engine:
+        ap.error("--engine is required unless --record")
     for engine in args.engine:
         engine_spec(engine)                              # fail early on a bad spec
     jobs = []
