@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, calibrated, fingerprint,
-                                         uncalibrated)
+                                         load_evaluation, uncalibrated)
 from jaipur_ai.learning.selfplay import selfplay
 from jaipur_ai.matches.spec import EngineSpec
 from jaipur_ai.learning.train import load_shards, reliability
@@ -42,9 +42,8 @@ MAP_FILE = "reported-map.json"
 
 
 def weights_map(path) -> list[float]:
-    """The calibration map a weights file holds."""
-    with np.load(path) as z:
-        return [float(x) for x in z["calibration"]]
+    """The calibration map a weights file holds (read and checked by the package)."""
+    return [float(x) for x in load_evaluation(path).calibration]
 
 
 def rescored(value: np.ndarray, iterations: np.ndarray, played: list[float],
