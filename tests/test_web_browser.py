@@ -486,6 +486,25 @@ def test_a_review_is_walked_by_click_and_by_keys(page):
     assert len(page.find_all("#analyse-board .card")) >= 5
 
 
+def test_the_best_move_is_marked_when_the_position_comes_after_the_analysis(page):
+    # The Analyse screen fetches the position and the analysis side by side; here the
+    # position's answer is held back until the analysis has ended, the order a loaded
+    # server can give, and the board must still come with the best move marked.
+    page.d.execute_script("""
+        const real = window.fetch;
+        window.fetch = (path, init) => path === "/api/position"
+          ? new Promise((ok) => setTimeout(ok, 1500)).then(() => real(path, init))
+          : real(path, init);""")
+    page.screen("analyse")
+    page.type_into("#analyse-position", "sample")
+    page.type_into("#analyse-iterations", "300")
+    page.find("#analyse-start").click()
+    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
+    assert page.find_all("#analyse-board .card") == []      # the position is still held back
+    page.wait.until(lambda d: len(page.find_all("#analyse-board .card.best")) >= 1)
+    assert page.error() == ""
+
+
 def test_the_best_line_is_played_out_on_the_board(page):
     review_the_sample(page)
     page.wait.until(lambda d: page.find("#review-board").get_attribute("data-index") == "0")

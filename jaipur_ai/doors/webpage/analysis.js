@@ -6,6 +6,7 @@ import { el, pct, signed } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 let running = null;          // the AbortController of the analysis in flight
+let latest = null;           // that of the latest analysis started, kept after it ends
 
 export function candidateRows(candidates) {
   return candidates.map((c, i) => el("tr", { dataset: { move: c.move } },
@@ -18,6 +19,7 @@ export function candidateRows(candidates) {
 }
 
 let board = null;             // the analysed position as a view's JSON form, once read
+let best = null;              // the best move of the latest answer, marked when the board comes
 
 // A full state is drawn as its player to move sees it, the other hand face up.
 function viewOf(kind, json) {
@@ -28,13 +30,18 @@ function viewOf(kind, json) {
   return { ...json, observer: me, players };
 }
 
-function drawAnalysed(best) {
+// The position and the analysis are fetched side by side and either may come first,
+// so whichever arrives last draws the board with the best move known so far.
+function drawAnalysed() {
   if (board) drawBoard($("analyse-board"), board, best ? [[best, "best"]] : []);
 }
 
 function show(a) {
   $("analysis").tBodies[0].replaceChildren(...candidateRows(a.candidates));
-  if (a.candidates.length) drawAnalysed(a.candidates[0].move);
+  if (a.candidates.length) {
+    best = a.candidates[0].move;
+    drawAnalysed();
+  }
   const what = a.final ? (a.terminated ? "stopped" : "done") : "thinking";
   $("analyse-status").textContent = `${what}: ${a.iterations.toLocaleString("en")} iterations, `
     + `${a.elapsed.toFixed(1)} s, ${a.algorithm}, seed ${a.seed}`;
@@ -58,17 +65,19 @@ export async function analyse(position, reportError) {
   if (!Number.isNaN(n)) body.iterations = n;
   const control = new AbortController();
   running = control;
+  latest = control;
   $("analyse-stop").disabled = false;
   $("analyse-status").textContent = "starting ...";
   $("analyse-status").dataset.state = "starting";
   $("analysis").tBodies[0].replaceChildren();
   $("analysis").dataset.updates = "0";
   board = null;
+  best = null;
   $("analyse-board").replaceChildren();
   api("POST", "/api/position", { position }).then((p) => {
-    if (running !== control) return;
+    if (latest !== control) return;    // a later analysis took the board
     board = viewOf(p.kind, p.json);
-    drawAnalysed(null);
+    drawAnalysed();
   }).catch(() => {});         // (a position the server refuses: the analysis says why)
   try {
     await stream("/api/analyse", body, (name, data) => {
