@@ -486,6 +486,16 @@ def test_a_review_is_walked_by_click_and_by_keys(page):
     assert len(page.find_all("#analyse-board .card")) >= 5
 
 
+def test_a_63_bit_seed_is_sent_and_shown_exactly(page):
+    # Seeds are 63-bit and JavaScript's numbers hold 53: a seed the page rounded would
+    # deal another game than the terminal's with the seed the user typed.
+    seed = 7234025085353714657
+    assert float(seed) != seed
+    game = page.new_game(seed=seed, you="0")
+    assert game["seed"] == seed
+    assert f"seed {seed}" in page.text("#status")
+
+
 def test_the_best_move_is_marked_when_the_position_comes_after_the_analysis(page):
     # The Analyse screen fetches the position and the analysis side by side; here the
     # position's answer is held back until the analysis has ended, the order a loaded

@@ -10,9 +10,23 @@ export class ApiError extends Error {
   }
 }
 
+// JSON.parse, except that a "seed" too large for JavaScript's numbers (seeds are 63-bit)
+// is kept as its digits: shown rounded, it would name another game or search.
+export function parseJson(text) {
+  return JSON.parse(text.replace(/"seed"(\s*):(\s*)(\d{16,})/g, '"seed"$1:$2"$3"'));
+}
+
+// The JSON text of `fields` plus "seed" from a form's box, its digits sent exactly.
+export function withSeed(fields, seedText) {
+  const text = JSON.stringify(fields);
+  if (seedText === "") return text;
+  const seed = /^\d+$/.test(seedText) ? seedText : JSON.stringify(seedText);
+  return `${text.slice(0, -1)}${text === "{}" ? "" : ", "}"seed": ${seed}}`;
+}
+
 async function answerOf(response) {
   let data = null;
-  try { data = await response.json(); } catch (e) { data = null; }
+  try { data = parseJson(await response.text()); } catch (e) { data = null; }
   if (!response.ok || data === null || data.error) {
     throw new ApiError(data && data.error ? data.error
       : { message: `HTTP ${response.status} ${response.statusText}` });
@@ -73,7 +87,7 @@ export async function stream(path, body, onEvent, signal) {
         if (line.startsWith("event:")) name = line.slice(6).trim();
         else if (line.startsWith("data:")) data.push(line.slice(5).trim());
       }
-      if (data.length) onEvent(name, JSON.parse(data.join("\n")));
+      if (data.length) onEvent(name, parseJson(data.join("\n")));
     }
   }
 }

@@ -1,5 +1,5 @@
 // jaipur_ai web: the screens and what their buttons do.
-import { api, apiText, withRecord } from "./api.js";
+import { api, apiText, withRecord, withSeed } from "./api.js";
 import { analyse, showHint, stopAnalysis } from "./analysis.js";
 import { checkPosition, setupEditor, showExample, showView } from "./editor.js";
 import { liveEval, stopLiveEval } from "./evalbar.js";
@@ -119,8 +119,8 @@ async function start() {
 
   $("new-game").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const body = { level: $("level").value, you: $("you").value === "random" ? "random" : Number($("you").value) };
-    if ($("seed").value !== "") body.seed = Number($("seed").value);
+    const body = withSeed({ level: $("level").value,
+      you: $("you").value === "random" ? "random" : Number($("you").value) }, $("seed").value);
     busy($("new-game-button"), async () => play(await api("POST", "/api/games", body)));
   });
   $("open-record").addEventListener("change", () => {
