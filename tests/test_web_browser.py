@@ -486,6 +486,26 @@ def test_a_review_is_walked_by_click_and_by_keys(page):
     assert len(page.find_all("#analyse-board .card")) >= 5
 
 
+def test_a_best_line_asked_for_then_left_is_not_drawn_on_another_ply(page):
+    # The line's answer is held back while the user walks on to another ply: it must
+    # not be played out on that ply's board, and that ply's own line must still play.
+    review_the_sample(page)
+    page.wait.until(lambda d: page.find("#review-board").get_attribute("data-index") == "0")
+    with page.held_back("/line"):
+        page.find("#review-line-next").click()
+        rows = page.find_all("#review-table tr")[1:]
+        rows[5].click()
+        page.wait.until(lambda d: page.find("#review-board").get_attribute("data-index") == "5")
+        fifth = page.find("#review-position").get_attribute("data-position")
+        page.wait.until(lambda d: page.answered() == 1)
+    assert page.find("#review-position").get_attribute("data-position") == fifth
+    assert page.find("#review-position").get_attribute("data-line") in (None, "0")
+    page.find("#review-line-next").click()
+    page.wait.until(lambda d: page.find("#review-position").get_attribute("data-line") == "1")
+    assert page.text("#review-line").startswith("best line, after ")
+    assert page.error() == ""
+
+
 def test_a_63_bit_seed_is_sent_and_shown_exactly(page):
     # Seeds are 63-bit and JavaScript's numbers hold 53: a seed the page rounded would
     # deal another game than the terminal's with the seed the user typed.
@@ -500,17 +520,15 @@ def test_the_best_move_is_marked_when_the_position_comes_after_the_analysis(page
     # The Analyse screen fetches the position and the analysis side by side; here the
     # position's answer is held back until the analysis has ended, the order a loaded
     # server can give, and the board must still come with the best move marked.
-    page.d.execute_script("""
-        const real = window.fetch;
-        window.fetch = (path, init) => path === "/api/position"
-          ? new Promise((ok) => setTimeout(ok, 1500)).then(() => real(path, init))
-          : real(path, init);""")
     page.screen("analyse")
     page.type_into("#analyse-position", "sample")
     page.type_into("#analyse-iterations", "300")
-    page.find("#analyse-start").click()
-    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
-    assert page.find_all("#analyse-board .card") == []      # the position is still held back
+    with page.held_back("/api/position", ms=3000):
+        page.find("#analyse-start").click()
+        page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state")
+                        == "final")
+        assert page.answered() == 0 and page.find_all("#analyse-board .card") == []
+        page.wait.until(lambda d: page.answered() == 1)
     page.wait.until(lambda d: len(page.find_all("#analyse-board .card.best")) >= 1)
     assert page.error() == ""
 

@@ -112,6 +112,31 @@ class Page:
         found = self.find_all(css)
         return bool(found) and found[0].is_displayed()
 
+    @contextmanager
+    def held_back(self, suffix: str, ms: int = 1500) -> Iterator[None]:
+        """Within it, the page's requests to a path ending in ``suffix`` leave ``ms`` ms
+        late; ``answered()`` counts their answers (each counted a little after it came,
+        once the page has read it).  The page's own fetch is put back at the end: the
+        page is shared by the module's tests."""
+        self.d.execute_script("""
+            const [suffix, ms] = arguments;
+            const real = window.fetch;
+            window.unheldFetch = real;
+            window.heldAnswered = 0;
+            window.fetch = (path, init) => String(path).endsWith(suffix)
+              ? new Promise((ok) => setTimeout(ok, ms)).then(() => real(path, init))
+                  .then((r) => { setTimeout(() => { window.heldAnswered += 1; }, 300); return r; })
+              : real(path, init);""", suffix, ms)
+        try:
+            yield
+        finally:
+            self.d.execute_script("if (window.unheldFetch) { window.fetch = window.unheldFetch;"
+                                  " delete window.unheldFetch; }")
+
+    def answered(self) -> int:
+        """How many held-back requests have been answered (:meth:`held_back`)."""
+        return int(self.d.execute_script("return window.heldAnswered || 0"))
+
     def idle(self) -> None:
         """Wait until no request of the page is in flight."""
         self.wait.until(lambda d: d.execute_script("return !document.body.dataset.busy"))

@@ -156,13 +156,13 @@ export async function showPly(i) {
 // not allow (the line's opponent moves come from sampled hands) ends it.
 async function lineStep(delta) {
   if (!shown || at < 0) return;
-  const p = shown.plies[at];
-  if (!line) {
+  const i = at, p = shown.plies[i];
+  if (!line || line.ply !== i) {
     const got = await api("POST", `/api/games/${gameId}/line`,
       { round: p.round, ply: p.ply, moves: p.line });
-    line = { ...got, at: 0, ply: at };
+    if (at !== i) return;               // another ply was chosen meanwhile
+    line = { ...got, at: 0, ply: i };
   }
-  if (line.ply !== at) return;
   line.at = Math.max(0, Math.min(line.views.length, line.at + delta));
   const k = line.at;
   const view = k === 0 ? views.get(p.view) : line.views[k - 1];
