@@ -198,6 +198,15 @@ def test_a_line_is_played_out_on_the_cards_as_they_were(app):
                           ({"round": 1, "ply": 0, "moves": []}, "ply"),
                           ({"round": 1, "ply": 1, "moves": "take D"}, "moves")]:
         assert post(app, f"/api/games/{gid}/line", fields).json()["error"]["field"] == field
+    # once the next round is dealt, the finished round's lines still play; the round
+    # being played shows none (its real draws are still to come)
+    t = post(app, f"/api/games/{gid}/next", {}).json()
+    assert t["round"] == 2 and not t["round_over"]
+    r = post(app, f"/api/games/{gid}/line", {"round": 1, "ply": 3, "moves": moves[2:6]}).json()
+    assert r["views"] == [states[k].view(mover).to_dict() for k in range(3, 7)]
+    t = play_first_moves(app, t, 2)
+    err = post(app, f"/api/games/{gid}/line", {"round": 2, "ply": 1, "moves": []}).json()["error"]
+    assert err["field"] == "round" and err["type"] == "ConflictError"
 
 
 def test_a_record_opens_at_any_ply_and_plays_on(app):
@@ -818,6 +827,18 @@ def test_a_browser_chooses_a_games_engine_among_the_levels_only():
     assert r.status == 200
     r = post(app, "/api/analyse", {"position": SAMPLE, "time": 1000})
     assert json.loads(r.body)["error"]["type"] == "LimitError"
+
+
+def test_the_server_says_its_time_limit_and_a_search_within_it_runs():
+    # the page's live evaluation asks at most GET /api's max_time (--limit-time)
+    from jaipur_ai.doors.limits import Limits
+    app = WebApp(level="greedy", hint="greedy", limits=Limits(max_time=0.5))
+    limit = json.loads(app.handle("GET", "/api", b"").body)["max_time"]
+    assert limit == 0.5
+    assert post(app, "/api/analyse", {"position": SAMPLE, "time": 0.6}).status == 400
+    r = post(app, "/api/analyse", {"position": SAMPLE, "time": min(30, limit),
+                                   "iterations": 50, "top": 1})
+    assert r.status == 200 and events(r)[-1]["final"] is True
 
 
 def test_a_games_table_is_readable_while_its_engine_thinks():

@@ -506,6 +506,47 @@ def test_a_best_line_asked_for_then_left_is_not_drawn_on_another_ply(page):
     assert page.error() == ""
 
 
+def test_no_second_move_while_the_first_is_with_the_server(page):
+    # While a move is sent (held back here) the cards and Confirm stay off, even after
+    # a click that redraws the table; the move's answer turns them on again.
+    game = page.new_game(seed=5, you="0")
+    move = webpage.choose(game["legal_moves"], set())
+    page.select(move)
+    with page.held_back("/move", ms=3000):
+        page.find("#confirm").click()
+        assert page.find("#confirm").get_attribute("disabled") is not None
+        page.find("#clear").click()             # (redraws the table)
+        assert page.find("#confirm").get_attribute("disabled") is not None
+        assert page.find_all("#table button.card:not([disabled])") == []
+        page.wait.until(lambda d: page.answered() == 1)
+    page.idle()
+    shown = page.game()
+    assert move in [h["move"] for h in shown["history"]]
+    if shown["turn"] == "you":
+        assert page.find_all("#table button.card:not([disabled])") != []
+
+
+def test_a_new_analysis_keeps_its_stop_button(page):
+    # The analysis it replaces ends after the new one began: the Stop button and the
+    # status stay the new one's.
+    page.screen("analyse")
+    page.type_into("#analyse-position", "sample")
+    page.type_into("#analyse-iterations", "")
+    page.type_into("#analyse-time", "20")
+    page.find("#analyse-start").click()
+    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state")
+                    == "partial")
+    page.find("#analyse-start").click()
+    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state")
+                    == "partial")
+    assert page.find("#analyse-stop").get_attribute("disabled") is None
+    assert "(stopped)" not in page.text("#analyse-status")
+    page.find("#analyse-stop").click()
+    page.wait.until(lambda d: "(stopped)" in page.text("#analyse-status"))
+    assert page.find("#analyse-stop").get_attribute("disabled") is not None
+    page.type_into("#analyse-time", "3")
+
+
 def test_a_63_bit_seed_is_sent_and_shown_exactly(page):
     # Seeds are 63-bit and JavaScript's numbers hold 53: a seed the page rounded would
     # deal another game than the terminal's with the seed the user typed.

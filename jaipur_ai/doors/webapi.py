@@ -267,7 +267,7 @@ class WebApp:
         return json_response({
             "name": "jaipur_ai", "version": __version__, "levels": dict(LEVELS),
             "level": str(self.spec), "hint": str(self.hint_spec),
-            "review_iterations": DEFAULT_ITERATIONS,
+            "review_iterations": DEFAULT_ITERATIONS, "max_time": self.limits.max_time,
             "endpoints": [{"method": m, "path": p, "fields": f, "answer": a}
                           for m, p, f, a in ENDPOINTS]})
 

@@ -214,15 +214,17 @@ class WebGame:
         ``round_number`` (from 1) of this game, on the cards as they really were (the
         draws the pile really held): the view of that move's mover after each move, as
         JSON forms, up to the first move that is not legal there (``stopped``: its index,
-        and why).  For a review's best line, once the round is over."""
-        if not self.state.is_round_over:
-            raise RequestError("round", "the round is still being played: lines are shown "
-                                        "once it is over", "ConflictError")
+        and why).  For a review's best line, once that round is over: the real draws of
+        a round still being played are not shown (a later round is dealt afresh, so an
+        earlier round's are)."""
         rounds = self.record().rounds_of(0)
         if isinstance(round_number, bool) or not isinstance(round_number, int) \
                 or not 1 <= round_number <= len(rounds):
             raise RequestError("round", f"expected a round of the game, 1 to {len(rounds)}, "
                                         f"got {round_number!r}")
+        if round_number == len(rounds) and not self.state.is_round_over:
+            raise RequestError("round", "the round is still being played: lines are shown "
+                                        "once it is over", "ConflictError")
         played = rounds[round_number - 1][1]
         if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(played):
             raise RequestError("ply", f"expected a move of that round, 1 to {len(played)}, "

@@ -81,10 +81,14 @@ export async function analyse(position, reportError) {
   }).catch(() => {});         // (a position the server refuses: the analysis says why)
   try {
     await stream("/api/analyse", body, (name, data) => {
+      if (latest !== control) return;
       if (data.error) throw new Error(data.error.message);
       show(data);
     }, control.signal);
   } catch (e) {
+    // an analysis replaced by a newer one ends here after the newer one began: the
+    // status and the Stop button are the newer one's
+    if (latest !== control) return;
     if (e.name !== "AbortError") {
       $("analyse-status").textContent = "";
       reportError(e);
@@ -93,7 +97,7 @@ export async function analyse(position, reportError) {
     }
   } finally {
     if (running === control) running = null;
-    $("analyse-stop").disabled = true;
+    if (latest === control) $("analyse-stop").disabled = true;
   }
 }
 

@@ -6,7 +6,12 @@ import { stream } from "./api.js";
 import { pct, signed } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
-const SECONDS = 30;          // the longest it searches one position (within --limit-time)
+let seconds = 30;            // the longest it searches one position (within --limit-time)
+
+// The server's --limit-time (GET /api's max_time): the live evaluation asks no more.
+export function setLiveEvalLimit(maxTime) {
+  if (Number.isFinite(maxTime) && maxTime > 0) seconds = Math.min(30, maxTime);
+}
 let running = null;          // the AbortController of the evaluation in flight
 let position = null;         // the position it evaluates
 
@@ -47,7 +52,7 @@ export function liveEval(table) {
   $("eval-text").textContent = "evaluating ...";
   const body = { position: table.position,
     history: table.history.map((h) => ({ position: h.position, move: h.move })),
-    time: SECONDS, report_every: 0.5, top: 1 };
+    time: seconds, report_every: 0.5, top: 1 };
   stream("/api/analyse", body, (name, a) => {
     if (running !== control) return;
     if (a.error) throw new Error(a.error.message);

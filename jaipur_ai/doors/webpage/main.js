@@ -2,9 +2,9 @@
 import { api, apiText, withRecord, withSeed } from "./api.js";
 import { analyse, showHint, stopAnalysis } from "./analysis.js";
 import { checkPosition, setupEditor, showExample, showView } from "./editor.js";
-import { liveEval, stopLiveEval } from "./evalbar.js";
+import { liveEval, setLiveEvalLimit, stopLiveEval } from "./evalbar.js";
 import { reviewGame, setupReviewWalk } from "./review.js";
-import { clearSelection, currentTable, renderTable } from "./table.js";
+import { clearSelection, currentTable, renderTable, setWaiting } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,10 +18,13 @@ function clearError() {
   $("error").textContent = "";
 }
 
-// Runs an action with the page's buttons of that screen disabled; errors are shown.
+let pending = 0;              // actions in flight (body's data-busy while any is)
+
+// Runs an action with its button disabled; errors are shown.
 async function busy(button, fn) {
   clearError();
   if (button) button.disabled = true;
+  pending += 1;
   document.body.dataset.busy = "1";
   try {
     return await fn();
@@ -30,8 +33,16 @@ async function busy(button, fn) {
     return null;
   } finally {
     if (button) button.disabled = false;
-    delete document.body.dataset.busy;
+    pending -= 1;
+    if (pending === 0) delete document.body.dataset.busy;
   }
+}
+
+// An answer about game `t` is drawn only while `t` is the game on the table: a game
+// started or opened meanwhile keeps the table (and the address and storage).
+function stillShown(t) {
+  const c = currentTable();
+  return Boolean(c && t && c.id === t.id);
 }
 
 export function showScreen(name) {
@@ -109,6 +120,7 @@ async function start() {
   const info = await api("GET", "/api");
   $("version").textContent = `jaipur_ai ${info.version}`;
   $("review-iterations").value = String(info.review_iterations);
+  setLiveEvalLimit(info.max_time);
   const levels = [[info.level, `default (${info.level})`],
     ...Object.entries(info.levels).map(([name, spec]) => [name, `${name} (${spec})`])];
   $("level").replaceChildren(...levels.map(([value, label]) => {
@@ -140,18 +152,29 @@ async function start() {
     const t = currentTable();
     const move = $("confirm").dataset.move;
     stopLiveEval();
+    setWaiting(t.id);
     busy($("confirm"), async () => {
       $("move-note").textContent = "the engine is thinking ...";
-      play(await api("POST", `/api/games/${t.id}/move`, { move }));
-    }).then(() => renderTable(currentTable()));
+      const answer = await api("POST", `/api/games/${t.id}/move`, { move });
+      if (stillShown(t)) play(answer);
+    }).finally(() => {
+      setWaiting(null);
+      if (stillShown(t)) liveEval(currentTable());    // (again, if the move failed)
+    });
   });
   $("hint-button").addEventListener("click", () => {
     const t = currentTable();
-    busy($("hint-button"), async () => showHint(await api("POST", `/api/games/${t.id}/hint`, {})));
+    busy($("hint-button"), async () => {
+      const hint = await api("POST", `/api/games/${t.id}/hint`, {});
+      if (stillShown(t)) showHint(hint);
+    });
   });
   $("next-round").addEventListener("click", () => {
     const t = currentTable();
-    busy($("next-round"), async () => play(await api("POST", `/api/games/${t.id}/next`, {})));
+    busy($("next-round"), async () => {
+      const table = await api("POST", `/api/games/${t.id}/next`, {});
+      if (stillShown(t)) play(table);
+    });
   });
   $("analyse-here").addEventListener("click", () => {
     $("analyse-position").value = currentTable().position;

@@ -185,10 +185,13 @@ function step(ev) {
   const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: last }[ev.key];
   if (to === undefined) return;
   ev.preventDefault();
-  showPly(Math.max(0, Math.min(last, to)));
+  showPly(Math.max(0, Math.min(last, to))).catch(reportStepError);
 }
 
+let reportStepError = () => {};
+
 export function setupReviewWalk(reportError) {
+  reportStepError = reportError;
   document.addEventListener("keydown", step);
   const pick = (ev) => {
     const hit = ev.target.closest("[data-index]");
@@ -216,12 +219,18 @@ function offerDownload(recordText) {
   link.hidden = false;
 }
 
+let reviewing = null;         // the AbortController of the review in flight
+
 export async function reviewGame(game, reportError) {
   const status = $("review-status");
   if (!game) {
     reportError(new Error("no game yet: play one on the Play screen"));
     return;
   }
+  // one review at a time: a new one stops the one in flight (and the server's work)
+  if (reviewing) reviewing.abort();
+  const control = new AbortController();
+  reviewing = control;
   const body = {};
   const n = parseInt($("review-iterations").value, 10);
   if (!Number.isNaN(n)) body.iterations = n;
@@ -239,6 +248,7 @@ export async function reviewGame(game, reportError) {
   $("review-start").disabled = true;
   try {
     await stream(`/api/games/${game.id}/review`, body, (name, data) => {
+      if (reviewing !== control) return;
       if (name === "error") throw new Error(data.error.message);
       if (name === "progress") {
         bar.max = Math.max(data.total, 1); bar.value = data.done;
@@ -254,13 +264,17 @@ export async function reviewGame(game, reportError) {
         gameId = game.id;
         showPly(0).catch(reportError);
       }
-    });
+    }, control.signal);
   } catch (e) {
+    if (reviewing !== control) return;      // replaced by a newer review
     status.textContent = "";
     status.dataset.state = "error";
     reportError(e);
   } finally {
-    bar.hidden = true;
-    $("review-start").disabled = false;
+    if (reviewing === control) {
+      reviewing = null;
+      bar.hidden = true;
+      $("review-start").disabled = false;
+    }
   }
 }

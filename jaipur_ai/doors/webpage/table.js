@@ -7,6 +7,14 @@ const $ = (id) => document.getElementById(id);
 // What is selected: indices into the market, the hand and the herd.
 const selection = { market: new Set(), hand: new Set(), herd: new Set() };
 let current = null;          // the game's table (GET /api/games/ID)
+let waiting = null;          // the game whose move of yours is with the server, if any
+
+// While your move is sent and the engine answers, that game's table takes no second
+// move: its cards and Confirm stay off even when a click on a card redraws the table.
+export function setWaiting(gameId) {
+  waiting = gameId;
+  if (current) renderTable(current);
+}
 
 export function clearSelection() {
   selection.market.clear(); selection.hand.clear(); selection.herd.clear();
@@ -73,9 +81,9 @@ function renderComposer() {
   $("move-note").textContent = m.text ? (legal ? "legal" : `not legal: ${illegalReason(current, m.text)}`)
     : (m.note || "");
   // Confirm only ever sends a legal move: an illegal selection says why instead
-  $("confirm").disabled = !(current && current.turn === "you" && legal);
+  const yours = Boolean(current && current.turn === "you" && waiting !== current.id);
+  $("confirm").disabled = !(yours && legal);
   $("confirm").dataset.move = m.text || "";
-  const yours = Boolean(current && current.turn === "you");
   $("hint-button").disabled = !yours;
   $("analyse-here").disabled = !yours;
 }
@@ -102,7 +110,7 @@ export function renderTable(table) {
   const v = table.view;
   const you = table.you, bot = 1 - you;
   const me = v.players[you], opp = v.players[bot];
-  const playing = table.turn === "you";
+  const playing = table.turn === "you" && waiting !== table.id;
 
   const turn = table.round_over ? "round over" : playing ? "your move" : "engine to move";
   $("status").replaceChildren(
