@@ -125,6 +125,18 @@ def test_analyse_json_fields_and_reproducible():
     assert d2["candidates"] == d["candidates"]
 
 
+def test_analyse_takes_settings_fields_as_options():
+    # docs/cli.md's own example: -o sets the engine's options and its settings' fields,
+    # as a spec does; the analysis records what it ran with
+    p = cli("analyse", "sample", "--iterations", "50", "--seed", "1", "--json",
+            "-o", "playout=random", "-o", "exploration=0.5", "-o", "cutoff=8")
+    assert p.returncode == 0, p.stderr
+    options = json.loads(p.stdout)["options"]
+    assert (options["playout"], options["exploration"], options["cutoff"]) == ("random", 0.5, 8)
+    p = cli("analyse", "sample", "--iterations", "50", "-o", "algorithm=greedy")
+    assert p.returncode == 2 and p.stderr.startswith("jaipur-ai: error: --option: ")
+
+
 def test_analyse_full_state_uses_the_movers_view():
     s = jp.GameState.new(seed=7, starter=1)
     p = cli("analyse", s.to_text(), "--iterations", "200", "--seed", "2")

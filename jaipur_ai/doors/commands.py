@@ -158,12 +158,16 @@ def _engine_class() -> Any:
 def _make_engine(algorithm: str, threads: Optional[int] = None, perfect: bool = False,
                  options: Sequence[tuple[str, Any]] = ()) -> Any:
     kwargs: dict[str, Any] = dict(options)
+    if "algorithm" in kwargs:
+        raise CliError("--option", "the algorithm is chosen by --algorithm, not by -o")
     if threads is not None:
         kwargs["threads"] = threads
     if perfect:
         kwargs["perfect_information"] = True
     try:
-        return _engine_class()(algorithm=algorithm, **kwargs)
+        # from_options, as specs and the server build theirs: the engine's own options
+        # and the fields of its settings (docs/cli.md: -o playout=random)
+        return _engine_class().from_options(algorithm, **kwargs)
     except TypeError as e:
         m = re.search(r"unexpected keyword argument '(\w+)'", str(e))
         if m:
