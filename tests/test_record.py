@@ -229,3 +229,28 @@ def test_review_annotate_writes_a_record_that_reads_back(tmp_path):
         assert n["eval"]["best"] == p["best"] and n.get("label") == p["label"]
         assert n["eval"]["win_probability"] == pytest.approx(p["win_played"], abs=1e-6)
         assert ("comment" in n) == (p["best"] != p["move"])
+
+
+SAMPLE_RECORD_FILE = __import__("pathlib").Path(jp.__file__).parent / "data" / "sample-record.json"
+
+
+@pytest.mark.parametrize("seats", [5, [[1], [2]], ["A"], ["A", "B", "C"], [True, "B"], {"A": 0}])
+def test_a_records_seats_are_two_names(seats):
+    d = json.loads(SAMPLE_RECORD_FILE.read_text(encoding="utf-8"))
+    GameRecord.from_dict(copy.deepcopy(d))                      # (the sample is fine)
+    d["games"][0]["seats"] = seats
+    with pytest.raises(RecordError) as e:
+        GameRecord.from_dict(d)
+    assert e.value.field == "games[0].seats"
+
+
+def test_a_record_file_that_cannot_be_read_is_a_record_error(tmp_path):
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes('{"format": "jaipur-record/1", "players": {"é": 1}}'.encode("latin-1"))
+    for path, reason in [(tmp_path / "missing.json", "No such file"), (tmp_path, "directory"),
+                         (latin1, "not UTF-8")]:
+        with pytest.raises(RecordError) as e:
+            GameRecord.load(str(path))
+        assert e.value.field == "record" and reason in e.value.reason
+    with pytest.raises(RecordError):
+        GameRecord.from_json(None)  # type: ignore[arg-type]

@@ -186,6 +186,9 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str, verify: bool = True) -> "GameRecord":
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise RecordError("record", f"expected the record's JSON text, got "
+                                        f"{type(text).__name__}")
         try:
             d = json.loads(text)
         except json.JSONDecodeError as e:
@@ -196,9 +199,16 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str, verify: bool = True) -> "GameRecord":
-        """Read a record file, replaying and checking every move (``RecordError``)."""
-        with open(path, encoding="utf-8") as f:
-            return cls.from_json(f.read(), verify)
+        """Read a record file, replaying and checking every move (``RecordError``, also
+        for a file that cannot be read: missing, a folder, not UTF-8)."""
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else \
+                "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else str(e)
+            raise RecordError("record", f"cannot read {path}: {reason}") from None
+        return cls.from_json(text, verify)
 
     # ---------------------------------------------------------------- replay
     def replay(self) -> Iterator[tuple[Any, ...]]:
@@ -209,6 +219,12 @@ class GameRecord:
             if not isinstance(game, dict) or not isinstance(game.get("rounds"), list) \
                     or not game["rounds"]:
                 raise RecordError(where, "expected an object with a non-empty list of rounds")
+            seats = game.get("seats")
+            if seats is not None and (not isinstance(seats, list) or len(seats) != 2 or not all(
+                    isinstance(x, str) or (isinstance(x, int) and not isinstance(x, bool))
+                    for x in seats)):
+                raise RecordError(f"{where}.seats", "expected the names of the two players, "
+                                                    f"player 0's first, got {seats!r}")
             state: Optional[GameState] = None
             for ri, rnd in enumerate(game["rounds"]):
                 rw = f"{where}.rounds[{ri}]"
