@@ -20,6 +20,8 @@ True
 """
 from __future__ import annotations
 
+import numbers
+import secrets
 from typing import Any, Callable, Optional, Union
 
 import numpy as np
@@ -28,12 +30,30 @@ from jaipur_ai.envs import _vecenv
 from jaipur_ai.rules._observation import N_DENSE_PY, OBS_SIZE_PY
 from jaipur_ai.rules.encoding import MAX_LEGAL
 from jaipur_ai.errors import InvalidOptionError, JaipurError
+from jaipur_ai.options import check
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState, View
 
 __all__ = ["VectorEnv"]
 
 _OPPONENTS = {"random": 0, "self": 1, "greedy": 2, "learned": 3}
+
+MAX_ROUNDS = 2**20        #: rounds of one VectorEnv (each holds about 26 kB with its mask)
+MAX_PLIES = 10**6         #: a cut-off past any round's length (the core counts in C ints)
+
+
+def _check_count(name: str, value: Any, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not 1 <= value <= most:
+        raise InvalidOptionError(name, f"{value!r} is not a whole number from 1 to {most:,}")
+    return int(value)
+
+
+def _check_seed(seed: Any) -> int:
+    """A seed as every other door takes it: a whole number from 0 to 2**64 - 1, or None
+    for fresh entropy (the repr then shows the seed drawn)."""
+    seed = check("seed", seed)
+    return secrets.randbits(63) if seed is None else int(seed)
 _EXTERNAL = 4
 _ACTIONS = {"dense": 0, "index": 1}
 _REWARDS = {"seal": 0, "margin": 1}
@@ -76,7 +96,7 @@ class VectorEnv:
     indices too).
     """
 
-    def __init__(self, n: int, seed: int = 0,
+    def __init__(self, n: int, seed: Optional[int] = 0,
                  opponent: Union[str, Callable[[View], Move]] = "random", reward: str = "seal",
                  max_plies: int = 400, actions: str = "dense", mask: bool = True,
                  weights: Optional[str] = None) -> None:
@@ -111,15 +131,14 @@ class VectorEnv:
             raise InvalidOptionError("actions", f"{actions!r} is not one of {sorted(_ACTIONS)}")
         if not isinstance(mask, bool):
             raise InvalidOptionError("mask", f"{mask!r} is not true or false")
-        if not isinstance(n, int) or n < 1:
-            raise InvalidOptionError("n", f"{n!r} is not a positive integer")
-        if not isinstance(max_plies, int) or max_plies < 1:
-            raise InvalidOptionError("max_plies", f"{max_plies!r} is not a positive integer")
+        _check_count("n", n, MAX_ROUNDS)
+        _check_count("max_plies", max_plies, MAX_PLIES)
+        seed = _check_seed(seed)
         self.n = n
         self.opponent = opponent if isinstance(opponent, str) else "callable"
         self.reward_kind = reward
         self.max_plies = max_plies
-        self._seed = int(seed) % 2**64
+        self._seed = seed
         self.action_kind = actions
         self._core = _vecenv.VecCore(n, self._seed, mode, _REWARDS[reward],
                                      max_plies, _ACTIONS[actions], mask, MAX_LEGAL)
@@ -169,7 +188,7 @@ class VectorEnv:
     def reset(self, seed: Optional[int] = None) -> Any:
         """Deal every round afresh (reseeded when ``seed`` is given); returns (obs, mask)."""
         if seed is not None:
-            self._seed = int(seed) % 2**64
+            self._seed = _check_seed(seed)
             self._core.seed(self._seed)
         waiting = self._core.reset(self.obs, self._mask_u8, self.legal_ids, self.n_legal,
                                    self.to_move)

@@ -311,3 +311,29 @@ def test_gymnasium_vector_env_equals_single_envs_stepped_by_hand(actions):
             same(i, obs, one)
             ones[i] = one
     assert ended >= n
+
+
+@pytest.mark.parametrize("kwargs,field", [
+    ({"n": 2**70}, "n"), ({"n": True}, "n"), ({"n": 0}, "n"), ({"n": 2.0}, "n"),
+    ({"n": 2, "max_plies": 2**70}, "max_plies"), ({"n": 2, "max_plies": 0}, "max_plies"),
+    ({"n": 2, "seed": -1}, "seed"), ({"n": 2, "seed": 1.5}, "seed"),
+    ({"n": 2, "seed": 2**64}, "seed"), ({"n": 2, "seed": True}, "seed"),
+])
+def test_bad_sizes_and_seeds_are_refused_by_name(kwargs, field):
+    with pytest.raises(jp.InvalidOptionError) as e:
+        jp.VectorEnv(**kwargs)
+    assert e.value.field == field
+    env = jp.VectorEnv(1, seed=3)
+    if field == "seed":
+        with pytest.raises(jp.InvalidOptionError) as e:
+            env.reset(seed=kwargs["seed"])
+        assert e.value.field == "seed" and env._seed == 3
+
+
+def test_a_vector_env_seeded_with_none_says_the_seed_it_drew():
+    env = jp.VectorEnv(2, seed=None)
+    drawn = env._seed
+    assert f"seed={drawn}" in repr(env)
+    again = jp.VectorEnv(2, seed=drawn)
+    assert (env.reset()[0] == again.reset()[0]).all()
+    assert jp.VectorEnv(1, seed=2**64 - 1)._seed == 2**64 - 1
