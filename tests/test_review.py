@@ -355,11 +355,22 @@ def test_cli_review_reads_stdin_and_files(tmp_path):
     (["sample", "-o", "threads=0"], "", "threads: must be"),
     (["sample", "--plot", "x.txt"], "", "--plot: 'x.txt': the file name must end in .png"),
     (["sample", "--plot", "no/such/dir/x.png"], "", "--plot: 'no/such/dir/x.png': no such folder"),
+    (["sample", "--annotate", "."], "", "--annotate: cannot write '.': a folder"),
+    (["sample", "--annotate", "no/such/dir/x.json"], "",
+     "--annotate: cannot write 'no/such/dir/x.json': no such folder"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(argv, stdin, field):
     code, out, err = run("review", *argv, "-q", stdin=stdin)
     assert code == 2 and out == ""
     assert err.startswith(f"jaipur-ai: error: {field}") and err.count("\n") == 1, err
+
+
+def test_cli_a_bad_annotate_path_fails_before_anything_is_written(tmp_path):
+    # the plot's file is not written when the annotated record's cannot be
+    code, out, err = run("review", "sample", "--iterations", "1", "-q",
+                         "--plot", str(tmp_path / "r.png"), "--annotate", str(tmp_path))
+    assert code == 2 and out == "" and err.startswith("jaipur-ai: error: --annotate: ")
+    assert not (tmp_path / "r.png").exists()
 
 
 def test_cli_plot_without_matplotlib_names_the_extra(monkeypatch, tmp_path):

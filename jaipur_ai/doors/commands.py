@@ -439,6 +439,18 @@ def _load_record(arg: str, stdin: Any = None) -> Any:
     return GameRecord.from_json(text)
 
 
+def _check_writable(path: str, flag: str) -> None:
+    """CliError unless ``path`` names a file that can be made: not a folder, in a folder
+    that exists (checked before a long search, which would otherwise be lost)."""
+    folder = os.path.dirname(path) or "."
+    if not path:
+        raise CliError(flag, "expected a file name")
+    if os.path.isdir(path):
+        raise CliError(flag, f"cannot write {path!r}: a folder, not a file name")
+    if not os.path.isdir(folder):
+        raise CliError(flag, f"cannot write {path!r}: no such folder {folder!r}")
+
+
 def cmd_review(args: argparse.Namespace) -> int:
     from jaipur_ai.doors import _review_plot
     from jaipur_ai.doors.review import review_game
@@ -448,6 +460,8 @@ def cmd_review(args: argparse.Namespace) -> int:
             _review_plot.require_matplotlib("--plot")
         except JaipurError as e:
             raise CliError(e.field, e.reason) from None
+    if args.annotate is not None:        # likewise: no review is searched for nothing
+        _check_writable(args.annotate, "--annotate")
     record = _load_record(args.record)
     engine = _make_engine(args.algorithm, args.threads, False, args.option)
     bar = _Progress(0, not args.quiet, unit="plies")
