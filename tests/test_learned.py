@@ -138,6 +138,16 @@ def test_truncated_file_is_a_typed_error(tmp_path):
         evaluation.load_evaluation(path)
 
 
+def test_a_folder_or_a_text_file_is_a_typed_error_in_plain_words(tmp_path):
+    with pytest.raises(InvalidWeightsError, match="a folder, not a weights file"):
+        evaluation.load_evaluation(tmp_path)
+    text = tmp_path / "notes.npz"
+    text.write_text("these are not weights\n")
+    with pytest.raises(InvalidWeightsError) as e:
+        evaluation.load_evaluation(text)
+    assert e.value.reason == "not a readable weights file: not an .npz archive"
+
+
 def test_mismatched_features_are_a_typed_error(tmp_path):
     path = tmp_path / "w.npz"
     evaluation.save_weights(path, _random_weights(), {})

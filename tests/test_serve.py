@@ -622,6 +622,13 @@ def test_weights_come_only_from_the_servers_folder(tmp_path):
     assert got[0]["final"] and got[0]["options"]["weights"] == str(tmp_path / "mine.npz")
     assert got[1]["error"]["field"] == "weights" and got[1]["error"]["type"] == "LimitError"
     assert got[2]["error"]["field"] == "weights" and "no such file" in got[2]["error"]["message"]
+    # a file of the folder that is not weights: the field the client sent, its file name,
+    # and nothing of the server's own path
+    (tmp_path / "bad.npz").write_text("not weights")
+    err = _answers([{"id": 4, "position": TEXT, "iterations": 50, "weights": "bad.npz"}],
+                   limits=limits)[0]["error"]
+    assert err["type"] == "InvalidWeightsError" and err["field"] == "weights"
+    assert err["reason"].startswith("bad.npz: ") and str(tmp_path) not in err["message"]
 
 
 def test_searches_past_the_servers_count_or_memory_wait_their_turn():

@@ -186,6 +186,11 @@ def test_messages_use_the_inputs_spelling():
     (["match", "greedy", "random", "--games", "100000000000000000000", "-q"], "--games"),
     (["match", "ismcts:iterations=10,widen=1e308", "greedy"], "widen"),
     (["play", "--level", "ismcts:bogus=1"], "bogus"),
+    # a weights file is read when the spec is read, not when the engine first moves
+    (["play", "--hint", "ismcts:weights=nowhere.npz"], "--hint: nowhere.npz: no such file"),
+    (["play", "--level", "ismcts:weights=nowhere.npz"], "--level"),
+    (["web", "--level", "ismcts:weights=nowhere.npz", "--port", "0"], "--level"),
+    (["match", "greedy", "ismcts:weights=nowhere.npz"], "B: nowhere.npz: no such file"),
     (["serve", "--threads", "5000"], "--threads"),
     (["serve", "--time", "-1"], "--time"),
 ])

@@ -829,6 +829,15 @@ def test_a_browser_chooses_a_games_engine_among_the_levels_only():
     assert json.loads(r.body)["error"]["type"] == "LimitError"
 
 
+def test_a_level_whose_weights_cannot_be_read_stops_the_server_at_start(tmp_path):
+    from jaipur_ai.doors.requests import RequestError
+    for field in ("level", "hint"):
+        with pytest.raises(RequestError) as e:
+            WebApp(**{"level": "greedy", "hint": "greedy",
+                      field: f"ismcts:weights={tmp_path / 'none.npz'}"})
+        assert e.value.field == field and "no such file" in e.value.reason
+
+
 def test_the_server_says_its_time_limit_and_a_search_within_it_runs():
     # the page's live evaluation asks at most GET /api's max_time (--limit-time)
     from jaipur_ai.doors.limits import Limits

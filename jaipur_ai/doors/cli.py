@@ -60,7 +60,9 @@ def _flag(name: str, flag: str) -> Callable[[str], Any]:
 
 def _engine_spec(text: str) -> EngineSpec:
     try:
-        return EngineSpec.parse(text)
+        spec = EngineSpec.parse(text)
+        spec.make_engine()        # its weights file read and checked now, not mid-game
+        return spec
     except JaipurError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 

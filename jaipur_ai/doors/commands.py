@@ -303,12 +303,17 @@ def _result_text(r: Any) -> str:
 # ---------------------------------------------------------------------- play
 def _level_spec(level: str) -> EngineSpec:
     try:
-        return EngineSpec.parse(level)
+        spec = EngineSpec.parse(level)
     except InvalidOptionError as e:
         raise CliError("--level", f"{level!r}: {e}") from None
     except JaipurError as e:
         raise CliError("--level", f"{level!r} is not a level ({', '.join(LEVELS)}), a number "
                                   f"of iterations or an engine spec: {e.reason}") from None
+    try:
+        spec.make_engine()        # its weights file read and checked now, not mid-game
+    except JaipurError as e:
+        raise CliError("--level", f"{level!r}: {e}") from None
+    return spec
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -42,7 +42,8 @@ from jaipur_ai.doors.requests import (Position, RequestError, as_state, error_bo
                                       reject_constant, required_field, salvage_id,
                                       scalar_id, write_position)
 from jaipur_ai.doors.limits import Budget, Limits
-from jaipur_ai.errors import InvalidOptionError, InvalidPositionError, JaipurError
+from jaipur_ai.errors import (InvalidOptionError, InvalidPositionError, InvalidWeightsError,
+                              JaipurError)
 from jaipur_ai.options import ALGORITHMS, SPEC_OPTIONS, check, option
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import STATE_FORMAT
@@ -386,7 +387,13 @@ class Server:
         nodes, reserve = self.limits.check_search(time, iterations, opts["threads"],
                                                   opts.get("max_nodes"))
         opts["max_nodes"] = nodes
-        engine = E.Engine.from_options(**opts)
+        try:
+            engine = E.Engine.from_options(**opts)
+        except InvalidWeightsError as e:
+            if "weights" not in req:
+                raise
+            # the field the client sent, and its file name only: not the server's path
+            raise InvalidWeightsError("weights", f"{req['weights']}: {e.reason}") from None
         # only an ISMCTS tree holds memory by the node (expectimax and greedy hold little)
         return engine, reserve if engine.algorithm == "ismcts" else 0
 

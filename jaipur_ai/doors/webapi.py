@@ -207,6 +207,7 @@ class WebApp:
                                      f"iterations or an engine spec, got {describe(text)}")
         try:
             spec = EngineSpec.parse(text)
+            spec.make_engine()    # its weights file read and checked at start, not per game
         except JaipurError as e:
             raise RequestError(name, f"{e.field}: {e.reason}") from None
         if spec.cheats:

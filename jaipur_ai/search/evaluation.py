@@ -120,8 +120,16 @@ MAX_WEIGHT = 1e6
 
 def _read(path: Path) -> dict[str, Any]:
     name = str(path)
+    if path.is_dir():
+        raise InvalidWeightsError(name, "a folder, not a weights file")
     if not path.is_file():
         raise InvalidWeightsError(name, "no such file")
+    try:
+        archive_like = zipfile.is_zipfile(path)
+    except OSError as e:
+        raise InvalidWeightsError(name, f"cannot read it ({e.strerror or e})") from None
+    if not archive_like:
+        raise InvalidWeightsError(name, "not a readable weights file: not an .npz archive")
     try:
         z = np.load(path, allow_pickle=False)
     except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
