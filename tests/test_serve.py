@@ -644,3 +644,11 @@ def test_searches_past_the_servers_count_or_memory_wait_their_turn():
         b.admit(20 << 20)                               # past the memory budget
     b.admit(1 << 20)
     assert (b.running, b.reserved) == (2, 2 << 20)
+
+
+def test_top_null_means_all_as_in_python_and_absent_the_default():
+    got = _answers([{"id": 1, "position": TEXT, "iterations": 300, "seed": 2, "top": None},
+                    {"id": 2, "position": TEXT, "iterations": 300, "seed": 2}])
+    everything = jp.analyse(STATE.view(STATE.to_move), iterations=300, seed=2, top=None)
+    assert [c["move"] for c in got[0]["candidates"]] == [str(c.move) for c in everything.candidates]
+    assert len(got[0]["candidates"]) > 5 and len(got[1]["candidates"]) == 5

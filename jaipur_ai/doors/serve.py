@@ -356,7 +356,7 @@ class Server:
             raise _PositionError(InvalidPositionError(
                 "to_move", "it is the opponent's turn: search the view of the player to move"))
         limits = {k: option_field(req, k) for k in ("time", "iterations", "top", "seed")}
-        if limits["top"] is None:
+        if "top" not in req:          # absent: the table's default; null: all (as in Python)
             limits["top"] = option("top").default
         if limits["time"] is None and limits["iterations"] is None and self.default_time:
             limits["time"] = self.default_time
