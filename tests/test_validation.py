@@ -193,6 +193,7 @@ def test_messages_use_the_inputs_spelling():
     (["match", "greedy", "ismcts:weights=nowhere.npz"], "B: nowhere.npz: no such file"),
     (["serve", "--threads", "5000"], "--threads"),
     (["serve", "--time", "-1"], "--time"),
+    (["serve", "--limit-time", "1", "--time", "5"], "--time: 5 seconds, more than the server's"),
 ])
 def test_cli_errors_are_one_line_naming_the_option(args, field):
     line = one_line_error(cli(*args, timeout=60))

@@ -155,6 +155,11 @@ class Server:
         if self.threads > self.limits.max_threads:
             raise InvalidOptionError("threads", f"{self.threads}, more than the server's limit "
                                                 f"of {self.limits.max_threads} (--limit-threads)")
+        if self.default_time is not None and self.default_time > self.limits.max_time:
+            # else every request that names no time would be refused for a time it never sent
+            raise InvalidOptionError("time", f"{self.default_time:g} seconds, more than the "
+                                             f"server's limit of {self.limits.max_time:g} "
+                                             "(--limit-time)")
         self.log = log if log is not None else sys.stderr
         self._binary_out = not isinstance(outfile, io.TextIOBase)
         self._write_lock = threading.Lock()
