@@ -141,6 +141,11 @@ class Option:
             raise self.fail(value)
         if k == "int":
             if not isinstance(value, numbers.Integral):
+                if isinstance(value, float) and value.is_integer():
+                    # (2.0 reads as 2 in messages: say why it is refused all the same)
+                    raise InvalidOptionError(self.name, f"must be a whole number written "
+                                                        f"without a decimal point, got "
+                                                        f"{value!r}")
                 raise self.fail(value)
             v: Union[int, float] = int(value)
         else:

@@ -52,6 +52,25 @@ def test_spec_rejects(text):
     assert e.value.field and e.value.reason
 
 
+@pytest.mark.parametrize("text,field,words", [
+    ("ismcts:iterations=5,iterations=10", "iterations", "given twice"),
+    ("ismcts:cutoff=3,cutoff=4", "cutoff", "given twice"),
+    ("ismcts:time=1,time=2s", "time", "given twice"),
+    ("ismcts:algorithm=greedy", "algorithm", "before the colon"),
+])
+def test_a_spec_says_what_it_cannot_mean(text, field, words):
+    with pytest.raises(ValueError) as e:
+        EngineSpec.parse(text)
+    assert e.value.field == field and words in e.value.reason
+
+
+def test_an_int_option_given_as_a_float_says_why_it_is_refused():
+    from jaipur_ai import InvalidOptionError, analyse
+    with pytest.raises(InvalidOptionError) as e:
+        analyse(GameState.new(seed=1), iterations=50.0)
+    assert e.value.field == "iterations" and "got 50.0" in e.value.reason
+
+
 def test_spec_limits_and_determinism():
     assert EngineSpec.parse("ismcts").limits() == {"time": 1.0, "iterations": None}
     assert EngineSpec.parse("greedy").limits() == {"time": None, "iterations": None}

@@ -175,6 +175,7 @@ class EngineSpec:
                                       f"{', '.join(LEVELS)})")
         limits: dict[str, Any] = {"time": None, "iterations": None}
         options: dict[str, Any] = {}
+        seen: set[str] = set()
         for item in filter(None, (x.strip() for x in rest.split(","))):
             key, eq, val = item.partition("=")
             key = key.strip().lower().replace("-", "_")
@@ -182,6 +183,12 @@ class EngineSpec:
             if not eq or not key or not val:
                 raise SpecError("engine", f"expected key=value, got {item[:40]!r}")
             key = _ALIASES.get(key, key)
+            if key in seen:         # (the last would win silently: say so instead)
+                raise SpecError(key, "given twice in one spec")
+            seen.add(key)
+            if key == "algorithm":
+                raise SpecError("algorithm", f"named before the colon ({algo}:...), not as "
+                                             "an option")
             if key == "time":
                 limits["time"] = parse_text("time", val[:-1] if val.endswith("s") else val)
             elif key == "iterations":
