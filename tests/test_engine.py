@@ -324,3 +324,14 @@ def test_print_analysis_is_the_cli_table():
     assert any(c.visits >= 1000 and f"{c.visits:,}" != str(c.visits) for c in a)
     assert lines[-1].startswith("algorithm ismcts, 3,000 iterations, ")
     assert lines[-1].endswith(", seed 1")
+
+
+def test_the_functions_take_a_settings_object_as_the_engine_does():
+    s = jp.GameState.new(seed=1, starter=0)
+    tuned = jp.Settings(cutoff=8)
+    a = jp.analyse(s, iterations=200, seed=3, settings=tuned)
+    b = jp.Engine(settings=tuned).analyse(s, iterations=200, seed=3)
+    assert a.options["cutoff"] == 8 and a.candidates == b.candidates
+    # a Settings object with field changes on top, as with a settings name
+    assert Engine.from_options("ismcts", settings=tuned, puct=2.0).settings == \
+        tuned.replace(puct=2.0)

@@ -189,9 +189,13 @@ class Engine:
         named by ``settings`` (default: :data:`jaipur_ai.search.settings.DEFAULT`).
         Engine specs (``ismcts:settings=handset,cutoff=8``), the command line and the
         server build their engines so."""
+        # settings may be a Settings object as in Engine(settings=...), or a name
+        base = options.pop("settings", None)
+        if not isinstance(base, Settings):
+            options["settings"], base = base, None
         o = check_engine_options({"algorithm": algorithm, **options})
         fields = {k: o.pop(k) for k in list(o) if k in SETTING_OPTIONS}
-        o["settings"] = settings_of(o.get("settings"), fields)
+        o["settings"] = settings_of(base if base is not None else o.get("settings"), fields)
         return cls(**o)
 
     def __repr__(self) -> str:
