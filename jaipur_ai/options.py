@@ -178,8 +178,8 @@ class Option:
             raise self.fail(t)
         if k in ("choice", "path"):
             return self.check(low if k == "choice" else t)
-        if len(t) > 40:
-            raise self.fail(t)
+        if len(t) > 40 or not t.isascii():      # (int() and float() read other scripts'
+            raise self.fail(t)                    # digits: a position text does not)
         try:
             if k == "int":
                 if not t.lstrip("+-").replace("_", "").isdigit():

@@ -194,6 +194,8 @@ def test_messages_use_the_inputs_spelling():
     (["serve", "--threads", "5000"], "--threads"),
     (["serve", "--time", "-1"], "--time"),
     (["serve", "--limit-time", "1", "--time", "5"], "--time: 5 seconds, more than the server's"),
+    (["analyse", "sample", "--iterations", "\u0663"], "--iterations"),   # an Arabic-Indic 3
+    (["match", "ismcts:iterations=\u0663", "greedy"], "iterations"),
 ])
 def test_cli_errors_are_one_line_naming_the_option(args, field):
     line = one_line_error(cli(*args, timeout=60))
