@@ -164,6 +164,13 @@ def test_analyse_from_stdin_and_files(tmp_path):
     t.write_text("# a comment line\n" + v.to_text() + "\n")
     p = cli("analyse", str(t), "--iterations", "100", "--seed", "1")
     assert p.returncode == 0, p.stderr
+    # a file saved with a byte-order mark (Windows Notepad), and stdin that starts so
+    b = tmp_path / "bom.txt"
+    b.write_bytes(b"\xef\xbb\xbf" + v.to_text().encode() + b"\n")
+    for source, stdin in ((str(b), ""), ("-", "\ufeff" + v.to_text() + "\n")):
+        p = cli("analyse", source, "--algorithm", "greedy", "--json", stdin=stdin)
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stdout)["algorithm"] == "greedy"
 
 
 def test_analyse_other_algorithms():

@@ -254,3 +254,10 @@ def test_a_record_file_that_cannot_be_read_is_a_record_error(tmp_path):
         assert e.value.field == "record" and reason in e.value.reason
     with pytest.raises(RecordError):
         GameRecord.from_json(None)  # type: ignore[arg-type]
+
+
+def test_a_record_file_saved_with_a_byte_order_mark_reads(tmp_path):
+    # (Windows Notepad saves UTF-8 so; serve and the web already read such text)
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + SAMPLE_RECORD_FILE.read_bytes())
+    assert GameRecord.load(str(path)).to_dict() == GameRecord.load(str(SAMPLE_RECORD_FILE)).to_dict()

@@ -838,6 +838,12 @@ def test_a_level_whose_weights_cannot_be_read_stops_the_server_at_start(tmp_path
         assert e.value.field == field and "no such file" in e.value.reason
 
 
+def test_a_body_with_a_byte_order_mark_reads(app):
+    body = b"\xef\xbb\xbf" + json.dumps({"seed": 3, "you": 0}).encode()
+    r = app.handle("POST", "/api/games", body)
+    assert r.status == 200 and r.json()["seed"] == 3
+
+
 def test_the_server_says_its_time_limit_and_a_search_within_it_runs():
     # the page's live evaluation asks at most GET /api's max_time (--limit-time)
     from jaipur_ai.doors.limits import Limits

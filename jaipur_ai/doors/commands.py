@@ -74,12 +74,13 @@ MAX_RECORD_BYTES = 64 << 20
 def read_input(path: str, field: str, limit: int, stdin: Any = None) -> str:
     """The text of the file ``path`` (``-``: stdin) for the argument ``field``: a
     regular file only (a FIFO or a device would block or never end), at most ``limit``
-    bytes, UTF-8; CliError naming ``field`` otherwise."""
+    bytes, UTF-8 (a leading byte-order mark, as some editors save, is dropped, as serve
+    and the web do); CliError naming ``field`` otherwise."""
     if path == "-":
         text = (stdin or sys.stdin).read(limit + 1)
         if len(text) > limit:
             raise CliError(field, f"stdin holds more than {limit:,} bytes")
-        return str(text)
+        return str(text).removeprefix("\ufeff")
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -95,7 +96,7 @@ def read_input(path: str, field: str, limit: int, stdin: Any = None) -> str:
         raise CliError(field, f"{path!r} holds {st.st_size:,} bytes, more than the "
                               f"{limit:,} it can take")
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             text = f.read(limit + 1)
     except (OSError, UnicodeDecodeError) as e:
         raise CliError(field, f"cannot read {path!r}: {e}") from None

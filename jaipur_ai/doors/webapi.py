@@ -114,7 +114,7 @@ def _body(raw: bytes) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        req = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        req = json.loads(raw.decode("utf-8-sig"), parse_constant=_reject_constant)
     except UnicodeDecodeError as e:
         raise RequestError("body", f"not UTF-8: {e}") from None
     except (ValueError, RecursionError) as e:

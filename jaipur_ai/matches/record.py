@@ -202,7 +202,7 @@ class GameRecord:
         """Read a record file, replaying and checking every move (``RecordError``, also
         for a file that cannot be read: missing, a folder, not UTF-8)."""
         try:
-            with open(path, encoding="utf-8") as f:
+            with open(path, encoding="utf-8-sig") as f:      # (a leading BOM dropped)
                 text = f.read()
         except (OSError, UnicodeDecodeError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else \
