@@ -625,3 +625,15 @@ def test_a_file_named_sample_is_not_shadowed_silently(tmp_path):
                         "greedy"], capture_output=True, text=True, cwd=tmp_path, env=ENV,
                        timeout=60)
     assert p.returncode == 0 and p.stderr == ""
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x1b", "\x7f", "\u200b"])
+def test_a_control_character_is_named_not_blamed_on_a_field(char):
+    s = jp.GameState.new(seed=1, starter=0)
+    for parse, text in ((jp.GameState.from_text, s.to_text()), (jp.View.from_text, s.view(0).to_text())):
+        with pytest.raises(jp.InvalidPositionError) as e:
+            parse(text[:10] + char + text[10:])
+        assert e.value.field == "text" and "control character" in e.value.reason
+    with pytest.raises(jp.InvalidMoveError) as e:
+        jp.Move.parse("camels" + char)
+    assert "control character" in e.value.reason

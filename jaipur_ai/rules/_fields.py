@@ -335,6 +335,9 @@ def text_fields(text: Any, tag: str, n: int) -> tuple[list[str], str]:
     what = "state" if tag == "S" else "view"
     if not isinstance(text, str):
         raise fail("text", f"expected a string, got {type(text).__name__}")
+    bad = next((i for i, c in enumerate(text) if not c.isprintable() and not c.isspace()), None)
+    if bad is not None:         # (else a field would be blamed for a stray NUL or escape)
+        raise fail("text", f"holds a control character, {text[bad]!r}, at column {bad + 1}")
     parts = text.split()
     if not parts or parts[0] != tag:
         raise fail("text", f"a {what}'s text form starts with {safe_repr(tag)}, "

@@ -308,6 +308,9 @@ def check_hand(hand: Any) -> tuple[int, ...]:
 
 
 def parse(text: str, hand: Optional[Sequence[int]] = None) -> Parts:
+    bad = next((c for c in text if not c.isprintable() and not c.isspace()), None)
+    if bad is not None:
+        raise Reject(f"holds a control character, {bad!r}")
     s = " ".join(text.lower().split())
     if not s:
         raise Reject("empty move text")
