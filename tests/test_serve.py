@@ -652,3 +652,12 @@ def test_top_null_means_all_as_in_python_and_absent_the_default():
     everything = jp.analyse(STATE.view(STATE.to_move), iterations=300, seed=2, top=None)
     assert [c["move"] for c in got[0]["candidates"]] == [str(c.move) for c in everything.candidates]
     assert len(got[0]["candidates"]) > 5 and len(got[1]["candidates"]) == 5
+
+
+def test_json_past_pythons_own_limits_is_said_in_the_users_terms():
+    lines = ['{"id": 1, "iterations": ' + "1" * 5000 + "}\n", "[" * 5000 + "]" * 5000 + "\n"]
+    out = io.StringIO()
+    Server(io.StringIO("".join(lines)), out).run()
+    reasons = [json.loads(x)["error"]["reason"] for x in out.getvalue().splitlines()]
+    assert reasons == ["not valid JSON: a number of more than 4,300 digits",
+                       "not valid JSON: nested too deeply"]

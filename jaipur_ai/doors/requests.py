@@ -70,6 +70,16 @@ def error_body(exc: BaseException, where: str = "") -> dict[str, Any]:
 _MISSING = object()
 
 
+def json_error_reason(e: BaseException) -> str:
+    """Why a request's text is not JSON that can be read, in the user's terms (not
+    Python's advice on its own limits)."""
+    if isinstance(e, RecursionError):
+        return "not valid JSON: nested too deeply"
+    if "integer string conversion" in str(e):
+        return "not valid JSON: a number of more than 4,300 digits"
+    return f"not valid JSON: {e}"
+
+
 def required_field(req: dict[str, Any], key: str) -> Any:
     v = req.get(key, _MISSING)
     if v is _MISSING or v is None:

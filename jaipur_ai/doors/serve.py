@@ -37,7 +37,7 @@ from typing import Any, Optional, Union
 
 from jaipur_ai._version import __version__
 from jaipur_ai.doors.requests import (Position, RequestError, as_state, error_body,
-                                      integer_field, json_safe, option_field,
+                                      integer_field, json_error_reason, json_safe, option_field,
                                       read_request_history, read_request_position,
                                       reject_constant, required_field, salvage_id,
                                       scalar_id, write_position)
@@ -254,7 +254,7 @@ class Server:
                 req = json.loads(line, parse_constant=reject_constant)
             except (ValueError, RecursionError) as e:
                 rid = salvage_id(line)
-                raise RequestError(None, f"not valid JSON: {e}") from None
+                raise RequestError(None, json_error_reason(e)) from None
             if not isinstance(req, dict):
                 raise RequestError(None, "a request is a JSON object, got "
                                          f"{type(req).__name__ if req is not None else 'null'}")

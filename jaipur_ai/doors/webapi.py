@@ -34,7 +34,8 @@ from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.record import GameRecord
 from jaipur_ai.matches.spec import LEVELS, EngineSpec
 from jaipur_ai.options import SPEC_OPTIONS, SEARCH_LIMITS, check, describe
-from jaipur_ai.doors.requests import RequestError, error_body, read_request_position
+from jaipur_ai.doors.requests import (RequestError, error_body, json_error_reason,
+                                      read_request_position)
 from jaipur_ai.doors.limits import Budget, Limits
 from jaipur_ai.doors.serve import Server
 from jaipur_ai.rules.position import View
@@ -118,7 +119,7 @@ def _body(raw: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as e:
         raise RequestError("body", f"not UTF-8: {e}") from None
     except (ValueError, RecursionError) as e:
-        raise RequestError("body", f"not valid JSON: {e}") from None
+        raise RequestError("body", json_error_reason(e)) from None
     if not isinstance(req, dict):
         raise RequestError("body", f"expected a JSON object, got {describe(req)}")
     return req
