@@ -57,6 +57,9 @@ def test_spec_rejects(text):
     ("ismcts:cutoff=3,cutoff=4", "cutoff", "given twice"),
     ("ismcts:time=1,time=2s", "time", "given twice"),
     ("ismcts:algorithm=greedy", "algorithm", "before the colon"),
+    ("greedy:cutoff=3", "cutoff", "not an option of greedy"),
+    ("ismcts:depth=2", "depth", "not an option of ismcts"),
+    ("medium:time=1", "engine", "is a level, which takes no options"),
 ])
 def test_a_spec_says_what_it_cannot_mean(text, field, words):
     with pytest.raises(ValueError) as e:

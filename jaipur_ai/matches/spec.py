@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from jaipur_ai.errors import JaipurError
-from jaipur_ai.options import SPEC_OPTIONS, check, check_engine_options, describe, parse_text, unknown
+from jaipur_ai.options import (SPEC_OPTIONS, check, check_engine_options, describe, option,
+                               parse_text, unknown)
 
 __all__ = ["EngineSpec", "SpecError", "LEVELS", "ALGORITHMS", "DEFAULT_TIME", "derive_seed",
            "deal_seed", "deal_seeds", "game_seed", "option_value"]
@@ -169,6 +170,10 @@ class EngineSpec:
             return cls("ismcts", iterations=parse_text("iterations", low))
         algo, _, rest = s.partition(":")
         algo = algo.strip().lower()
+        if algo in LEVELS:
+            raise SpecError("engine", f"{algo!r} is a level, which takes no options: write "
+                                      f"{algo!r} alone, or the spec it stands for "
+                                      f"({LEVELS[algo]!r}) with options added")
         if algo not in ALGORITHMS:
             raise SpecError("engine", f"unknown algorithm {algo[:40]!r} "
                                       f"(one of {', '.join(ALGORITHMS)}, or a level: "
@@ -194,6 +199,10 @@ class EngineSpec:
             elif key == "iterations":
                 limits["iterations"] = parse_text("iterations", val)
             elif key in SPEC_OPTIONS and key not in ("algorithm",):
+                used_by = option(key).algorithms
+                if used_by and algo not in used_by:     # (it would be ignored silently)
+                    raise SpecError(key, f"not an option of {algo}: only of "
+                                         f"{', '.join(used_by)}")
                 options[key] = parse_text(key, val)
             else:
                 raise unknown(key)
