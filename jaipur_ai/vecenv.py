@@ -44,7 +44,7 @@ MAX_PLIES = 10**6         #: a cut-off past any round's length (the core counts 
 
 def _check_count(name: str, value: Any, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-            or not 1 <= value <= most:
+            or not 1 <= int(value) <= most:
         raise InvalidOptionError(name, f"{value!r} is not a whole number from 1 to {most:,}")
     return int(value)
 
