@@ -5,8 +5,9 @@ import { drawBoard } from "./board.js";
 import { el, pct, signed } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
-let running = null;          // the AbortController of the analysis in flight
-let latest = null;           // that of the latest analysis started, kept after it ends
+// The AbortController of the latest analysis started, kept after it ends (aborting an
+// ended one does nothing): answers of any other are stale.
+let latest = null;
 
 export function candidateRows(candidates) {
   return candidates.map((c, i) => el("tr", { dataset: { move: c.move } },
@@ -51,8 +52,7 @@ function show(a) {
 }
 
 export function stopAnalysis() {
-  if (running) running.abort();
-  running = null;
+  if (latest) latest.abort();
 }
 
 // Analyse `position` (the one-line text or JSON of a view or a state).
@@ -64,7 +64,6 @@ export async function analyse(position, reportError) {
   if (!Number.isNaN(t)) body.time = t;
   if (!Number.isNaN(n)) body.iterations = n;
   const control = new AbortController();
-  running = control;
   latest = control;
   $("analyse-stop").disabled = false;
   $("analyse-status").textContent = "starting ...";
@@ -96,7 +95,6 @@ export async function analyse(position, reportError) {
       $("analyse-status").textContent += " (stopped)";
     }
   } finally {
-    if (running === control) running = null;
     if (latest === control) $("analyse-stop").disabled = true;
   }
 }
