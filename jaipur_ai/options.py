@@ -334,6 +334,11 @@ OPTIONS: tuple[Option, ...] = (
        "ISMCTS tree read: 'pooled' over the hands it may hold, or 'hand' kept apart for "
        "each hand (docs/search.md, \"The opponent's statistics\")",
        choices=("pooled", "hand"), algorithms=_IS, scope="settings"),
+    _o("opponent_values", "choice", "world", "what the statistics the opponent's choices "
+       "in the ISMCTS tree read are backed up from: 'world' the sampled world's result, "
+       "'redealt' the leaf scored in a copy re-dealt as the opponent sees it, so that "
+       "they do not read the searcher's real hand (docs/search.md, \"The opponent's "
+       "values\")", choices=("world", "redealt"), algorithms=_IS, scope="settings"),
     _o("all_moves_after", "int", 1000, "visits after which an ISMCTS node below the root "
        "also considers every legal move, not only the playout policy's candidates "
        "(0: never)", lo=0, hi=1_000_000_000, algorithms=_IS, scope="settings"),

@@ -219,6 +219,8 @@ def test_engine_options_for_the_learned_evaluation():
     dict(evaluation="learned"),
     dict(evaluation="learned", opponent_view="off"),
     dict(evaluation="learned", opponent_stats="pooled"),
+    dict(evaluation="learned", opponent_values="redealt"),
+    dict(evaluation="learned", opponent_stats="pooled", opponent_values="redealt"),
     dict(evaluation="heuristic", settings="handset"),
     dict(algorithm="expectimax", evaluation="learned", depth=2),
 ])

@@ -148,3 +148,45 @@ def test_much_visited_nodes_consider_every_legal_move(after):
             wider += len(kids - cands)
     if after == 1:
         assert wider > 0
+
+
+# ---------------------------------------------------------------------------
+# opponent_values: what the opponent's statistics are backed up from
+
+def test_the_opponent_values_come_from_the_redealt_world():
+    assert jp.Engine().settings.opponent_values == "world"
+    assert jp.Engine().searcher_options()["opp_values"] == "world"
+    assert jp.Engine.from_options(opponent_values="redealt").options()["opponent_values"] \
+        == "redealt"
+
+    def runs(s):
+        return [[(str(c.move), c.visits, c.win_probability) for c in
+                 jp.Engine.from_options(opponent_values=v).analyse(s, iterations=3000, seed=1)]
+                for v in ("world", "redealt")]
+    world, redealt = runs(mid_position(3, 6))      # the mover holds cards never seen taken
+    assert world != redealt
+    # the opponent has seen every card of the mover's hand: the re-dealt world is the
+    # sampled one, so the two searches agree to the last visit
+    s = mid_position(3, 20)
+    me = s.players[s.to_move]
+    assert sorted(me.known) == sorted(me.hand)
+    world, redealt = runs(s)
+    assert world == redealt
+
+
+def test_redealt_opponent_values_fill_the_same_table():
+    # the table is keyed and counted as before; only the rewards differ
+    s = mid_position(7, 15)
+    a, b = (_searcher(s, opp_values=v) for v in ("world", "redealt"))
+    a.run(iterations=2000)
+    b.run(iterations=2000)
+    ea, eb = a.opp_stats.entries(), b.opp_stats.entries()
+    assert eb and all(0 <= v <= n for n, v in eb.values())
+    assert ea != eb
+
+
+def test_a_bad_opponent_values_is_a_typed_error():
+    with pytest.raises(jp.InvalidOptionError, match="opponent_values"):
+        jp.Engine.from_options(opponent_values="peek")
+    with pytest.raises(ValueError, match="opp_values"):
+        S.IsmctsSearcher(mid_position(3, 6).view(0)._core, opp_values="peek")

@@ -59,7 +59,8 @@ class IsmctsSearcher(RootSearch):
                  widen: float = ..., tree_depth: int = ..., chance_nodes: bool = ...,
                  puct: float = ..., prior_temp: float = ..., all_moves_after: int = ...,
                  evaluation: Optional[Evaluation] = ..., learned_priors: bool = ...,
-                 opp_view: bool = ..., opp_stats: str = ..., judge: bool = ...,
+                 opp_view: bool = ..., opp_stats: str = ..., opp_values: str = ...,
+                 judge: bool = ...,
                  policy: bool = ...) -> None: ...
     @property
     def decisive_win(self) -> Optional[int]: ...

@@ -210,8 +210,8 @@ class Engine:
         s = self.settings
         keys = {"ismcts": ("playout", "exploration", "reward", "expand", "cutoff", "widen",
                            "tree_depth", "puct", "prior_temp", "chance_nodes", "max_nodes",
-                           "opponent_view", "opponent_stats", "all_moves_after", "policy",
-                           "endgame", "endgame_deck", "endgame_worlds", "endgame_nodes"),
+                           "opponent_view", "opponent_stats", "opponent_values",
+                           "all_moves_after", "policy", "endgame", "endgame_deck", "endgame_worlds", "endgame_nodes"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples"),
                 "greedy": (), "random": ()}[self.algorithm]
         d: dict[str, Any] = {k: getattr(s, k) for k in keys}
@@ -233,7 +233,8 @@ class Engine:
                 "cutoff": s.cutoff, "widen": s.widen, "tree_depth": s.tree_depth,
                 "chance_nodes": s.chance_nodes, "puct": s.puct, "prior_temp": s.prior_temp,
                 "opp_view": s.opponent_view == "all",
-                "opp_stats": s.opponent_stats, "all_moves_after": s.all_moves_after,
+                "opp_stats": s.opponent_stats, "opp_values": s.opponent_values,
+                "all_moves_after": s.all_moves_after,
                 "evaluation": self._evaluation,
                 "learned_priors": self._evaluation is not None, "policy": s.policy}
 

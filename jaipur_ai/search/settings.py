@@ -80,6 +80,11 @@ class Settings:
     #: "The learned evaluation and priors": "all" 53.3 % against "off" with the same
     #: weights (a third value, "priors", 50.7 %, was retired).
     opponent_view: str = "all"
+    #: What the statistics the opponent's tree choices read are backed up from: "world"
+    #: (the sampled world's result, which reads the searcher's real hand) or "redealt"
+    #: (the leaf scored in a copy re-dealt as the opponent sees it). docs/search.md,
+    #: "The opponent's values"; "world" until a match measures "redealt" (issue 35).
+    opponent_values: str = "world"
     #: The learned move policy of the weights, where they hold one (docs/search.md, "The
     #: learned move policy"): the tree's priors and the playouts' move scores read it.
     #: Off, or with weights that hold none, the search is the one before it.

@@ -44,6 +44,7 @@ cdef class IsmctsSearcher(RootSearch):
                           const double* pr, double tot, int n, double fpu) noexcept nogil
     cdef void _note_hand(self, int c, uint64_t hand) noexcept nogil
     cdef void _back_up_by_hand(self, double r) noexcept nogil
+    cdef double _redealt_reward(self, const State* s) noexcept nogil
     cdef int _descend(self, int c, State* s, const Move* m, int* path,
                       int* depth) noexcept nogil
     cdef void _iterate(self) noexcept nogil

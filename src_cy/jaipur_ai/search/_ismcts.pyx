@@ -19,7 +19,7 @@ from jaipur_ai.rules._core cimport (MAX_MOVES, N_ACTIONS, N_GOODS, RESULT_NONE, 
                                     action_of, rng_seed, rng_below, rng_unit)
 from jaipur_ai.rules._movegen cimport gen_moves
 from jaipur_ai.search._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, REWARD_WIN,
-                                REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM)
+                                REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM, reward_of)
 from jaipur_ai.search._nodepool cimport NO_NODE
 from jaipur_ai.search._root cimport now, deadline_of
 from jaipur_ai.search._worlds cimport sample_world, opponent_world
@@ -42,18 +42,10 @@ cdef enum:
 cdef double OTHER_MOVES_PRIOR = 0.1
 
 
-cdef inline double _reward(const Params* P, double win, double margin) noexcept nogil:
-    """The reward an iteration backs up: win (1/0.5/0 or a win chance), or the margin
-    mapped onto [0, 1] (clipped at +-margin_scale points)."""
-    cdef double x
-    if P.reward != REWARD_MARGIN:
-        return win
-    x = margin / P.margin_scale
-    if x > 1.0:
-        x = 1.0
-    elif x < -1.0:
-        x = -1.0
-    return 0.5 + 0.5 * x
+def _check_choice(name, value, a, b):
+    """ValueError unless value is a or b (the searcher's string settings)."""
+    if value not in (a, b):
+        raise ValueError(f"{name} must be {a!r} or {b!r}, not {value!r}")
 
 
 cdef inline uint64_t _hand_code(const State* s, int p) noexcept nogil:
@@ -81,7 +73,7 @@ cdef class IsmctsSearcher(RootSearch):
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
                  double prior_temp=1.0, int all_moves_after=0, Evaluation evaluation=None,
                  bint learned_priors=False, bint opp_view=False, opp_stats="pooled",
-                 bint judge=True, bint policy=True):
+                 opp_values="world", bint judge=True, bint policy=True):
         cdef State probe
         cdef Rng r
         cdef Move buf[MAX_MOVES]
@@ -93,10 +85,8 @@ cdef class IsmctsSearcher(RootSearch):
         self.P.model = NULL if evaluation is None else &evaluation.m
         self.P.learned_priors = learned_priors and evaluation is not None
         self.P.use_policy = policy and evaluation is not None
-        if playout not in ("informed", "random"):
-            raise ValueError(f"playout must be 'informed' or 'random', not {playout!r}")
-        if reward not in ("win", "margin"):
-            raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+        _check_choice("playout", playout, "informed", "random")
+        _check_choice("reward", reward, "win", "margin")
         if not (exploration >= 0.0):
             raise ValueError("exploration must be >= 0")
         if margin_scale <= 0:
@@ -108,8 +98,7 @@ cdef class IsmctsSearcher(RootSearch):
         self.P.epsilon = epsilon
         self.P.noise = noise
         self.P.max_playout = max_playout
-        if expand not in ("random", "ordered"):
-            raise ValueError(f"expand must be 'random' or 'ordered', not {expand!r}")
+        _check_choice("expand", expand, "random", "ordered")
         self.P.expand = EXPAND_ORDERED if expand == "ordered" else EXPAND_RANDOM
         if cutoff < 0:
             raise ValueError("cutoff must be >= 0")
@@ -131,9 +120,10 @@ cdef class IsmctsSearcher(RootSearch):
             raise ValueError("all_moves_after must be >= 0")
         self.P.all_moves_after = all_moves_after
         self.P.opp_view = opp_view
-        if opp_stats not in ("pooled", "hand"):
-            raise ValueError(f"opp_stats must be 'pooled' or 'hand', not {opp_stats!r}")
+        _check_choice("opp_stats", opp_stats, "pooled", "hand")
         self.opp_stats = InfoStats(4096, max_nodes) if opp_stats == "hand" else None
+        _check_choice("opp_values", opp_values, "world", "redealt")
+        self.P.opp_values_redealt = opp_values == "redealt"
         self.n_opp_keys = 0
         self.P.observer = self.observer
         rng_seed(&self.rng, seed)
@@ -403,7 +393,7 @@ cdef class IsmctsSearcher(RootSearch):
         cdef int decisions = 0
         cdef int32_t a
         cdef uint32_t g
-        cdef double u, bu, win, mg, r0
+        cdef double u, bu, win, mg, r0, r1, rc
         cdef HoldTab T
         if sample_world(&self.view, &self.truth, self.cheat, &self.prior, &s, &self.rng) != 0:
             return
@@ -494,20 +484,33 @@ cdef class IsmctsSearcher(RootSearch):
             win = evaluate(&s, 0, &mg, self.P.model)
         else:
             win = outcome(&s, 0, &mg)
-        r0 = _reward(&self.P, win, mg)
+        r0 = reward_of(&self.P, win, mg)
+        # the reward of the statistics the opponent's choices read (player 0's view)
+        r1 = r0
+        if self.P.opp_values_redealt and s.result == RESULT_NONE and self.P.cutoff > 0:
+            r1 = self._redealt_reward(&s)
         for i in range(depth + 1):
             c = path[i]
             self.pool.visits[c] += 1
+            rc = r1 if i > 0 and self.pool.player[c] == 1 - self.observer else r0
             if self.pool.player[c] == 0:
-                self.pool.value_sum[c] += r0
+                self.pool.value_sum[c] += rc
                 self.pool.win_sum[c] += win
                 self.pool.margin_sum[c] += mg
             else:
-                self.pool.value_sum[c] += 1.0 - r0
+                self.pool.value_sum[c] += 1.0 - rc
                 self.pool.win_sum[c] += 1.0 - win
                 self.pool.margin_sum[c] -= mg
         if self.n_opp_keys:
-            self._back_up_by_hand(r0 if self.observer == 1 else 1.0 - r0)
+            self._back_up_by_hand(r1 if self.observer == 1 else 1.0 - r1)
+
+    cdef double _redealt_reward(self, const State* s) noexcept nogil:
+        """Player 0's reward for the unfinished leaf s scored as the opponent sees it
+        (re-dealt): what its choices read must not know the searcher's real hand."""
+        cdef State ow
+        cdef double mg
+        opponent_world(s, self.observer, &ow, &self.rng)
+        return reward_of(&self.P, evaluate(&ow, 0, &mg, self.P.model), mg)
 
     cdef void _back_up_by_hand(self, double r) noexcept nogil:
         """Add reward r (the opponent's view) to this iteration's opp_stats entries."""

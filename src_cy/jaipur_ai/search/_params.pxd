@@ -35,3 +35,20 @@ ctypedef struct Params:
     int observer               # the searching player (whose hand is real in every world)
     int opp_view               # the opponent's tree priors and playout moves read a world
                                # re-dealt from its own information (0: the sampled world)
+    int opp_values_redealt     # the statistics the opponent's tree choices read are backed
+                               # up from the leaf re-dealt as it sees it (0: the sampled
+                               # world's result, which reads the searcher's real hand)
+
+
+cdef inline double reward_of(const Params* P, double win, double margin) noexcept nogil:
+    """The reward an iteration backs up: win (1/0.5/0 or a win chance), or the margin
+    mapped onto [0, 1] (clipped at +-margin_scale points)."""
+    cdef double x
+    if P.reward != REWARD_MARGIN:
+        return win
+    x = margin / P.margin_scale
+    if x > 1.0:
+        x = 1.0
+    elif x < -1.0:
+        x = -1.0
+    return 0.5 + 0.5 * x
