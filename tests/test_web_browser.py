@@ -506,6 +506,24 @@ def test_a_best_line_asked_for_then_left_is_not_drawn_on_another_ply(page):
     assert page.error() == ""
 
 
+def test_a_record_answering_late_does_not_overwrite_a_newer_one(page):
+    # The browser keeps the game's record after every move. The first move's record is
+    # held back until the second move's has been kept: the newer record stays.
+    game = page.new_game(seed=5, you="0")
+    used: set = set()
+    with page.held_back("/record", ms=4000, first=1, answer=True):
+        for _ in range(2):
+            move = webpage.choose(game["legal_moves"], used)
+            used.add(webpage.kind(move))
+            page.play(move)
+            game = page.game()
+            assert game["turn"] == "you" and not game["round_over"]
+        page.wait.until(lambda d: page.answered() == 1)
+    kept = json.loads(page.d.execute_script('return localStorage.getItem("jaipur-ai.record")'))
+    assert kept == page.api(f"/api/games/{game['id']}/record")
+    assert len(kept["games"][0]["rounds"][0]["moves"]) == 4      # both moves and replies
+
+
 def test_no_second_move_while_the_first_is_with_the_server(page):
     # While a move is sent (held back here) the cards and Confirm stay off, even after
     # a click that redraws the table; the move's answer turns them on again.

@@ -113,20 +113,26 @@ class Page:
         return bool(found) and found[0].is_displayed()
 
     @contextmanager
-    def held_back(self, suffix: str, ms: int = 1500) -> Iterator[None]:
-        """Within it, the page's requests to a path ending in ``suffix`` leave ``ms`` ms
-        late; ``answered()`` counts their answers (each counted a little after it came,
-        once the page has read it).  The page's own fetch is put back at the end: the
-        page is shared by the module's tests."""
+    def held_back(self, suffix: str, ms: int = 1500, first: Optional[int] = None,
+                  answer: bool = False) -> Iterator[None]:
+        """Within it, the page's requests to a path ending in ``suffix`` (only the
+        ``first`` so many of them, if given) leave ``ms`` ms late, or with ``answer``
+        leave at once and their answer reaches the page ``ms`` ms late (so it tells what
+        was true when it was asked); ``answered()`` counts their answers (each counted a
+        little after it came, once the page has read it).  The page's own fetch is put
+        back at the end: the page is shared by the module's tests."""
         self.d.execute_script("""
-            const [suffix, ms] = arguments;
+            const [suffix, ms, first, answer] = arguments;
             const real = window.fetch;
+            const wait = (x) => new Promise((ok) => setTimeout(() => ok(x), ms));
+            let held = 0;
             window.unheldFetch = real;
             window.heldAnswered = 0;
             window.fetch = (path, init) => String(path).endsWith(suffix)
-              ? new Promise((ok) => setTimeout(ok, ms)).then(() => real(path, init))
+                && (first === null || held++ < first)
+              ? (answer ? real(path, init).then(wait) : wait().then(() => real(path, init)))
                   .then((r) => { setTimeout(() => { window.heldAnswered += 1; }, 300); return r; })
-              : real(path, init);""", suffix, ms)
+              : real(path, init);""", suffix, ms, first, answer)
         try:
             yield
         finally:

@@ -57,6 +57,9 @@ export function showScreen(name) {
 // browser's storage with its record, so that a reload, or a server that forgot it,
 // shows it again.
 const SAVED_ID = "jaipur-ai.game", SAVED_RECORD = "jaipur-ai.record", SAVED_YOU = "jaipur-ai.you";
+// Only the newest record asked for is kept: an older one answering late (after a move
+// or a game that came since) would overwrite the newer record with a stale one.
+let recordAsked = 0;
 
 function play(table) {
   $("table").hidden = false;
@@ -68,7 +71,9 @@ function play(table) {
     localStorage.setItem(SAVED_ID, table.id);
     localStorage.setItem(SAVED_YOU, String(table.you));
   } catch (e) { /* storage refused (private mode): the address still names the game */ }
+  const asked = ++recordAsked;
   apiText(`/api/games/${table.id}/record`).then((record) => {
+    if (asked !== recordAsked || !stillShown(table)) return;
     try { localStorage.setItem(SAVED_RECORD, record); } catch (e) { /* full */ }
   }).catch(() => {});
 }
