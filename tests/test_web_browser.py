@@ -506,6 +506,41 @@ def test_a_best_line_asked_for_then_left_is_not_drawn_on_another_ply(page):
     assert page.error() == ""
 
 
+def test_two_quick_clicks_step_the_best_line_twice(page):
+    # Both clicks come while the line is still asked for (held back): each is a step.
+    review_the_sample(page)
+
+    def show(i):
+        page.find_all("#review-table tr")[1 + i].click()
+        page.wait.until(lambda d: page.find("#review-board").get_attribute("data-index")
+                        == str(i))
+
+    def line_at():
+        return page.find("#review-position").get_attribute("data-line")
+
+    # a ply whose line plays two moves on the real cards (clicked one at a time)
+    for i in range(len(page.find_all("#review-table tr")) - 1):
+        show(i)
+        if page.find("#review-line-next").get_attribute("disabled") is not None:
+            continue
+        page.find("#review-line-next").click()
+        page.wait.until(lambda d: line_at() == "1")
+        if page.find("#review-line-next").get_attribute("disabled") is None:
+            break
+    else:
+        pytest.skip("no line of the sample plays two moves")
+    show(i + 1 if i == 0 else 0)
+    show(i)                                  # (its line asked for again)
+    with page.held_back("/line"):
+        page.find("#review-line-next").click()
+        page.find("#review-line-next").click()
+        page.wait.until(lambda d: page.answered() == 1)
+    page.wait.until(lambda d: line_at() == "2")
+    page.find("#review-line-back").click()
+    page.wait.until(lambda d: line_at() == "1")
+    assert page.error() == ""
+
+
 def test_a_record_answering_late_does_not_overwrite_a_newer_one(page):
     # The browser keeps the game's record after every move. The first move's record is
     # held back until the second move's has been kept: the newer record stays.

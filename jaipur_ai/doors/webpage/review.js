@@ -120,7 +120,8 @@ function table(review) {
 // best move marked; a row or a point of the graph chooses it, and the keys step.
 let shown = null;            // the review on the screen
 let gameId = null;           // the reviewed game's id (its lines are asked of the server)
-let line = null;             // the best line of the ply shown: {views, stopped, at}
+let line = null;             // the best line of the ply shown: {views, stopped, at, ply}
+let asking = null;           // the line being asked for: {p, answer} (p: its ply's entry)
 let at = -1;                 // the ply whose table is drawn (an index into shown.plies)
 const views = new Map();     // view text -> its JSON form (asked of the server once)
 
@@ -158,10 +159,17 @@ async function lineStep(delta) {
   if (!shown || at < 0) return;
   const i = at, p = shown.plies[i];
   if (!line || line.ply !== i) {
-    const got = await api("POST", `/api/games/${gameId}/line`,
-      { round: p.round, ply: p.ply, moves: p.line });
-    if (at !== i) return;               // another ply was chosen meanwhile
-    line = { ...got, at: 0, ply: i };
+    // clicks made while the line is asked for share the one answer, and each steps
+    if (!asking || asking.p !== p) {
+      const ask = { p, answer: api("POST", `/api/games/${gameId}/line`,
+        { round: p.round, ply: p.ply, moves: p.line }) };
+      ask.answer.catch(() => { if (asking === ask) asking = null; });   // (asked again)
+      asking = ask;
+    }
+    const ask = asking, got = await ask.answer;
+    if (asking === ask) asking = null;
+    if (at !== i || shown.plies[i] !== p) return;    // another ply was chosen meanwhile
+    if (!line || line.ply !== i) line = { ...got, at: 0, ply: i };
   }
   line.at = Math.max(0, Math.min(line.views.length, line.at + delta));
   const k = line.at;
