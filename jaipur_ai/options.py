@@ -336,9 +336,9 @@ OPTIONS: tuple[Option, ...] = (
        choices=("pooled", "hand"), algorithms=_IS, scope="settings"),
     _o("opponent_values", "choice", "world", "what the statistics the opponent's choices "
        "in the ISMCTS tree read are backed up from: 'world' the sampled world's result, "
-       "'redealt' the leaf scored in a copy re-dealt as the opponent sees it, so that "
-       "they do not read the searcher's real hand (docs/search.md, \"The opponent's "
-       "values\")", choices=("world", "redealt"), algorithms=_IS, scope="settings"),
+       "'redealt' the leaf scored in a copy re-dealt as the opponent sees it (its "
+       "hidden cards only; docs/search.md, \"The opponent's values\")",
+       choices=("world", "redealt"), algorithms=_IS, scope="settings"),
     _o("all_moves_after", "int", 1000, "visits after which an ISMCTS node below the root "
        "also considers every legal move, not only the playout policy's candidates "
        "(0: never)", lo=0, hi=1_000_000_000, algorithms=_IS, scope="settings"),

@@ -44,26 +44,30 @@ def _searcher(s, seed=5, **kw):
     return S.IsmctsSearcher(s.view(s.to_move)._core, seed=seed, **opts)
 
 
+@pytest.mark.parametrize("values", ["world", "redealt"])
 @pytest.mark.parametrize("seed,plies", [(3, 6), (7, 15), (11, 25)])
-def test_each_opponent_move_node_counts_its_visits_by_hand(seed, plies):
+def test_each_opponent_move_node_counts_its_visits_by_hand(seed, plies, values):
     """Every iteration that chose an opponent's move below the root adds one visit to
-    (that node, the hand it chose it with), so a node's visits split exactly into its
-    entries; the searcher's own nodes have none."""
+    (that node, the hand it chose it with), and the reward its node gets, so a node's
+    visits and values split exactly into its entries; the searcher's own nodes have
+    none."""
     s = mid_position(seed, plies)
-    se = _searcher(s)
+    se = _searcher(s, opp_values=values)
     se.run(iterations=3000)
     pool = se.pool.arrays
     by_node: dict = {}
     for key, (n, v) in se.opp_stats.entries().items():
         node = key >> HAND_BITS
         assert 0 <= v <= n
-        by_node[node] = by_node.get(node, 0) + n
+        m, w = by_node.get(node, (0, 0.0))
+        by_node[node] = (m + n, w + v)
     assert by_node, "the search made no opponent choice below the root"
     opponent = 1 - s.to_move
-    for node, n in by_node.items():
+    for node, (n, v) in by_node.items():
         assert pool["player"][node] == opponent
         assert pool["parent"][node] != 0          # never the root's children
         assert n == pool["visits"][node]
+        assert v == pytest.approx(pool["value_sum"][node], abs=1e-9)
     hands = {key & ((1 << HAND_BITS) - 1) for key in se.opp_stats.entries()}
     assert len(hands) > 1           # the opponent's hand is hidden: several are tried
 
@@ -174,15 +178,32 @@ def test_the_opponent_values_come_from_the_redealt_world():
     assert world == redealt
 
 
-def test_redealt_opponent_values_fill_the_same_table():
-    # the table is keyed and counted as before; only the rewards differ
+def test_redealt_opponent_values_keep_the_searchers_own_values():
+    # the re-dealt score goes to the opponent's statistics only: the searcher's own
+    # nodes (the root's children) still back up the sampled world's win chance
     s = mid_position(7, 15)
-    a, b = (_searcher(s, opp_values=v) for v in ("world", "redealt"))
-    a.run(iterations=2000)
-    b.run(iterations=2000)
-    ea, eb = a.opp_stats.entries(), b.opp_stats.entries()
-    assert eb and all(0 <= v <= n for n, v in eb.values())
-    assert ea != eb
+    for v in ("world", "redealt"):
+        se = _searcher(s, opp_values=v)
+        se.run(iterations=2000)
+        pool = se.pool.arrays
+        mine = pool["parent"] == 0
+        assert mine.any()
+        assert pool["value_sum"][mine] == pytest.approx(pool["win_sum"][mine], abs=1e-9)
+
+
+@pytest.mark.parametrize("seed,plies", [(3, 6), (7, 15)])
+def test_redealt_opponent_values_are_fair(seed, plies):
+    # the mover holds cards the opponent never saw taken, so the re-deal runs; the same
+    # view gives the same analysis whatever the real hidden cards
+    s = mid_position(seed, plies)
+    me = s.players[s.to_move]
+    assert sorted(me.known) != sorted(me.hand)
+    v = s.view(s.to_move)
+    w = next(x for x in (v.sample(k) for k in range(50)) if x != s)
+    e = jp.Engine.from_options(opponent_values="redealt")
+    a, b = (e.analyse(x, iterations=600, seed=3) for x in (s, w))
+    assert [(str(c.move), c.visits, c.win_probability) for c in a] == \
+        [(str(c.move), c.visits, c.win_probability) for c in b]
 
 
 def test_a_bad_opponent_values_is_a_typed_error():

@@ -211,7 +211,8 @@ class Engine:
         keys = {"ismcts": ("playout", "exploration", "reward", "expand", "cutoff", "widen",
                            "tree_depth", "puct", "prior_temp", "chance_nodes", "max_nodes",
                            "opponent_view", "opponent_stats", "opponent_values",
-                           "all_moves_after", "policy", "endgame", "endgame_deck", "endgame_worlds", "endgame_nodes"),
+                           "all_moves_after", "policy", "endgame", "endgame_deck",
+                           "endgame_worlds", "endgame_nodes"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples"),
                 "greedy": (), "random": ()}[self.algorithm]
         d: dict[str, Any] = {k: getattr(s, k) for k in keys}

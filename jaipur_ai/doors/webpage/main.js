@@ -57,9 +57,9 @@ export function showScreen(name) {
 // browser's storage with its record, so that a reload, or a server that forgot it,
 // shows it again.
 const SAVED_ID = "jaipur-ai.game", SAVED_RECORD = "jaipur-ai.record", SAVED_YOU = "jaipur-ai.you";
-// Only the newest record asked for is kept: an older one answering late (after a move
-// or a game that came since) would overwrite the newer record with a stale one.
-let recordAsked = 0;
+// A record is kept only if none asked for after it has been kept: one answering late
+// (after a move or a game that came since) would overwrite a newer record.
+let recordAsked = 0, recordKept = 0;
 
 function play(table) {
   $("table").hidden = false;
@@ -68,12 +68,15 @@ function play(table) {
   liveEval(table);
   if (location.hash !== `#game=${table.id}`) history.replaceState(null, "", `#game=${table.id}`);
   try {
+    // (another game's record never stays beside this game's id)
+    if (localStorage.getItem(SAVED_ID) !== table.id) localStorage.removeItem(SAVED_RECORD);
     localStorage.setItem(SAVED_ID, table.id);
     localStorage.setItem(SAVED_YOU, String(table.you));
   } catch (e) { /* storage refused (private mode): the address still names the game */ }
   const asked = ++recordAsked;
   apiText(`/api/games/${table.id}/record`).then((record) => {
-    if (asked !== recordAsked || !stillShown(table)) return;
+    if (asked < recordKept || !stillShown(table)) return;
+    recordKept = asked;
     try { localStorage.setItem(SAVED_RECORD, record); } catch (e) { /* full */ }
   }).catch(() => {});
 }

@@ -122,6 +122,7 @@ let shown = null;            // the review on the screen
 let gameId = null;           // the reviewed game's id (its lines are asked of the server)
 let line = null;             // the best line of the ply shown: {views, stopped, at, ply}
 let asking = null;           // the line being asked for: {p, answer} (p: its ply's entry)
+let drawn = 0;               // bumped each time a ply is drawn: a click made before is stale
 let at = -1;                 // the ply whose table is drawn (an index into shown.plies)
 const views = new Map();     // view text -> its JSON form (asked of the server once)
 
@@ -146,6 +147,8 @@ export async function showPly(i) {
   drawBoard($("review-position"), views.get(p.view),
     [[p.move, "played"], [p.best === p.move ? null : p.best, "best"]]);
   box.dataset.index = String(i);
+  drawn += 1;
+  delete $("review-position").dataset.line;
   line = null;
   $("review-line").textContent = p.line.length ? `best line: ${p.line.join(", ")}` : "";
   $("review-line-next").disabled = !p.line.length;
@@ -157,7 +160,7 @@ export async function showPly(i) {
 // not allow (the line's opponent moves come from sampled hands) ends it.
 async function lineStep(delta) {
   if (!shown || at < 0) return;
-  const i = at, p = shown.plies[i];
+  const i = at, p = shown.plies[i], when = drawn;
   if (!line || line.ply !== i) {
     // clicks made while the line is asked for share the one answer, and each steps
     if (!asking || asking.p !== p) {
@@ -168,7 +171,7 @@ async function lineStep(delta) {
     }
     const ask = asking, got = await ask.answer;
     if (asking === ask) asking = null;
-    if (at !== i || shown.plies[i] !== p) return;    // another ply was chosen meanwhile
+    if (when !== drawn) return;         // another ply (or this one again) was drawn since
     if (!line || line.ply !== i) line = { ...got, at: 0, ply: i };
   }
   line.at = Math.max(0, Math.min(line.views.length, line.at + delta));
