@@ -164,13 +164,12 @@ async function lineStep(delta) {
   if (!line || line.ply !== i) {
     // clicks made while the line is asked for share the one answer, and each steps
     if (!asking || asking.p !== p) {
-      const ask = { p, answer: api("POST", `/api/games/${gameId}/line`,
+      asking = { p, answer: api("POST", `/api/games/${gameId}/line`,
         { round: p.round, ply: p.ply, moves: p.line }) };
-      ask.answer.catch(() => { if (asking === ask) asking = null; });   // (asked again)
-      asking = ask;
     }
-    const ask = asking, got = await ask.answer;
-    if (asking === ask) asking = null;
+    const ask = asking;
+    let got;
+    try { got = await ask.answer; } finally { if (asking === ask) asking = null; }
     if (when !== drawn) return;         // another ply (or this one again) was drawn since
     if (!line || line.ply !== i) line = { ...got, at: 0, ply: i };
   }
