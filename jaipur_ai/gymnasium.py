@@ -83,6 +83,7 @@ class JaipurEnv(gym.Env):
             self._opponent_fn = opponent
         elif isinstance(opponent, str):
             self.opponent_spec = EngineSpec.parse(opponent)
+            self._opponent_limits = self.opponent_spec.fixed_limits("the opponent")
             self._opponent = self.opponent_spec.make_engine()
         else:
             raise InvalidOptionError("opponent", f"{opponent!r} is neither an engine spec "
@@ -120,7 +121,7 @@ class JaipurEnv(gym.Env):
             else:
                 view = state if spec.cheats else state.view(state.to_move)
                 seed = int(self.np_random.integers(2**63))
-                move = self._opponent.best_move(view, seed=seed, **spec.limits())
+                move = self._opponent.best_move(view, seed=seed, **self._opponent_limits)
             state = self.state = state.apply(move)
             self._plies += 1
 

@@ -384,6 +384,7 @@ class JaipurBot(pyspiel.Bot):
         pyspiel.Bot.__init__(self)
         self._player_id = player_id
         self._spec = EngineSpec.parse(engine)
+        self._limits = self._spec.fixed_limits("an OpenSpiel bot")
         self._engine: Engine = self._spec.make_engine()
         self._rng = np.random.default_rng(seed)
 
@@ -401,7 +402,7 @@ class JaipurBot(pyspiel.Bot):
         p = game_state.to_move
         position = game_state if self._spec.cheats else game_state.view(p)
         move = self._engine.best_move(position, seed=int(self._rng.integers(2**63)),
-                                      **self._spec.limits())
+                                      **self._limits)
         return move.dense_index
 
 

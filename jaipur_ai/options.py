@@ -39,7 +39,7 @@ from jaipur_ai.errors import InvalidOptionError
 __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIONS",
            "SEARCH_LIMITS", "ALGORITHMS", "SETTINGS_NAMES",
            "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",
-           "check", "check_engine_options", "parse_text", "describe", "option",
+           "check", "check_engine_options", "check_clock", "parse_text", "describe", "option",
            "markdown_table"]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random", "cheat")
@@ -263,6 +263,13 @@ OPTIONS: tuple[Option, ...] = (
     # -- limits of one search (also Engine defaults) --------------------------------
     _o("time", "float", None, "seconds to search (none: the engine's default, else 1 s)",
        lo=0, hi=MAX_TIME, lo_open=True, none=True, scope="search"),
+    _o("time_left", "float", None, "a clock instead of a fixed time: the seconds the mover "
+       "has left for the rest of the round, spent unevenly over its moves (UCI's wtime; "
+       "docs/search.md, \"Playing on a clock\"; none: no clock)", lo=0, hi=MAX_TIME,
+       none=True, scope="analyse"),
+    _o("increment", "float", None, "with time_left: the seconds added to the mover's "
+       "clock after each of its moves (UCI's winc; none: 0)", lo=0, hi=MAX_TIME, none=True,
+       scope="analyse"),
     _o("iterations", "int", None, "ISMCTS iterations or expectimax nodes (0: nothing is "
        "searched, only round-ending moves are judged)", lo=0, hi=MAX_ITERATIONS, none=True,
        scope="search"),
@@ -419,7 +426,8 @@ SETTING_OPTIONS: tuple[str, ...] = tuple(o.name for o in OPTIONS if o.scope == "
 #: Every option an engine spec or a door's engine options may name.
 SPEC_OPTIONS: tuple[str, ...] = ENGINE_OPTIONS + SETTING_OPTIONS
 #: The limits of one search (:meth:`Engine.analyse`).
-SEARCH_LIMITS: tuple[str, ...] = ("time", "iterations", "top", "seed", "report_every")
+SEARCH_LIMITS: tuple[str, ...] = ("time", "time_left", "increment", "iterations", "top",
+                                  "seed", "report_every")
 
 
 def option(name: str) -> Option:
@@ -460,6 +468,24 @@ def check_engine_options(values: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidOptionError("weights", "only with evaluation=learned, got evaluation="
                                             f"{evaluation}")
     return out
+
+
+def check_clock(time_left: Any, increment: Any,
+                time: Any = None) -> tuple[Optional[float], float]:
+    """``(time_left, increment)`` checked against the options table; a clock and a
+    fixed ``time`` together, or an increment without a clock, are an
+    :class:`InvalidOptionError` naming the field."""
+    time_left = check("time_left", time_left)
+    increment = check("increment", increment)
+    if time_left is None:
+        if increment:
+            raise InvalidOptionError("increment", "an increment needs a clock: give "
+                                                  "time_left too")
+        return None, 0.0
+    if time is not None:
+        raise InvalidOptionError("time_left", "a clock (time_left) and a fixed time per "
+                                              "move (time) together: give one of them")
+    return time_left, float(increment or 0.0)
 
 
 DOC_BEGIN = "<!-- the options table: python -m jaipur_ai.options prints it; a test compares -->"

@@ -115,7 +115,7 @@ class VectorEnv:
                 raise InvalidOptionError("opponent", f"{opponent!r} is not one of "
                                          f"{sorted(_OPPONENTS)}, a callable or an engine "
                                          f"spec ({e.reason})") from None
-            engine, limits = spec.make_engine(), spec.limits()
+            engine, limits = spec.make_engine(), spec.fixed_limits("the opponent")
             self._ask = lambda view, s: engine.best_move(view, time=limits["time"],
                                                          iterations=limits["iterations"],
                                                          seed=s)

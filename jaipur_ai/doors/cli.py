@@ -237,6 +237,13 @@ def build_parser() -> argparse.ArgumentParser:
                         f"--iterations is given)")
     a.add_argument("--iterations", type=_flag("iterations", "--iterations"), metavar="N",
                    help="iterations to run")
+    a.add_argument("--time-left", type=_flag("time_left", "--time-left"), metavar="S",
+                   help="a clock instead of --time: the seconds the mover has left for the "
+                        "rest of the round (UCI's wtime); the engine decides what this move "
+                        "spends")
+    a.add_argument("--increment", type=_flag("increment", "--increment"), metavar="S",
+                   help="with --time-left: seconds added to the clock after each move "
+                        "(UCI's winc)")
     a.add_argument("--algorithm", choices=ALGORITHMS, default="ismcts",
                    help="search algorithm (default ismcts)")
     a.add_argument("--top", type=_flag("top", "--top"), default=5, metavar="K",

@@ -21,6 +21,7 @@ from jaipur_ai.search._table import format_analysis
 from jaipur_ai.matches.backends import BackendError
 from jaipur_ai.errors import InvalidOptionError, JaipurError, MissingExtraError
 from jaipur_ai.doors.limits import limits_of
+from jaipur_ai.options import check_clock
 from jaipur_ai.doors.play import Game
 from jaipur_ai.matches.runner import format_result, run_match
 from jaipur_ai.matches.spec import LEVELS, EngineSpec
@@ -266,12 +267,18 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     history = None if args.history is None else load_history(args.history, pos)
     engine = _make_engine(args.algorithm, args.threads, perfect, args.option)
     t, n = args.time, args.iterations
-    if t is None and n is None and args.algorithm in ("ismcts", "expectimax"):
+    try:
+        time_left, increment = check_clock(args.time_left, args.increment, t)
+    except JaipurError as e:
+        raise CliError("--" + e.field.replace("_", "-"), e.reason) from None
+    if t is None and n is None and time_left is None and args.algorithm in ("ismcts",
+                                                                           "expectimax"):
         t = DEFAULT_ANALYSE_TIME
 
     def search(stop: threading.Event) -> Any:
         return engine.analyse(target, time=t, iterations=n, top=args.top, seed=args.seed,
-                              stop_event=stop, history=history)
+                              stop_event=stop, history=history, time_left=time_left,
+                              increment=increment)
 
     try:
         report, interrupted = _run_interruptibly(search)

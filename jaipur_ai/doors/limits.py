@@ -62,10 +62,16 @@ class Limits:
             object.__setattr__(self, f, check(name, getattr(self, f)))
 
     def check_search(self, time: Optional[float], iterations: Optional[int], threads: int,
-                     max_nodes: Optional[int]) -> tuple[int, int]:
+                     max_nodes: Optional[int], clock: bool = False) -> tuple[int, int]:
         """(the tree nodes a thread of this search gets, the bytes it reserves), or a
-        LimitError naming the request's field that asks for too much."""
+        LimitError naming the request's field that asks for too much.  ``time``: the
+        longest the search may run (with ``clock``, what the request's clock lets this
+        move spend at most)."""
         if time is not None and time > self.max_time:
+            if clock:
+                raise _error("time_left", f"this clock may spend up to {time:.3g} seconds "
+                                          "on this move, more than this server's limit of "
+                                          f"{describe(self.max_time)} (--limit-time)")
             raise _error("time", f"{describe(time)} seconds, more than this server's limit "
                                  f"of {describe(self.max_time)} (--limit-time)")
         if time is None and iterations is not None and iterations > self.max_iterations:

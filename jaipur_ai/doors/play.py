@@ -16,7 +16,7 @@ from jaipur_ai.rules._cards import LETTERS, NAMES
 from jaipur_ai.search._table import format_analysis
 from jaipur_ai.errors import IllegalMoveError, InvalidMoveError
 from jaipur_ai.matches.record import GameRecord, RecordError, RoundRecorder
-from jaipur_ai.matches.spec import EngineSpec, derive_seed
+from jaipur_ai.matches.spec import EngineSpec, RoundClock, derive_seed
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState
 
@@ -81,12 +81,15 @@ def new_seed() -> int:
 
 
 def engine_move(engine: Any, spec: EngineSpec, state: GameState, player: int, seed: int,
-                ply: int) -> Move:
+                ply: int, clock: Optional[RoundClock] = None) -> Move:
     """The engine's move for ``player`` at ``ply``: a search of that player's view only,
-    with the spec's limits and :func:`engine_seed`."""
-    lim = spec.limits()
-    move: Move = engine.best_move(state.view(player), time=lim["time"],
-                                  iterations=lim["iterations"], seed=engine_seed(seed, ply))
+    with the spec's limits and :func:`engine_seed`, or on ``clock`` (the engine's
+    :class:`RoundClock`, the time the move takes taken off it)."""
+    lim = spec.limits() if clock is None else clock.limits()
+    t0 = time.perf_counter()
+    move: Move = engine.best_move(state.view(player), seed=engine_seed(seed, ply), **lim)
+    if clock is not None:
+        clock.spent(time.perf_counter() - t0)
     return move
 
 
@@ -114,7 +117,7 @@ def hint_analysis(hinter: Any, spec: EngineSpec, state: GameState, player: int, 
     """The hint for ``player`` at ``ply``: an analysis of that player's view with the hint
     spec's limits and :func:`hint_seed`, its belief reading ``history`` (the round's
     (state, move) pairs so far: the player saw every move)."""
-    lim = spec.limits()
+    lim = spec.fixed_limits("the hint engine")
     return hinter.analyse(state.view(player), time=lim["time"], iterations=lim["iterations"],
                           top=top, seed=hint_seed(seed, ply), history=history)
 
@@ -143,10 +146,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _budget(spec: EngineSpec) -> str:
+def _budget(spec: EngineSpec, clock: Optional[RoundClock] = None) -> str:
     """The search budget per move of ``spec``, in words: ``up to 1 s``,
-    ``5,000 iterations``, ``5,000 iterations or 1 s``; "" for an engine that does not
-    search (it answers at once)."""
+    ``5,000 iterations``, ``5,000 iterations or 1 s``, ``12.5 s left on its clock``;
+    "" for an engine that does not search (it answers at once)."""
+    if clock is not None and clock.left is not None:
+        return f"{clock.left:.1f} s left on its clock"
     lim = spec.limits()
     parts = []
     if lim["iterations"] is not None:
@@ -177,6 +182,7 @@ class Game:
 
     def __init__(self, spec: EngineSpec, hint_spec: EngineSpec, seed: Optional[int] = None,
                  you: Union[int, str] = "random") -> None:
+        hint_spec.fixed_limits("the hint engine")      # (a clock is an error now, not later)
         self.spec = spec
         self.hint_spec = hint_spec
         self.seed = seed if seed is not None else new_seed()
@@ -184,6 +190,7 @@ class Game:
         self.bot = 1 - self.you
         self.state = GameState.new(self.seed)
         self.engine = self.spec.make_engine()
+        self.clock = RoundClock(spec)         # the engine's, when its spec has a clock
         self._hinter: Any = None
         self.echo = not sys.stdin.isatty()
         if not self.echo:
@@ -334,7 +341,7 @@ class Game:
         self.round_moves.append((before, move))
 
     def engine_turn(self) -> None:
-        budget = _budget(self.spec)
+        budget = _budget(self.spec, self.clock)
         live = budget and sys.stdout.isatty()
         if budget:  # on a terminal, a notice that the move replaces; else its own line
             notice = f"the engine is thinking ({budget}) ..."
@@ -346,7 +353,7 @@ class Game:
         t0 = time.perf_counter()
         try:
             move = engine_move(self.engine, self.spec, self.state, self.bot, self.seed,
-                               self.ply)
+                               self.ply, self.clock)
         finally:
             if live:
                 sys.stdout.write("\r\x1b[K")   # erase the notice
@@ -397,6 +404,7 @@ class Game:
                         return 0
                     self.state = self.state.next_round(
                         seed=round_seed(self.seed, self.state.round))
+                    self.clock.new_round()
                     self.ply = 0
                     self.last = []
                     self.round_moves = []

@@ -44,10 +44,11 @@ from jaipur_ai.doors.requests import (Position, RequestError, as_state, error_bo
 from jaipur_ai.doors.limits import Budget, Limits
 from jaipur_ai.errors import (InvalidOptionError, InvalidPositionError, InvalidWeightsError,
                               JaipurError)
-from jaipur_ai.options import ALGORITHMS, SPEC_OPTIONS, check, option
+from jaipur_ai.options import ALGORITHMS, SPEC_OPTIONS, check, check_clock, option
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import STATE_FORMAT
 from jaipur_ai.rules.position import VIEW_FORMAT, View
+from jaipur_ai.search.clock import plan_move
 
 __all__ = ["Server", "PROTOCOL_VERSION", "ACTIONS", "MAX_LINE"]
 
@@ -74,7 +75,7 @@ def _engine_module() -> Any:
 
 # Request fields that belong to the protocol or to analyse(), never to Engine().
 _ANALYSE_FIELDS = {"id", "action", "position", "time", "iterations", "top", "seed",
-                   "report_every", "history"}
+                   "report_every", "history", "time_left", "increment"}
 
 
 class _Job:
@@ -101,8 +102,8 @@ def _id_key(rid: Any) -> str:
 # --------------------------------------------------------------------------- the server
 ACTIONS: dict[str, dict[str, Any]] = {
     "analyse": {
-        "fields": ["position", "history", "time", "iterations", "top", "seed", "algorithm",
-                   "threads", "report_every", "<engine options>"],
+        "fields": ["position", "history", "time", "time_left", "increment", "iterations",
+                   "top", "seed", "algorithm", "threads", "report_every", "<engine options>"],
         "description": "search the position; partial answers every report_every seconds "
                        "(final: false), then the final answer (final: true)",
     },
@@ -360,16 +361,25 @@ class Server:
         if isinstance(pos, View) and pos.to_move != pos.observer:
             raise _PositionError(InvalidPositionError(
                 "to_move", "it is the opponent's turn: search the view of the player to move"))
-        limits = {k: option_field(req, k) for k in ("time", "iterations", "top", "seed")}
+        limits = {k: option_field(req, k) for k in ("time", "iterations", "top", "seed",
+                                                     "time_left", "increment")}
         if "top" not in req:          # absent: the table's default; null: all (as in Python)
             limits["top"] = option("top").default
-        if limits["time"] is None and limits["iterations"] is None and self.default_time:
-            limits["time"] = self.default_time
+        limits["time_left"], limits["increment"] = check_clock(
+            limits["time_left"], limits["increment"], limits["time"])
+        # the longest this search may run: a clock's hard limit for this move
+        longest = limits["time"] if limits["time_left"] is None else plan_move(
+            limits["time_left"], limits["increment"],
+            pos.deck_size if isinstance(pos, View) else len(pos.deck)).hard
+        if limits["time"] is None and limits["iterations"] is None \
+                and limits["time_left"] is None and self.default_time:
+            limits["time"] = longest = self.default_time
         report_every = option_field(req, "report_every")
         history = read_request_history(req.get("history"), pos)
         if history is not None:
             limits["history"] = history
-        engine, reserve = self._make_engine(req, limits["time"], limits["iterations"])
+        engine, reserve = self._make_engine(req, longest, limits["iterations"],
+                                            clock=limits["time_left"] is not None)
         self.budget.admit(reserve)
         try:
             self._launch(rid, engine, pos, limits, report_every, reserve)
@@ -378,7 +388,7 @@ class Server:
             raise
 
     def _make_engine(self, req: dict[str, Any], time: Optional[float],
-                     iterations: Optional[int]) -> tuple[Any, int]:
+                     iterations: Optional[int], clock: bool = False) -> tuple[Any, int]:
         """The request's engine: every engine option of the one table (jaipur_ai.options)
         that the request names, checked there (other fields are ignored), within the
         server's limits; and the memory its search reserves."""
@@ -390,7 +400,7 @@ class Server:
         if "weights" in opts:
             opts["weights"] = self.limits.weights_path(opts["weights"])
         nodes, reserve = self.limits.check_search(time, iterations, opts["threads"],
-                                                  opts.get("max_nodes"))
+                                                  opts.get("max_nodes"), clock)
         opts["max_nodes"] = nodes
         try:
             engine = E.Engine.from_options(**opts)

@@ -209,6 +209,8 @@ class WebApp:
         try:
             spec = EngineSpec.parse(text)
             spec.make_engine()    # its weights file read and checked at start, not per game
+            if name == "hint":
+                spec.fixed_limits("the hint engine")
         except JaipurError as e:
             raise RequestError(name, f"{e.field}: {e.reason}") from None
         if spec.cheats:

@@ -27,7 +27,7 @@ from typing import Any, Optional, Union
 from jaipur_ai.errors import JaipurError
 from jaipur_ai.doors.play import (camel_points, end_reason, engine_move, hint_analysis,
                                   hint_reason, new_seed, play_shown, round_seed, seat_of)
-from jaipur_ai.matches.spec import EngineSpec
+from jaipur_ai.matches.spec import EngineSpec, RoundClock
 from jaipur_ai.rules.move import Move
 from jaipur_ai.matches.record import GameRecord, RoundRecorder
 from jaipur_ai.doors.requests import RequestError
@@ -72,6 +72,7 @@ class WebGame:
     def _setup(self, spec: EngineSpec, hint_spec: EngineSpec, seed: Optional[int],
                you: Union[int, str]) -> None:
         self.id = secrets.token_hex(6)
+        hint_spec.fixed_limits("the hint engine")      # (a clock is an error now, not later)
         self.spec = spec
         self.hint_spec = hint_spec
         self.seed = seed if seed is not None else new_seed()
@@ -79,6 +80,7 @@ class WebGame:
         self.bot = 1 - self.you
         self.lock = threading.Lock()
         self.engine = spec.make_engine()
+        self.clock = RoundClock(spec)         # the engine's, when its spec has a clock
         self._hinter: Any = None
         seats = ["human", "engine"] if self.you == 0 else ["engine", "human"]
         self.recorder = RoundRecorder({"human": "human", "engine": str(spec)}, seats,
@@ -160,7 +162,7 @@ class WebGame:
         while not self.state.is_round_over and self.state.to_move == self.bot:
             t0 = time.perf_counter()
             move = engine_move(self.engine, self.spec, self.state, self.bot, self.seed,
-                               self.ply)
+                               self.ply, self.clock)
             self._apply(move, self.bot, time.perf_counter() - t0)
 
     def play(self, text: Any) -> dict[str, Any]:
@@ -189,6 +191,7 @@ class WebGame:
             raise RequestError("round", "the match is over: start a new game", "ConflictError")
         seed = round_seed(self.seed, self.state.round)
         self.state = self.state.next_round(seed=seed)
+        self.clock.new_round()
         self.recorder.see(self.state, seed=seed)
         self.ply = 0
         self.history = []

@@ -87,7 +87,7 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]
         return d
     spec = EngineSpec.parse(engine)
     eng = spec.make_engine()
-    lim = spec.limits()
+    lim = spec.fixed_limits("self-play")
     rows: dict[str, list[Any]] = {k: [] for k in SHARD_KEYS}
     for r in range(first, first + count):
         state = GameState.new(seed=derive_seed(seed, 1, r), starter=r % 2)

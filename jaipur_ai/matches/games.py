@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
-from jaipur_ai.matches.spec import EngineSpec, SpecError, derive_seed
+from jaipur_ai.matches.spec import EngineSpec, RoundClock, SpecError, derive_seed
 from jaipur_ai.rules.position import GameState
 
 __all__ = ["GameRecord", "play_game", "play_round"]
@@ -35,6 +35,7 @@ class GameRecord:
     moves: list[Any] = field(default_factory=list)   #: move texts, "|" between rounds
     seconds: tuple[Any, ...] = (0.0, 0.0)  #: total thinking seconds (A, B)
     engine_moves: tuple[Any, ...] = (0, 0) #: moves made (A, B)
+    overtime: tuple[Any, ...] = (0, 0)     #: moves made past an empty clock (A, B)
 
     @property
     def score(self) -> float:
@@ -54,7 +55,7 @@ class GameRecord:
                 "score": self.score, "points": list(self.points), "margin": self.margin,
                 "rounds": self.rounds, "seals": list(self.seals), "plies": self.plies,
                 "seconds": list(self.seconds), "engine_moves": list(self.engine_moves),
-                "moves": self.rounds_moves()}
+                "overtime": list(self.overtime), "moves": self.rounds_moves()}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GameRecord":
@@ -69,7 +70,8 @@ class GameRecord:
                    points=tuple(d["points"]), rounds=int(d.get("rounds", 1)),
                    seals=tuple(d.get("seals", (0, 0))), plies=int(d.get("plies", 0)),
                    moves=moves, seconds=tuple(d.get("seconds", (0.0, 0.0))),
-                   engine_moves=tuple(d.get("engine_moves", (0, 0))))
+                   engine_moves=tuple(d.get("engine_moves", (0, 0))),
+                   overtime=tuple(d.get("overtime", (0, 0))))
 
     def rounds_moves(self) -> list[list[str]]:
         """The moves, one list per round (as JSON records hold them)."""
@@ -82,27 +84,31 @@ class GameRecord:
         return out
 
 
-def _choose(engine: Any, spec: EngineSpec, state: GameState, seed: int) -> tuple[Any, float]:
+def _choose(engine: Any, clock: RoundClock, state: GameState, seed: int) -> tuple[Any, float]:
     # the player's view only, unless the spec asks for the cheating mode
-    view = state if spec.cheats else state.view(state.to_move)
-    lim = spec.limits()
+    view = state if clock.spec.cheats else state.view(state.to_move)
     t0 = time.perf_counter()
-    move = engine.best_move(view, time=lim["time"], iterations=lim["iterations"], seed=seed)
-    return move, time.perf_counter() - t0
+    move = engine.best_move(view, seed=seed, **clock.limits())
+    secs = time.perf_counter() - t0
+    clock.spent(secs)
+    return move, secs
 
 
-def _play_one_round(state: GameState, engines: dict[int, Any], specs: dict[int, EngineSpec],
+def _play_one_round(state: GameState, engines: dict[int, Any], clocks: dict[int, RoundClock],
                     seed_of: Callable[[int, int], int], acc: dict[str, Any]) -> GameState:
-    """Play ``state`` to the end of its round; ``engines``/``specs`` by player;
+    """Play ``state`` to the end of its round; ``engines``/``clocks`` (their specs'
+    limits and clocks) by player;
     ``seed_of(ply, player)`` seeds each search.  An engine with a ``see_move(view,
     move)`` method (:meth:`jaipur_ai.Engine.see_move`) is shown every move played,
     with its own view of the position the move was played in: what a player at the
     table sees, from which ``Engine(belief=...)`` weighs the opponent's hand."""
     ply = 0
     watchers = [q for q in (0, 1) if hasattr(engines[q], "see_move")]
+    for c in clocks.values():
+        c.new_round()         # (each round starts with a full clock)
     while not state.is_round_over:
         p = state.to_move
-        move, secs = _choose(engines[p], specs[p], state, seed_of(ply, p))
+        move, secs = _choose(engines[p], clocks[p], state, seed_of(ply, p))
         for q in watchers:
             engines[q].see_move(state.view(q), move)
         state = state.apply(move)
@@ -131,6 +137,7 @@ def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], de
     a, b = EngineSpec.parse(spec_a), EngineSpec.parse(spec_b)
     specs = {a_seat: a, 1 - a_seat: b}
     engines = {a_seat: a.make_engine(), 1 - a_seat: b.make_engine()}
+    clocks = {p: RoundClock(spec) for p, spec in specs.items()}
     base = deal_seed if seed is None else seed
     state = GameState.new(deal_seed, starter=starter)
     first_starter = state.starter
@@ -151,7 +158,7 @@ def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], de
                       fn: Callable[[int, int, int], int] = move_seed) -> int:
                 return fn(rnd, ply, player)
             seed_of = given
-        state = _play_one_round(state, engines, specs, seed_of, acc)
+        state = _play_one_round(state, engines, clocks, seed_of, acc)
         totals = state.round_totals()
         points[0] += totals[0]
         points[1] += totals[1]
@@ -174,7 +181,8 @@ def play_game(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], de
         points=(points[a_seat], points[1 - a_seat]), rounds=rounds,
         seals=(seals[a_seat], seals[1 - a_seat]), plies=acc["plies"], moves=acc["moves"],
         seconds=(acc["seconds"][a_seat], acc["seconds"][1 - a_seat]),
-        engine_moves=(acc["count"][a_seat], acc["count"][1 - a_seat]))
+        engine_moves=(acc["count"][a_seat], acc["count"][1 - a_seat]),
+        overtime=(clocks[a_seat].overtime, clocks[1 - a_seat].overtime))
 
 
 def play_round(spec_a: Union[str, EngineSpec], spec_b: Union[str, EngineSpec], deal_seed: int,

@@ -33,7 +33,9 @@ Statistics (:func:`summarise`) -- all from the point of view of engine A:
 * mean margin: A's round points minus B's, with a 95% interval by Student's t
   (:func:`normal_interval`: n - 1 degrees of freedom, right for a handful of games);
 * mean seconds per move for each engine, and the results split by who started
-  and by player number.
+  and by player number;
+* with a clock (``ismcts:clock=2+0.05``), the moves each engine made past an empty
+  clock (``overtime``: the round is played on, not forfeited).
 
 Reproducible for a seed when every limit is an iteration count (not a time):
 deal seeds and every search seed derive from the match seed, the deal number,
@@ -111,6 +113,7 @@ def summarise(records: Sequence[GameRecord]) -> dict[str, Any]:
         "mean_margin_ci95": [mlo, mhi] if n else None,
         "seconds_per_move": [secs[i] / cnt[i] if cnt[i] else None for i in range(2)],
         "moves": cnt,
+        "overtime": [sum(r.overtime[i] for r in recs) for i in range(2)],
         "complete_pairs": len(ps),
         "paired": pentanomial_stats(pentanomial(ps)),
         "by_start": {"a_first": _wdl(r for r in recs if r.a_started),
@@ -243,6 +246,9 @@ def format_result(res: MatchResult) -> str:
                      f"{t['upper']:+.2f}, {t['pairs']} pairs)  {verdict}")
     spm = s["seconds_per_move"]
     lines.append(f"time per move: A {_secs(spm[0])}, B {_secs(spm[1])}")
+    if res.a.clock is not None or res.b.clock is not None:
+        ot = s["overtime"]
+        lines.append(f"moves past an empty clock: A {ot[0]}, B {ot[1]}")
     for title, key in (("A moves first", "a_first"), ("B moves first", "b_first")):
         g = s["by_start"][key]
         lines.append(f"  {title:<16} {g['wins']:>4} W {g['draws']:>3} D {g['losses']:>4} L"

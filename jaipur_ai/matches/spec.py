@@ -16,12 +16,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from jaipur_ai.errors import JaipurError
-from jaipur_ai.options import (SPEC_OPTIONS, check, check_engine_options, describe, option,
-                               parse_text, unknown)
+from jaipur_ai.errors import InvalidOptionError, JaipurError
+from jaipur_ai.options import (SPEC_OPTIONS, check, check_clock, check_engine_options,
+                               describe, option, parse_text, unknown)
 
-__all__ = ["EngineSpec", "SpecError", "LEVELS", "ALGORITHMS", "DEFAULT_TIME", "derive_seed",
-           "deal_seed", "deal_seeds", "game_seed", "option_value"]
+__all__ = ["EngineSpec", "RoundClock", "SpecError", "LEVELS", "ALGORITHMS", "DEFAULT_TIME",
+           "derive_seed", "deal_seed", "deal_seeds", "game_seed", "option_value"]
 
 ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
 _SEARCHING = ("ismcts", "expectimax")
@@ -102,6 +102,22 @@ def option_value(text: str) -> Any:
     return text
 
 
+_SPEC_KEYS = ("algorithm", "time", "iterations", "clock", "time_left", "increment")
+
+
+def _parse_clock(text: str) -> tuple[float, float]:
+    """``clock=60+0.5`` (60 s a round, 0.5 s added after each move) or ``clock=60``."""
+    base, plus, inc = text.partition("+")
+    if plus and not inc.strip():
+        raise SpecError("clock", f"expected SECONDS or SECONDS+INCREMENT, got {text[:40]!r}")
+    try:
+        return (parse_text("time_left", base.rstrip("s ")),
+                parse_text("increment", inc.rstrip("s ")) if plus else 0.0)
+    except InvalidOptionError as e:
+        raise SpecError("clock", f"expected SECONDS or SECONDS+INCREMENT ({e.reason}), "
+                                 f"got {text[:40]!r}") from None
+
+
 _ALIASES = {"t": "time", "seconds": "time", "iters": "iterations", "it": "iterations",
             "n": "iterations"}
 
@@ -119,7 +135,8 @@ class EngineSpec:
     """An engine and its per-move limits, written compactly as
     ``ALGORITHM[:key=value,...]``.
 
-    ``time`` (seconds per move) and ``iterations`` (per move) are the limits;
+    ``time`` (seconds per move) and ``iterations`` (per move) are the limits, or
+    ``clock=S+I`` (S seconds a round, I added after each move: :class:`RoundClock`);
     every other key is passed to :class:`jaipur_ai.Engine` (``playout``,
     ``threads``, ``depth``, ...).  A level name (``easy``, ``medium``, ``hard``,
     ``max``) stands for its spec, and a bare number for ``ismcts:iterations=N``.
@@ -139,6 +156,7 @@ class EngineSpec:
     time: Optional[float] = None
     iterations: Optional[int] = None
     options: dict[str, Any] = field(default_factory=dict)
+    clock: Optional[tuple[float, float]] = None
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -147,9 +165,15 @@ class EngineSpec:
         # the limits and options of the one table (jaipur_ai.options)
         object.__setattr__(self, "time", check("time", self.time))
         object.__setattr__(self, "iterations", check("iterations", self.iterations))
+        if self.clock is not None:
+            if not isinstance(self.clock, tuple) or len(self.clock) != 2:
+                raise SpecError("clock", f"expected (seconds, increment), got "
+                                         f"{describe(self.clock)}")
+            base, inc = check_clock(*self.clock, time=self.time)
+            object.__setattr__(self, "clock", None if base is None else (base, inc))
         opts = dict(self.options)
-        if "algorithm" in opts or "time" in opts or "iterations" in opts:
-            k = next(k for k in ("algorithm", "time", "iterations") if k in opts)
+        if any(k in opts for k in _SPEC_KEYS):
+            k = next(k for k in _SPEC_KEYS if k in opts)
             raise SpecError("engine", f"{k!r} is part of the spec itself, not an option")
         object.__setattr__(self, "options", check_engine_options(opts))
 
@@ -196,6 +220,8 @@ class EngineSpec:
                                              "an option")
             if key == "time":
                 limits["time"] = parse_text("time", val[:-1] if val.endswith("s") else val)
+            elif key == "clock":
+                limits["clock"] = _parse_clock(val)
             elif key == "iterations":
                 limits["iterations"] = parse_text("iterations", val)
             elif key in SPEC_OPTIONS and key not in ("algorithm",):
@@ -206,12 +232,16 @@ class EngineSpec:
                 options[key] = parse_text(key, val)
             else:
                 raise unknown(key)
-        return cls(algo, limits["time"], limits["iterations"], options)
+        return cls(algo, limits["time"], limits["iterations"], options,
+                   limits.get("clock"))
 
     def __str__(self) -> str:
         parts = []
         if self.time is not None:
             parts.append(f"time={_fmt_value(self.time)}")
+        if self.clock is not None:
+            base, inc = self.clock
+            parts.append(f"clock={_fmt_value(base)}" + (f"+{_fmt_value(inc)}" if inc else ""))
         if self.iterations is not None:
             parts.append(f"iterations={self.iterations}")
         parts += [f"{k}={_fmt_value(v)}" for k, v in self.options.items()]
@@ -231,16 +261,26 @@ class EngineSpec:
 
     @property
     def deterministic(self) -> bool:
-        """Whether a seed fixes every move (no time limit on a search)."""
-        return not (self.searches and self.limits()["time"] is not None)
+        """Whether a seed fixes every move (no time limit or clock on a search)."""
+        return not (self.searches and (self.limits()["time"] is not None
+                                       or self.clock is not None))
 
     def limits(self) -> dict[str, Any]:
         """``time``/``iterations`` for :meth:`Engine.best_move` (a default time
-        of :data:`DEFAULT_TIME` seconds for a search given no limit)."""
+        of :data:`DEFAULT_TIME` seconds for a search given no limit nor clock; a
+        clock's limits are :class:`RoundClock`'s)."""
         t, n = self.time, self.iterations
-        if self.searches and t is None and n is None:
+        if self.searches and t is None and n is None and self.clock is None:
             t = DEFAULT_TIME
         return {"time": t, "iterations": n}
+
+    def fixed_limits(self, where: str) -> dict[str, Any]:
+        """:meth:`limits`, for a player that searches each move with fixed limits
+        (``where``, e.g. "the gymnasium opponent"): a spec with a clock is a SpecError."""
+        if self.clock is not None:
+            raise SpecError("clock", f"{where} searches each move with a fixed limit: "
+                                     "give time= or iterations=, not clock=")
+        return self.limits()
 
     def make_engine(self) -> Any:
         """A fresh :class:`jaipur_ai.Engine` for this spec."""
@@ -263,4 +303,49 @@ class EngineSpec:
 
     def to_dict(self) -> dict[str, Any]:
         return {"spec": str(self), "algorithm": self.algorithm, "time": self.time,
-                "iterations": self.iterations, "options": dict(self.options)}
+                "iterations": self.iterations, "options": dict(self.options),
+                "clock": None if self.clock is None else list(self.clock)}
+
+
+class RoundClock:
+    """The clock of one engine over a round, kept by whoever plays it (a match, a game
+    at the command line or in the browser): the limits of each move's search, and the
+    time a move took taken off the clock after it, the increment added.
+
+    The clock starts each round full (:meth:`new_round`).  A move made with the clock
+    at 0 is counted in ``overtime``; the round goes on (the engine then has only the
+    increment).  An engine without a clock gets its spec's fixed limits.
+
+    >>> c = RoundClock(EngineSpec.parse("ismcts:clock=2+0.1"))
+    >>> c.limits()
+    {'time': None, 'iterations': None, 'time_left': 2.0, 'increment': 0.1}
+    >>> c.spent(0.5); round(c.left, 3)
+    1.6
+    >>> RoundClock(EngineSpec.parse("ismcts:time=1")).limits()
+    {'time': 1.0, 'iterations': None}
+    """
+
+    def __init__(self, spec: EngineSpec) -> None:
+        self.spec = spec
+        self.overtime = 0
+        self.left: Optional[float] = None
+        self.new_round()
+
+    def new_round(self) -> None:
+        self.left = (self.spec.clock[0] if self.spec.clock is not None and
+                     self.spec.searches else None)
+
+    def limits(self) -> dict[str, Any]:
+        """The keyword arguments of :meth:`jaipur_ai.Engine.best_move` for the next move."""
+        lim = self.spec.limits()
+        if self.left is not None and self.spec.clock is not None:
+            lim.update(time_left=self.left, increment=self.spec.clock[1])
+        return lim
+
+    def spent(self, seconds: float) -> None:
+        """A move took ``seconds``."""
+        if self.left is None or self.spec.clock is None:
+            return
+        if seconds > self.left:
+            self.overtime += 1
+        self.left = max(0.0, self.left - seconds) + self.spec.clock[1]

@@ -62,7 +62,11 @@ class Analysis:
     ``candidates`` holds the searched moves only: it is empty (and ``best`` is
     ``None``) when nothing could be searched (ISMCTS with ``iterations=0``, or a search
     stopped before its first iteration or depth), except that moves ending the round
-    at once are always judged.
+    at once are always judged.  ``clock``: for a search on a clock
+    (``time_left``/``increment``), what it planned to spend and why it stopped
+    (:mod:`jaipur_ai.search.clock`: ``time_left``, ``increment``, ``soft``, ``hard``
+    and ``stop``, one of ``"forced"``, ``"settled"``, ``"soft"``, ``"extended"``,
+    ``"hard"``); ``None`` otherwise.
     """
 
     candidates: list[Candidate]
@@ -77,6 +81,7 @@ class Analysis:
     perfect_information: bool = False
     legal_moves: int = 0
     options: dict[str, Any] = field(default_factory=dict)
+    clock: Optional[dict[str, Any]] = None
 
     def __repr__(self) -> str:
         """One short line (``str()`` is the table; ``to_dict()`` has everything)."""
@@ -124,6 +129,7 @@ class Analysis:
             "perfect_information": self.perfect_information,
             "legal_moves": self.legal_moves,
             "options": dict(self.options),
+            "clock": None if self.clock is None else dict(self.clock),
         }
 
     def to_json(self, indent: Optional[int] = None) -> str:

@@ -3,6 +3,7 @@ and the statistics of the threads' trees merged into an :class:`Analysis`
 (:class:`jaipur_ai.search.engine.Engine` decides what to run, this module runs it)."""
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time as _time
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from jaipur_ai.search._evaluation import Evaluation
 from jaipur_ai.search._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed,
                                       greedy_scores, random_action, rank_children)
 from jaipur_ai.search.analysis import Analysis, Candidate
+from jaipur_ai.search.clock import MIN_CHECK, TimeKeeper, TimePlan
 from jaipur_ai.search.endgame import near_end, solve_endgame
 from jaipur_ai.search.evaluation import calibrated
 from jaipur_ai.search.settings import Settings
@@ -127,12 +129,22 @@ def _judge(searchers: list[Any], deadline: Optional[float], call: Call) -> None:
 def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[int],
                seed: int, call: Call, on_progress: Optional[Callable[[Analysis], Any]],
                report_every: Optional[float], short_circuit: bool, t0: float,
-               top: Optional[int], hand_prior: Optional[tuple[Any, Any]] = None) -> Analysis:
+               top: Optional[int], hand_prior: Optional[tuple[Any, Any]] = None,
+               plan: Optional[TimePlan] = None) -> Analysis:
+    """The ISMCTS analysis of ``core``.  With a clock's ``plan``
+    (:mod:`jaipur_ai.search.clock`) the search runs until its :class:`TimeKeeper`
+    stops it, at the latest at ``plan.hard`` seconds (``time`` is then that limit)."""
+    keeper = None if plan is None else TimeKeeper(plan)
+    every = report_every          # the caller's interval between reports
+    if keeper is not None:        # (the keeper looks at the root more often)
+        check_every = keeper.plan.check_every
+        report_every = check_every if every is None else min(every, check_every)
+    last_report = t0
     if near_end(core, run.settings):
         solved = solve_endgame(run.settings, core, time, iterations, seed, call, t0, top,
                                run.options, hand_prior)
         if solved is not None:
-            return solved
+            return solved if keeper is None else _on_clock(solved, keeper.plan, "endgame")
     n = run.threads
     seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
     opts = dict(run.searcher)
@@ -150,6 +162,8 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
     call.add(searchers)
     deadline = None if time is None else t0 + time
     _judge(searchers, deadline, call)
+    if keeper is not None and deadline is not None and searchers[0].summary()["root_moves"] <= 1:
+        deadline = min(deadline, _time.monotonic() + MIN_CHECK)     # a forced move
     if not (short_circuit and searchers[0].decisive_win is not None):
         while True:
             if call.stopped():
@@ -167,13 +181,51 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
             if quota is not None and all(s.iterations >= q
                                          for s, q in zip(searchers, quota)):
                 done = True
+            if keeper is not None and not done:
+                done = _keeper_stops(keeper, searchers, t0)
             if deadline is not None and _time.monotonic() >= deadline:
                 done = True
             if done:
                 break
-            if on_progress is not None:
+            if on_progress is not None and every is not None \
+                    and _time.monotonic() - last_report >= every * 0.999:
+                last_report = _time.monotonic()
                 on_progress(_ismcts_result(run, searchers, seed, t0, top))
-    return _ismcts_result(run, searchers, seed, t0, top)
+    result = _ismcts_result(run, searchers, seed, t0, top)
+    if keeper is None:
+        return result
+    reason = keeper.reason
+    if reason is None:
+        reason = ("decisive" if short_circuit and searchers[0].decisive_win is not None
+                  else "stopped" if call.stopped()
+                  else "iterations" if quota is not None and all(
+                      s.iterations >= q for s, q in zip(searchers, quota))
+                  else "hard")
+    return _on_clock(result, keeper.plan, reason)
+
+
+def _on_clock(result: Analysis, plan: TimePlan, reason: str) -> Analysis:
+    return dataclasses.replace(result, clock=dict(plan.to_dict(), stop=reason))
+
+
+def _keeper_stops(keeper: TimeKeeper, searchers: list[Any], t0: float) -> bool:
+    """Whether the time keeper of a move on a clock stops its search now: it reads the
+    root moves' visits and values, summed over the threads, most visited first (the
+    summaries without their lines of play: this runs every few milliseconds)."""
+    visits: dict[int, int] = {}
+    values: dict[int, float] = {}
+    legal = iterations = 0
+    for s in searchers:
+        sm = s.summary(pv_len=1)
+        legal, iterations = sm["root_moves"], iterations + sm["iterations"]
+        for c in sm["children"]:
+            a, v = c["action"], c["visits"]
+            visits[a] = visits.get(a, 0) + v
+            values[a] = values.get(a, 0.0) + c["value"] * v
+    order = sorted(visits, key=lambda a: -visits[a])
+    return keeper.decide([visits[a] for a in order],
+                         [values[a] / visits[a] if visits[a] else 0.0 for a in order],
+                         legal, iterations, _time.monotonic() - t0)
 
 
 def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,

@@ -45,7 +45,7 @@ import time as _time
 from typing import Any, Callable, Optional, Sequence, Union
 
 from jaipur_ai.errors import InvalidPositionError
-from jaipur_ai.options import SETTING_OPTIONS, check, check_engine_options
+from jaipur_ai.options import SETTING_OPTIONS, check, check_clock, check_engine_options
 from jaipur_ai.rules._bridge import CoreState, CoreView
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState, View, mover_view
@@ -53,6 +53,7 @@ from jaipur_ai.search._evaluation import Evaluation
 from jaipur_ai.search._search import greedy_scores
 from jaipur_ai.search.analysis import Analysis, Candidate
 from jaipur_ai.search.belief import HandBelief, check_seen, read_history
+from jaipur_ai.search.clock import plan_move
 from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_ismcts,
                                     run_random)
 from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
@@ -309,14 +310,17 @@ class Engine:
                   iterations: Optional[int] = None, seed: Optional[int] = None,
                   stop_event: Optional[threading.Event] = None,
                   hand_prior: Optional[tuple[Any, Any]] = None,
-                  history: Optional[Sequence[tuple[Any, Any]]] = None) -> Move:
+                  history: Optional[Sequence[tuple[Any, Any]]] = None,
+                  time_left: Optional[float] = None,
+                  increment: Optional[float] = None) -> Move:
         """The recommended move for the player to move (see :meth:`analyse`).
 
         A move that ends the round and wins in every sampled world is played at once.
         When nothing could be searched (``iterations=0``, or stopped before the first
         iteration), the greedy engine's choice is returned."""
         a = self._analyse(position, time, iterations, 1, seed, stop_event, None, None,
-                          short_circuit=True, hand_prior=hand_prior, history=history)
+                          short_circuit=True, hand_prior=hand_prior, history=history,
+                          time_left=time_left, increment=increment)
         best = a.best
         if best is not None:
             return best
@@ -330,7 +334,9 @@ class Engine:
                 on_progress: Optional[Callable[["Analysis"], Any]] = None,
                 report_every: Optional[float] = None,
                 hand_prior: Optional[tuple[Any, Any]] = None,
-                history: Optional[Sequence[tuple[Any, Any]]] = None) -> Analysis:
+                history: Optional[Sequence[tuple[Any, Any]]] = None,
+                time_left: Optional[float] = None,
+                increment: Optional[float] = None) -> Analysis:
         """Search ``position`` and rank the mover's moves.
 
         ``time`` (seconds) and/or ``iterations`` limit the search (both: whichever comes
@@ -365,19 +371,40 @@ class Engine:
         ...                         history=[(s0, s0.legal_moves()[0])])
         >>> a.best in s1.legal_moves()
         True
+
+        ``time_left``/``increment``: a clock instead of a fixed ``time`` (UCI's
+        ``wtime``/``winc``): the seconds the mover has left for the rest of the round,
+        and those added after each of its moves.  The search then spends what the move
+        needs, instantly on a forced move, longer on a close one, never the whole clock
+        (:mod:`jaipur_ai.search.clock`; ``Analysis.clock`` says what it planned and why
+        it stopped).  With ``iterations`` too, whichever comes first.
+
+        >>> a = jp.Engine().analyse(s1, time_left=5.0, increment=0.1, seed=1)
+        >>> a.clock["stop"] in ("forced", "settled", "soft", "extended", "hard")
+        True
+        >>> a.elapsed <= a.clock["hard"] + 0.05
+        True
         """
         return self._analyse(position, time, iterations, top, seed, stop_event,
                              on_progress, report_every, hand_prior=hand_prior,
-                             history=history)
+                             history=history, time_left=time_left, increment=increment)
 
     # -- internals -------------------------------------------------------------
     def _analyse(self, position: Position, time: Any, iterations: Any, top: Any, seed: Optional[int], stop_event: Any, on_progress: Any,
                  report_every: Any, short_circuit: Any = False, hand_prior: Any = None,
-                 history: Any = None) -> Analysis:
+                 history: Any = None, time_left: Any = None,
+                 increment: Any = None) -> Analysis:
         time, iterations = check("time", time), check("iterations", iterations)
+        time_left, increment = check_clock(time_left, increment, time)
         top, seed = check("top", top), check("seed", seed)
         report_every = check("report_every", report_every)
         core = _core_of(position, self.perfect_information)
+        plan = None
+        if time_left is not None:
+            plan = plan_move(time_left, increment, len(core.raw()["deck"]))
+            # the search never passes the plan's hard limit; ISMCTS stops sooner when
+            # its time keeper says so, expectimax deepens until the soft one
+            time = plan.hard if self.algorithm == "ismcts" else plan.soft
         if time is None and iterations is None:
             time, iterations = self.time, self.iterations
             if time is None and iterations is None:
@@ -411,7 +438,7 @@ class Engine:
             if self.algorithm == "ismcts":
                 return run_ismcts(self._run, core, time, iterations, seed, call,
                                   on_progress, report_every, short_circuit, t0, top,
-                                  hand_prior)
+                                  hand_prior, plan)
             return run_expectimax(self._run, core, time, iterations, seed, call,
                                   on_progress, short_circuit, t0, top)
         finally:
@@ -423,10 +450,13 @@ class Engine:
 # One-call helpers
 
 def best_move(position: Position, time: Optional[float] = None, iterations: Optional[int] = None,
-              seed: Optional[int] = None, algorithm: str = "ismcts", **options: Any) -> Move:
+              seed: Optional[int] = None, algorithm: str = "ismcts", *,
+              time_left: Optional[float] = None, increment: Optional[float] = None,
+              **options: Any) -> Move:
     """The recommended move for the player to move in ``position`` (a GameState or the
     mover's View).  ``options``: the :class:`Engine`'s, and the fields of its
-    settings by name (:meth:`Engine.from_options`).
+    settings by name (:meth:`Engine.from_options`).  ``time_left``/``increment``:
+    a clock instead of a fixed time (:meth:`Engine.analyse`).
 
     >>> import jaipur_ai as jp
     >>> s = jp.GameState.new(seed=3, starter=1)
@@ -434,13 +464,16 @@ def best_move(position: Position, time: Optional[float] = None, iterations: Opti
     True
     """
     engine = Engine.from_options(algorithm, **options)
-    return engine.best_move(position, time=time, iterations=iterations, seed=seed)
+    return engine.best_move(position, time=time, iterations=iterations, seed=seed,
+                            time_left=time_left, increment=increment)
 
 
 def analyse(position: Position, time: Optional[float] = None, iterations: Optional[int] = None,
             top: Optional[int] = 5, seed: Optional[int] = None, algorithm: str = "ismcts",
+            *, time_left: Optional[float] = None, increment: Optional[float] = None,
             **options: Any) -> Analysis:
     """Ranked candidate moves for the player to move (values from the mover's view).
     ``options``: as for :func:`best_move`; see :meth:`Engine.analyse`."""
     engine = Engine.from_options(algorithm, **options)
-    return engine.analyse(position, time=time, iterations=iterations, top=top, seed=seed)
+    return engine.analyse(position, time=time, iterations=iterations, top=top, seed=seed,
+                          time_left=time_left, increment=increment)

@@ -1,0 +1,240 @@
+"""Playing on a clock (jaipur_ai.search.clock): the plan of each move, the time keeper's
+stopping rules, and the clock at every door (Python API, engine specs and matches, the
+command line, serve).  Nothing asserts on how long a search took: the rules are tested
+on the figures they are given, the searches by what they report."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import jaipur_ai as jp
+from jaipur_ai.errors import InvalidOptionError
+from jaipur_ai.matches.games import GameRecord, play_round
+from jaipur_ai.matches.spec import EngineSpec, RoundClock, SpecError
+from jaipur_ai.search.clock import TimeKeeper, TimePlan, moves_to_go, plan_move
+
+STATE = jp.GameState.new(seed=7, starter=0)
+STOPS = {"forced", "settled", "soft", "extended", "hard", "decisive"}
+
+
+def only_camels() -> jp.GameState:
+    """A position whose one legal move is taking the camels: an empty hand, no herd,
+    a market of camels."""
+    d = jp.GameState.new(seed=3, starter=0).to_dict()
+    d["players"][0].update(hand="", herd=0)
+    d["market"] = "MMMMM"
+    deck = list(d["deck"])
+    deck.remove("M")
+    d["deck"] = "".join(deck) + "DC"
+    d["discard"] = "GSCL"
+    return jp.GameState.from_dict(d)
+
+
+# ------------------------------------------------------------------ the plan
+@settings(max_examples=300, deadline=None)
+@given(st.floats(0, 10_000), st.floats(0, 100), st.integers(0, 40))
+def test_a_move_never_plans_past_the_time_left(time_left, increment, deck):
+    p = plan_move(time_left, increment, deck)
+    assert 0.0 <= p.soft <= p.hard <= time_left
+    if time_left > 0.1:
+        assert p.hard < time_left           # something is always kept back
+    assert p.check_every > 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.5, 10_000), st.floats(0, 10), st.integers(1, 40))
+def test_more_time_or_fewer_moves_left_never_plans_less(time_left, increment, deck):
+    p = plan_move(time_left, increment, deck)
+    assert plan_move(time_left * 2, increment, deck).soft >= p.soft
+    assert plan_move(time_left, increment, deck - 1).soft >= p.soft
+    assert plan_move(time_left, increment + 1, deck).soft >= p.soft
+
+
+def test_the_moves_left_follow_the_draw_pile():
+    assert moves_to_go(0) == 1.0
+    assert moves_to_go(40) == pytest.approx(23.0)
+    # a full clock over a whole round: about one share a move, the increment spent
+    p = plan_move(60.0, 0.5, 40)
+    assert 60.0 / 30 < p.soft < 60.0 / 15 + 0.5 and p.hard == pytest.approx(4 * p.soft)
+
+
+# ------------------------------------------------------------- the time keeper
+PLAN = TimePlan(time_left=10.0, increment=0.0, soft=1.0, hard=3.0)
+
+
+def decide(visits, values=None, legal=10, iterations=None, elapsed=0.5):
+    k = TimeKeeper(PLAN)
+    values = values or [0.5] * len(visits)
+    iterations = sum(visits) if iterations is None else iterations
+    return k.decide(visits, values, legal, iterations, elapsed), k.reason
+
+
+def test_a_forced_move_stops_at_once():
+    assert decide([5], legal=1, elapsed=0.0) == (True, "forced")
+
+
+def test_a_lead_no_move_can_catch_in_the_time_aimed_at_stops_the_search():
+    # 1,350 iterations in 0.8 s: about 340 more by the soft limit, less than the lead
+    assert decide([1200, 100, 50], elapsed=0.8) == (True, "settled")
+    # 1,300 in 0.5 s: 1,300 more to come, more than a lead of 600
+    assert decide([900, 300, 100], elapsed=0.5) == (False, None)
+
+
+def test_at_the_soft_limit_a_clear_best_move_stops_and_a_close_one_goes_on():
+    assert decide([900, 300, 100], elapsed=1.0) == (True, "soft")
+    # a runner-up with most of the best move's visits ...
+    assert decide([900, 800, 100], elapsed=1.0) == (False, None)
+    # ... or a well-searched one with a better value: searched on
+    assert decide([900, 300, 100], values=[0.5, 0.6, 0.4], elapsed=1.0) == (False, None)
+    # a better value on a handful of visits is not doubt
+    assert decide([900, 50, 40], values=[0.5, 0.9, 0.4], elapsed=1.0) == (True, "soft")
+
+
+def test_a_close_move_settles_towards_the_hard_limit_and_stops_there():
+    # past soft, the lead is measured against what the hard limit still allows
+    assert decide([9000, 7000], iterations=16000, elapsed=2.9) == (True, "extended")
+    assert decide([900, 800], elapsed=3.0) == (True, "hard")
+
+
+# ------------------------------------------------------------- the Python API
+def test_an_analysis_on_a_clock_reports_its_plan_and_why_it_stopped():
+    view = STATE.view(STATE.to_move)
+    a = jp.analyse(view, time_left=2.0, increment=0.1, seed=1)
+    p = plan_move(2.0, 0.1, view.deck_size)
+    assert a.clock is not None and a.clock["stop"] in STOPS
+    assert (a.clock["soft"], a.clock["hard"]) == (p.soft, p.hard)
+    assert a.to_dict()["clock"] == a.clock and a.best in view.legal_moves()
+    assert "clock: 2.00 s left + 0.1 s a move" in str(a)
+    assert jp.analyse(view, iterations=50, seed=1).clock is None
+
+
+def test_a_forced_move_on_a_clock_is_played_at_once():
+    s = only_camels()
+    a = jp.Engine().analyse(s.view(0), time_left=100.0, seed=1)
+    assert a.clock["stop"] == "forced" and str(a.best) == "camels"
+    assert jp.best_move(s, time_left=100.0, seed=1) == jp.Move.camels()
+
+
+def test_a_clock_with_an_iteration_limit_stops_at_the_first_of_them():
+    a = jp.analyse(STATE, time_left=1000.0, iterations=300, seed=1)
+    assert a.iterations == 300 and a.clock["stop"] in ("iterations", "settled")
+
+
+def test_an_empty_clock_still_answers_a_legal_move():
+    assert jp.best_move(STATE, time_left=0.0, seed=1) in STATE.legal_moves()
+
+
+@pytest.mark.parametrize("kw, field", [
+    ({"time_left": 5.0, "time": 1.0}, "time_left"),
+    ({"increment": 1.0}, "increment"),
+    ({"time_left": -1.0}, "time_left"),
+    ({"time_left": float("nan")}, "time_left"),
+    ({"time_left": 5.0, "increment": "1"}, "increment"),
+])
+def test_a_bad_clock_is_a_typed_error_naming_the_field(kw, field):
+    for call in (jp.analyse, jp.best_move, jp.Engine().analyse):
+        with pytest.raises(InvalidOptionError) as e:
+            call(STATE, **kw)
+        assert e.value.field == field
+
+
+def test_expectimax_on_a_clock_deepens_within_the_planned_time():
+    a = jp.analyse(STATE, algorithm="expectimax", time_left=1.0, seed=1)
+    assert a.best in STATE.legal_moves() and a.depth >= 1
+
+
+# ----------------------------------------------------- engine specs and matches
+def test_a_clock_spec_round_trips_and_is_not_reproducible():
+    s = EngineSpec.parse("ismcts:clock=2+0.05,cutoff=8")
+    assert s.clock == (2.0, 0.05) and str(s) == "ismcts:clock=2+0.05,cutoff=8"
+    assert EngineSpec.parse(str(s)) == s and not s.deterministic
+    assert str(EngineSpec.parse("ismcts:clock=30")) == "ismcts:clock=30"
+    assert s.to_dict()["clock"] == [2.0, 0.05]
+
+
+@pytest.mark.parametrize("text, field", [
+    ("ismcts:clock=2+", "clock"), ("ismcts:clock=x", "clock"), ("ismcts:clock=-1", "clock"),
+    ("ismcts:clock=2,time=1", "time_left"), ("ismcts:time_left=3", "time_left"),
+])
+def test_a_bad_clock_spec_is_a_typed_error(text, field):
+    with pytest.raises(jp.JaipurError) as e:
+        EngineSpec.parse(text)
+    assert e.value.field == field
+
+
+def test_a_round_clock_takes_each_move_off_and_adds_the_increment():
+    c = RoundClock(EngineSpec.parse("ismcts:clock=1+0.25"))
+    assert c.limits() == {"time": None, "iterations": None, "time_left": 1.0,
+                          "increment": 0.25}
+    c.spent(0.5)
+    assert c.left == pytest.approx(0.75) and c.overtime == 0
+    c.spent(2.0)                      # past an empty clock: counted, the round goes on
+    assert c.left == pytest.approx(0.25) and c.overtime == 1
+    c.new_round()
+    assert c.left == 1.0 and c.overtime == 1
+    assert RoundClock(EngineSpec.parse("greedy")).limits() == {"time": None,
+                                                               "iterations": None}
+
+
+def test_a_match_game_on_a_clock_records_its_overtime():
+    r = play_round("ismcts:clock=3+0.05", "greedy", deal_seed=5, a_seat=1)
+    d = r.to_dict()
+    assert len(d["overtime"]) == 2 and d["overtime"][1] == 0
+    assert GameRecord.from_dict(json.loads(json.dumps(d))).overtime == r.overtime
+
+
+@pytest.mark.parametrize("build", [
+    lambda: __import__("jaipur_ai.doors.play", fromlist=["Game"]).Game(
+        EngineSpec.parse("greedy"), EngineSpec.parse("ismcts:clock=5"), seed=1),
+])
+def test_a_hint_engine_on_a_clock_is_refused_at_once(build):
+    with pytest.raises(SpecError) as e:
+        build()
+    assert e.value.field == "clock"
+
+
+# ----------------------------------------------------------- the command line
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "jaipur_ai", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_the_command_line_analyses_on_a_clock_and_refuses_a_bad_one():
+    ok = _cli("analyse", "sample", "--time-left", "1", "--increment", "0.05", "--seed", "1",
+              "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["clock"]["stop"] in STOPS
+    bad = _cli("analyse", "sample", "--time-left", "1", "--time", "1")
+    assert bad.returncode == 2 and "--time-left:" in bad.stderr
+    bad = _cli("analyse", "sample", "--increment", "1")
+    assert bad.returncode == 2 and "--increment:" in bad.stderr
+
+
+# ---------------------------------------------------------------------- serve
+def _answers(lines, **kw):
+    from jaipur_ai.doors.serve import Server
+    out = io.StringIO()
+    Server(io.StringIO("".join(json.dumps(x) + "\n" for x in lines)), out, **kw).run()
+    return sorted((json.loads(x) for x in out.getvalue().splitlines()), key=lambda a: a["id"])
+
+
+def test_serve_searches_on_a_clock_within_its_limits():
+    from jaipur_ai.doors.limits import Limits
+    text = STATE.to_text()
+    got = _answers([
+        {"id": 1, "position": text, "time_left": 1.0, "increment": 0.05, "seed": 1},
+        {"id": 2, "position": text, "time_left": 1.0, "time": 1.0},
+        {"id": 3, "position": text, "increment": 1.0},
+        {"id": 4, "position": text, "time_left": 1000.0},
+        {"id": 5, "position": text, "time_left": "soon"},
+    ], limits=Limits(max_time=5))
+    assert got[0]["final"] and got[0]["clock"]["stop"] in STOPS
+    assert got[0]["clock"]["increment"] == 0.05
+    assert [g["error"]["field"] for g in got[1:]] == ["time_left", "increment", "time_left",
+                                                      "time_left"]
+    assert got[3]["error"]["type"] == "LimitError"
