@@ -39,12 +39,15 @@ def play(rounds: int, clock: str, fixed: float, seed: int) -> dict[str, Any]:
             t0 = time.perf_counter()
             if p == clocked:
                 deck = view.deck_size
+                # (analyse, for the clock's figures: it does not play a round-winning
+                # move at once as best_move does)
                 a = engines[p].analyse(view, top=1, seed=seed + len(moves), **rc.limits())
                 secs = time.perf_counter() - t0
                 rc.spent(secs)
                 moves.append({"deck": deck, "seconds": secs, "stop": a.clock["stop"],
                               "soft": a.clock["soft"], "hard": a.clock["hard"]})
-                move = a.best
+                move = a.best if a.best is not None else engines[p].best_move(
+                    view, iterations=0, seed=1)
             else:
                 move = engines[p].best_move(view, time=fixed, seed=seed + len(moves))
             for q in (0, 1):

@@ -27,6 +27,7 @@ ORDER = ["exit-01-vs-before-01", "exit-1-vs-before-1", "exit-4-vs-exit-1", "exit
 
 # the ISMCTS default a result was measured with, by file name prefix (docs/strength.md)
 SEARCH = {"exit-": "expert iteration: the learned move policy (this build)",
+          "clock-": "this build on a clock (time_left/increment)",
           "endgame-": "exact endgames (off by default)",
           "redealt-": "the opponent's values re-dealt (off by default)",
           "mixed-": "belief over the opponent's hand, mixed (previous)",

@@ -111,11 +111,12 @@ class VectorEnv:
             from jaipur_ai.matches.spec import EngineSpec
             try:
                 spec = EngineSpec.parse(opponent)
+                limits = spec.fixed_limits("the opponent")
             except JaipurError as e:
                 raise InvalidOptionError("opponent", f"{opponent!r} is not one of "
                                          f"{sorted(_OPPONENTS)}, a callable or an engine "
                                          f"spec ({e.reason})") from None
-            engine, limits = spec.make_engine(), spec.fixed_limits("the opponent")
+            engine = spec.make_engine()
             self._ask = lambda view, s: engine.best_move(view, time=limits["time"],
                                                          iterations=limits["iterations"],
                                                          seed=s)

@@ -19,7 +19,7 @@ from jaipur_ai.matches.spec import EngineSpec, RoundClock, SpecError
 from jaipur_ai.search.clock import TimeKeeper, TimePlan, moves_to_go, plan_move
 
 STATE = jp.GameState.new(seed=7, starter=0)
-STOPS = {"forced", "settled", "soft", "extended", "hard", "decisive"}
+STOPS = {"forced", "settled", "soft", "extended", "hard", "decisive"}   # (ISMCTS's)
 
 
 def only_camels() -> jp.GameState:
@@ -43,7 +43,21 @@ def test_a_move_never_plans_past_the_time_left(time_left, increment, deck):
     assert 0.0 <= p.soft <= p.hard <= time_left
     if time_left > 0.1:
         assert p.hard < time_left           # something is always kept back
+    assert p.hard <= max(p.soft, time_left / 2)
     assert p.check_every > 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.05, 1000), st.integers(0, 2), st.integers(1, 30))
+def test_a_clock_without_increment_never_runs_out_at_the_end_of_a_round(start, deck, moves):
+    # the draw pile empty or nearly, moves go on (sells and swaps draw nothing): each
+    # spending its hard limit leaves at least half of the clock
+    left = start
+    for _ in range(moves):
+        spent = plan_move(left, 0.0, deck).hard
+        assert spent <= left / 2
+        left -= spent
+    assert left > 0
 
 
 @settings(max_examples=200, deadline=None)
@@ -67,11 +81,12 @@ def test_the_moves_left_follow_the_draw_pile():
 PLAN = TimePlan(time_left=10.0, increment=0.0, soft=1.0, hard=3.0)
 
 
-def decide(visits, values=None, legal=10, iterations=None, elapsed=0.5):
+def decide(visits, values=None, legal=10, rate=None, elapsed=0.5):
     k = TimeKeeper(PLAN)
     values = values or [0.5] * len(visits)
-    iterations = sum(visits) if iterations is None else iterations
-    return k.decide(visits, values, legal, iterations, elapsed), k.reason
+    if rate is None:              # (as if the set-up took no time)
+        rate = sum(visits) / elapsed if elapsed else 0.0
+    return k.decide(visits, values, legal, rate, elapsed), k.reason
 
 
 def test_a_forced_move_stops_at_once():
@@ -97,8 +112,24 @@ def test_at_the_soft_limit_a_clear_best_move_stops_and_a_close_one_goes_on():
 
 def test_a_close_move_settles_towards_the_hard_limit_and_stops_there():
     # past soft, the lead is measured against what the hard limit still allows
-    assert decide([9000, 7000], iterations=16000, elapsed=2.9) == (True, "extended")
+    assert decide([9000, 7000], elapsed=2.9) == (True, "extended")
     assert decide([900, 800], elapsed=3.0) == (True, "hard")
+
+
+def test_a_close_move_does_not_settle_against_the_soft_limit():
+    # 1,750 iterations in 0.9 s: about 190 more by soft, less than the lead of 250; but
+    # the runner-up is close, so the move may run to hard (about 4,000 more)
+    assert decide([1000, 750], elapsed=0.9) == (False, None)
+    assert decide([1000, 300], values=[0.5, 0.6], elapsed=0.9) == (False, None)
+    # the same lead with a clear runner-up settles
+    assert decide([1000, 500, 250], elapsed=0.9) == (True, "settled")
+
+
+def test_the_rate_is_the_searchs_own():
+    # a slow start (set-up) must not make a lead look safe: at 100 iterations a
+    # second it is, at 10,000 it is not
+    assert decide([1200, 100, 50], rate=100, elapsed=0.5) == (True, "settled")
+    assert decide([1200, 100, 50], rate=10_000, elapsed=0.5) == (False, None)
 
 
 # ------------------------------------------------------------- the Python API
@@ -122,7 +153,23 @@ def test_a_forced_move_on_a_clock_is_played_at_once():
 
 def test_a_clock_with_an_iteration_limit_stops_at_the_first_of_them():
     a = jp.analyse(STATE, time_left=1000.0, iterations=300, seed=1)
-    assert a.iterations == 300 and a.clock["stop"] in ("iterations", "settled")
+    assert a.iterations == 300 and a.clock["stop"] == "iterations"
+
+
+def test_a_search_on_a_clock_still_reports_its_progress():
+    seen = []
+    a = jp.Engine().analyse(STATE, time_left=20.0, iterations=3000, seed=1,
+                            on_progress=seen.append, report_every=0.01)
+    assert a.clock["stop"] in STOPS | {"iterations"}
+    assert all(p.iterations <= a.iterations for p in seen)
+
+
+def test_every_algorithm_on_a_clock_says_why_it_stopped():
+    x = jp.analyse(STATE, algorithm="expectimax", time_left=1.0, iterations=2000, seed=1)
+    assert x.clock["stop"] in ("soft", "depth") and x.best in STATE.legal_moves()
+    for algorithm in ("greedy", "random"):
+        a = jp.analyse(STATE, algorithm=algorithm, time_left=1.0, seed=1)
+        assert a.clock["stop"] == "instant" and a.clock["soft"] > 0
 
 
 def test_an_empty_clock_still_answers_a_legal_move():
@@ -143,11 +190,6 @@ def test_a_bad_clock_is_a_typed_error_naming_the_field(kw, field):
         assert e.value.field == field
 
 
-def test_expectimax_on_a_clock_deepens_within_the_planned_time():
-    a = jp.analyse(STATE, algorithm="expectimax", time_left=1.0, seed=1)
-    assert a.best in STATE.legal_moves() and a.depth >= 1
-
-
 # ----------------------------------------------------- engine specs and matches
 def test_a_clock_spec_round_trips_and_is_not_reproducible():
     s = EngineSpec.parse("ismcts:clock=2+0.05,cutoff=8")
@@ -155,11 +197,12 @@ def test_a_clock_spec_round_trips_and_is_not_reproducible():
     assert EngineSpec.parse(str(s)) == s and not s.deterministic
     assert str(EngineSpec.parse("ismcts:clock=30")) == "ismcts:clock=30"
     assert s.to_dict()["clock"] == [2.0, 0.05]
+    assert EngineSpec("ismcts", clock=[60, 1]).clock == (60.0, 1.0)   # as to_dict writes it
 
 
 @pytest.mark.parametrize("text, field", [
     ("ismcts:clock=2+", "clock"), ("ismcts:clock=x", "clock"), ("ismcts:clock=-1", "clock"),
-    ("ismcts:clock=2,time=1", "time_left"), ("ismcts:time_left=3", "time_left"),
+    ("ismcts:clock=2,time=1", "clock"), ("ismcts:time_left=3", "time_left"),
 ])
 def test_a_bad_clock_spec_is_a_typed_error(text, field):
     with pytest.raises(jp.JaipurError) as e:
@@ -182,20 +225,31 @@ def test_a_round_clock_takes_each_move_off_and_adds_the_increment():
 
 
 def test_a_match_game_on_a_clock_records_its_overtime():
-    r = play_round("ismcts:clock=3+0.05", "greedy", deal_seed=5, a_seat=1)
+    # A on a clock far too short for a search's set-up: every move past it is counted
+    r = play_round("ismcts:clock=0.000001", "greedy", deal_seed=5, a_seat=1)
     d = r.to_dict()
-    assert len(d["overtime"]) == 2 and d["overtime"][1] == 0
+    assert d["overtime"][0] == r.engine_moves[0] > 0 and d["overtime"][1] == 0
     assert GameRecord.from_dict(json.loads(json.dumps(d))).overtime == r.overtime
+    # a clock with time to spare
+    r = play_round("ismcts:clock=3+0.05", "greedy", deal_seed=5, a_seat=1)
+    assert r.engine_moves[0] > 0 and r.overtime == (0, 0)
 
 
-@pytest.mark.parametrize("build", [
-    lambda: __import__("jaipur_ai.doors.play", fromlist=["Game"]).Game(
-        EngineSpec.parse("greedy"), EngineSpec.parse("ismcts:clock=5"), seed=1),
-])
-def test_a_hint_engine_on_a_clock_is_refused_at_once(build):
+def test_players_that_search_with_a_fixed_limit_refuse_a_clock():
+    from jaipur_ai.doors.play import Game
+    from jaipur_ai.doors.requests import RequestError
+    from jaipur_ai.doors.webapi import WebApp
+    from jaipur_ai.vecenv import VectorEnv
     with pytest.raises(SpecError) as e:
-        build()
+        Game(EngineSpec.parse("greedy"), EngineSpec.parse("ismcts:clock=5"), seed=1)
     assert e.value.field == "clock"
+    with pytest.raises(RequestError) as e:
+        WebApp(hint="ismcts:clock=5")
+    assert e.value.field == "hint" and "clock" in e.value.reason
+    with pytest.raises(InvalidOptionError) as e:
+        VectorEnv(2, opponent="ismcts:clock=5")
+    assert e.value.field == "opponent" and "clock" in e.value.reason
+    assert WebApp(level="ismcts:clock=5").spec.clock == (5.0, 0.0)   # a game's engine may
 
 
 # ----------------------------------------------------------- the command line
@@ -213,6 +267,8 @@ def test_the_command_line_analyses_on_a_clock_and_refuses_a_bad_one():
     assert bad.returncode == 2 and "--time-left:" in bad.stderr
     bad = _cli("analyse", "sample", "--increment", "1")
     assert bad.returncode == 2 and "--increment:" in bad.stderr
+    bad = _cli("play", "--hint", "ismcts:clock=5")
+    assert bad.returncode == 2 and "--hint" in bad.stderr and "clock" in bad.stderr
 
 
 # ---------------------------------------------------------------------- serve
@@ -232,9 +288,14 @@ def test_serve_searches_on_a_clock_within_its_limits():
         {"id": 3, "position": text, "increment": 1.0},
         {"id": 4, "position": text, "time_left": 1000.0},
         {"id": 5, "position": text, "time_left": "soon"},
+        # expectimax spends only the soft part of the same clock: within the limit
+        {"id": 6, "position": text, "time_left": 60.0, "algorithm": "expectimax",
+         "iterations": 300, "seed": 1},
     ], limits=Limits(max_time=5))
     assert got[0]["final"] and got[0]["clock"]["stop"] in STOPS
     assert got[0]["clock"]["increment"] == 0.05
-    assert [g["error"]["field"] for g in got[1:]] == ["time_left", "increment", "time_left",
-                                                      "time_left"]
+    assert [g["error"]["field"] for g in got[1:5]] == ["time_left", "increment",
+                                                       "time_left", "time_left"]
     assert got[3]["error"]["type"] == "LimitError"
+    assert plan_move(60.0, 0.0, len(STATE.deck)).hard > 5     # (ISMCTS's: refused)
+    assert got[5]["final"] and got[5]["clock"]["stop"] in ("soft", "depth")

@@ -67,6 +67,16 @@ def _engine_spec(text: str) -> EngineSpec:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _hint_spec(text: str) -> EngineSpec:
+    """The engine spec of hints: a fixed limit per search (a hint is no move on a clock)."""
+    spec = _engine_spec(text)
+    try:
+        spec.fixed_limits("the hint engine")
+    except JaipurError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return spec
+
+
 def engine_option(text: str) -> tuple[str, Any]:
     """``-o KEY=VALUE``: an engine option of the table, its value read as its type."""
     key, eq, val = text.partition("=")
@@ -273,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=_flag("seed", "--seed"), help="seed of the deals and the engine's searches")
     pl.add_argument("--you", choices=("0", "1", "random"), default="random",
                     help="your player number (default random)")
-    pl.add_argument("--hint", type=_engine_spec, default=EngineSpec.parse("ismcts:time=0.5"),
+    pl.add_argument("--hint", type=_hint_spec, default=EngineSpec.parse("ismcts:time=0.5"),
                     metavar="SPEC", help="engine used by 'hint' (default ismcts:time=0.5)")
     pl.add_argument("--record", metavar="FILE",
                     help="write the game as a JSON record (docs/ecosystem.md)")
@@ -376,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--level", default="medium",
                    help="the engine of new games that choose none: easy, medium, hard, "
                         "max, a number of iterations, or an engine spec (default medium)")
-    w.add_argument("--hint", type=_engine_spec, default=EngineSpec.parse("ismcts:time=0.5"),
+    w.add_argument("--hint", type=_hint_spec, default=EngineSpec.parse("ismcts:time=0.5"),
                    metavar="SPEC",
                    help="the engine of hints (default ismcts:time=0.5)")
     w.add_argument("--threads", type=_flag("threads", "--threads"), default=1, metavar="N",

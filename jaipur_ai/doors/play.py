@@ -85,11 +85,9 @@ def engine_move(engine: Any, spec: EngineSpec, state: GameState, player: int, se
     """The engine's move for ``player`` at ``ply``: a search of that player's view only,
     with the spec's limits and :func:`engine_seed`, or on ``clock`` (the engine's
     :class:`RoundClock`, the time the move takes taken off it)."""
-    lim = spec.limits() if clock is None else clock.limits()
-    t0 = time.perf_counter()
-    move: Move = engine.best_move(state.view(player), seed=engine_seed(seed, ply), **lim)
-    if clock is not None:
-        clock.spent(time.perf_counter() - t0)
+    if clock is None:
+        clock = RoundClock(spec)
+    move: Move = clock.best_move(engine, state.view(player), engine_seed(seed, ply))[0]
     return move
 
 

@@ -48,7 +48,7 @@ from jaipur_ai.options import ALGORITHMS, SPEC_OPTIONS, check, check_clock, opti
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import STATE_FORMAT
 from jaipur_ai.rules.position import VIEW_FORMAT, View
-from jaipur_ai.search.clock import plan_move
+from jaipur_ai.search.clock import TimePlan, plan_for
 
 __all__ = ["Server", "PROTOCOL_VERSION", "ACTIONS", "MAX_LINE"]
 
@@ -367,19 +367,16 @@ class Server:
             limits["top"] = option("top").default
         limits["time_left"], limits["increment"] = check_clock(
             limits["time_left"], limits["increment"], limits["time"])
-        # the longest this search may run: a clock's hard limit for this move
-        longest = limits["time"] if limits["time_left"] is None else plan_move(
-            limits["time_left"], limits["increment"],
-            pos.deck_size if isinstance(pos, View) else len(pos.deck)).hard
-        if limits["time"] is None and limits["iterations"] is None \
-                and limits["time_left"] is None and self.default_time:
-            limits["time"] = longest = self.default_time
+        plan = None if limits["time_left"] is None else plan_for(
+            pos, limits["time_left"], limits["increment"])
+        if limits["time"] is None and limits["iterations"] is None and plan is None \
+                and self.default_time:
+            limits["time"] = self.default_time
         report_every = option_field(req, "report_every")
         history = read_request_history(req.get("history"), pos)
         if history is not None:
             limits["history"] = history
-        engine, reserve = self._make_engine(req, longest, limits["iterations"],
-                                            clock=limits["time_left"] is not None)
+        engine, reserve = self._make_engine(req, limits["time"], limits["iterations"], plan)
         self.budget.admit(reserve)
         try:
             self._launch(rid, engine, pos, limits, report_every, reserve)
@@ -388,10 +385,12 @@ class Server:
             raise
 
     def _make_engine(self, req: dict[str, Any], time: Optional[float],
-                     iterations: Optional[int], clock: bool = False) -> tuple[Any, int]:
+                     iterations: Optional[int], plan: Optional[TimePlan] = None
+                     ) -> tuple[Any, int]:
         """The request's engine: every engine option of the one table (jaipur_ai.options)
         that the request names, checked there (other fields are ignored), within the
-        server's limits; and the memory its search reserves."""
+        server's limits (a clock's ``plan``: the longest this algorithm's search may run
+        on it); and the memory its search reserves."""
         E = _engine_module()
         opts: dict[str, Any] = {"algorithm": self.algorithm, "threads": self.threads}
         for k, v in req.items():
@@ -399,8 +398,11 @@ class Server:
                 opts[k] = option_field(req, k)
         if "weights" in opts:
             opts["weights"] = self.limits.weights_path(opts["weights"])
+        if plan is not None:
+            algorithm = "ismcts" if opts["algorithm"] == "cheat" else opts["algorithm"]
+            time = plan.longest(algorithm)
         nodes, reserve = self.limits.check_search(time, iterations, opts["threads"],
-                                                  opts.get("max_nodes"), clock)
+                                                  opts.get("max_nodes"), plan is not None)
         opts["max_nodes"] = nodes
         try:
             engine = E.Engine.from_options(**opts)

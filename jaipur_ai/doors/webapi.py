@@ -72,8 +72,8 @@ ENDPOINTS: tuple[tuple[str, str, str, str], ...] = (
      "server-sent events: progress, then the review (jaipur-review/1) once a round is over"),
     ("POST", "/api/position", "position", "read a position: canonical text, JSON form, "
                                           "legal moves"),
-    ("POST", "/api/analyse", "position, history, time, iterations, seed, top, "
-                             "report_every, engine options",
+    ("POST", "/api/analyse", "position, history, time, time_left, increment, iterations, "
+                             "seed, top, report_every, engine options",
      "server-sent events: the serve protocol's analyse answers, the last final"),
 )
 

@@ -72,7 +72,6 @@ class WebGame:
     def _setup(self, spec: EngineSpec, hint_spec: EngineSpec, seed: Optional[int],
                you: Union[int, str]) -> None:
         self.id = secrets.token_hex(6)
-        hint_spec.fixed_limits("the hint engine")      # (a clock is an error now, not later)
         self.spec = spec
         self.hint_spec = hint_spec
         self.seed = seed if seed is not None else new_seed()

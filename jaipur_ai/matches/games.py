@@ -8,7 +8,6 @@ True
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
@@ -87,11 +86,7 @@ class GameRecord:
 def _choose(engine: Any, clock: RoundClock, state: GameState, seed: int) -> tuple[Any, float]:
     # the player's view only, unless the spec asks for the cheating mode
     view = state if clock.spec.cheats else state.view(state.to_move)
-    t0 = time.perf_counter()
-    move = engine.best_move(view, seed=seed, **clock.limits())
-    secs = time.perf_counter() - t0
-    clock.spent(secs)
-    return move, secs
+    return clock.best_move(engine, view, seed)
 
 
 def _play_one_round(state: GameState, engines: dict[int, Any], clocks: dict[int, RoundClock],

@@ -13,6 +13,7 @@ splitmix64, never from which process plays a game.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
@@ -166,10 +167,16 @@ class EngineSpec:
         object.__setattr__(self, "time", check("time", self.time))
         object.__setattr__(self, "iterations", check("iterations", self.iterations))
         if self.clock is not None:
-            if not isinstance(self.clock, tuple) or len(self.clock) != 2:
+            if not isinstance(self.clock, (tuple, list)) or len(self.clock) != 2:
                 raise SpecError("clock", f"expected (seconds, increment), got "
                                          f"{describe(self.clock)}")
-            base, inc = check_clock(*self.clock, time=self.time)
+            if self.time is not None:
+                raise SpecError("clock", "a clock and a fixed time per move together: "
+                                         "give clock= or time=, not both")
+            try:
+                base, inc = check_clock(*self.clock)
+            except InvalidOptionError as e:
+                raise SpecError("clock", f"{e.field}: {e.reason}") from None
             object.__setattr__(self, "clock", None if base is None else (base, inc))
         opts = dict(self.options)
         if any(k in opts for k in _SPEC_KEYS):
@@ -312,9 +319,10 @@ class RoundClock:
     at the command line or in the browser): the limits of each move's search, and the
     time a move took taken off the clock after it, the increment added.
 
-    The clock starts each round full (:meth:`new_round`).  A move made with the clock
-    at 0 is counted in ``overtime``; the round goes on (the engine then has only the
-    increment).  An engine without a clock gets its spec's fixed limits.
+    The clock starts each round full (:meth:`new_round`; a game resumed from a record
+    too).  A move that takes longer than the time left is counted in ``overtime``; the
+    round goes on, the clock at 0 plus the increment.  An engine without a clock gets
+    its spec's fixed limits.
 
     >>> c = RoundClock(EngineSpec.parse("ismcts:clock=2+0.1"))
     >>> c.limits()
@@ -341,6 +349,15 @@ class RoundClock:
         if self.left is not None and self.spec.clock is not None:
             lim.update(time_left=self.left, increment=self.spec.clock[1])
         return lim
+
+    def best_move(self, engine: Any, position: Any, seed: Optional[int]) -> tuple[Any, float]:
+        """``engine.best_move(position)`` within this clock's limits, and the seconds it
+        took, taken off the clock."""
+        t0 = time.perf_counter()
+        move = engine.best_move(position, seed=seed, **self.limits())
+        seconds = time.perf_counter() - t0
+        self.spent(seconds)
+        return move, seconds
 
     def spent(self, seconds: float) -> None:
         """A move took ``seconds``."""

