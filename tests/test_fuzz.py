@@ -205,6 +205,8 @@ def test_every_option_at_every_door(data):
            "iterations": 5, "algorithm": "greedy"}
     if o.name != "algorithm" or value is not None:
         req[o.name] = value
+    if o.name == "increment":
+        req["time_left"] = 1.0      # (an increment belongs to a clock: sent with one)
     try:
         line = json.dumps(req, allow_nan=True)
     except (TypeError, ValueError):

@@ -369,6 +369,8 @@ class Server:
             limits["time_left"], limits["increment"], limits["time"])
         plan = None if limits["time_left"] is None else plan_for(
             pos, limits["time_left"], limits["increment"])
+        if plan is None:              # (an engine is asked about a clock only with one)
+            del limits["time_left"], limits["increment"]
         if limits["time"] is None and limits["iterations"] is None and plan is None \
                 and self.default_time:
             limits["time"] = self.default_time
