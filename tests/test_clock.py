@@ -102,6 +102,7 @@ def test_a_lead_no_move_can_catch_in_the_time_aimed_at_stops_the_search():
 
 def test_at_the_soft_limit_a_clear_best_move_stops_and_a_close_one_goes_on():
     assert decide([900, 300, 100], elapsed=1.0) == (True, "soft")
+    assert decide([5000, 100], elapsed=1.0) == (True, "soft")      # (however large the lead)
     # a runner-up with most of the best move's visits ...
     assert decide([900, 800, 100], elapsed=1.0) == (False, None)
     # ... or a well-searched one with a better value: searched on

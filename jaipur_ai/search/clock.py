@@ -46,16 +46,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-
 __all__ = ["TimePlan", "TimeKeeper", "plan_move", "plan_for", "moves_to_go", "cards_left",
-           "STOPS",
-           "MIN_CHECK", "OVERHEAD"]
+           "STOPS", "MIN_CHECK", "OVERHEAD"]
 
 MOVES_BASE = 1.0
 """The mover's moves left, including this one, when the draw pile is empty."""
 MOVES_PER_CARD = 0.55
 """The mover's moves left per card in the draw pile (the mean over 4,000 positions of
-self-play at 1 s and 4 s a move: 23.3 moves left at 40 cards, 11.7 at 20, 1.0 at 0)."""
+the default's rounds at 4 s against 1 s a move: 23.3 moves left at 40 cards, 11.7 at
+20, 1.0 at 0)."""
 SPARE_MOVES = 1.0
 """Moves added to the estimate, so that a round longer than the mean still has time."""
 INCREMENT_SHARE = 0.9
@@ -69,6 +68,7 @@ OVERHEAD = 0.02
 the search, the answer, the caller's own work) ..."""
 RESERVE_SHARE = 0.02
 """... and the share of the time left kept back with them."""
+
 #: Why a search on a clock stopped (``Analysis.clock["stop"]``), in words.
 STOPS = {"forced": "the only legal move",
          "settled": "no other move could overtake the best in the time left to it",
@@ -158,14 +158,14 @@ class TimeKeeper:
         if elapsed >= p.hard:
             return self._stop("hard")
         close = _close(visits, values)
+        if elapsed >= p.soft and not close:
+            return self._stop("soft")
         # a close move is searched on past soft: its lead must hold until hard
-        target = p.hard if close or elapsed >= p.soft else p.soft
+        target = p.hard if close else p.soft
         if len(visits) >= 2 and rate > 0:
             lead = visits[0] - max(visits[1:])
             if lead > rate * (target - elapsed):
                 return self._stop("settled" if elapsed < p.soft else "extended")
-        if elapsed >= p.soft and not close:
-            return self._stop("soft")
         return False
 
     def _stop(self, reason: str) -> bool:
