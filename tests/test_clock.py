@@ -231,9 +231,9 @@ def test_a_match_game_on_a_clock_records_its_overtime():
     d = r.to_dict()
     assert d["overtime"][0] == r.engine_moves[0] > 0 and d["overtime"][1] == 0
     assert GameRecord.from_dict(json.loads(json.dumps(d))).overtime == r.overtime
-    # a clock with time to spare
-    r = play_round("ismcts:clock=3+0.05", "greedy", deal_seed=5, a_seat=1)
-    assert r.engine_moves[0] > 0 and r.overtime == (0, 0)
+    # greedy has no clock: never overtime, however long its moves
+    r = play_round("greedy", "ismcts:clock=0.000001", deal_seed=5, a_seat=0)
+    assert r.overtime[0] == 0 and r.overtime[1] == r.engine_moves[1] > 0
 
 
 def test_players_that_search_with_a_fixed_limit_refuse_a_clock():

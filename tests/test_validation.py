@@ -292,11 +292,9 @@ def test_decisive_sampling_honours_the_clock_and_the_stop_flag():
     from jaipur_ai.search import _search as S
     v = _positions().winning_camels().view(0)._core
     se = S.IsmctsSearcher(v, seed=1, decisive_samples=10**8, judge=False)
-    t = time.monotonic()
     se.judge_decisive(seconds=0.05)
-    assert time.monotonic() - t < 5           # 10**8 worlds take about a minute
     st = _decisive_stats(se)[se.decisive_win]
-    assert 0 < st[0] < 10**8                 # judged on the worlds sampled in time
+    assert 0 < st[0] < 10**8     # judged on the worlds sampled in time (all: about a minute)
     x = S.ExpectimaxSearcher(v, seed=1, decisive_samples=10**8, judge=False)
     th = threading.Thread(target=x.judge_decisive)
     th.start()
@@ -312,15 +310,14 @@ def test_decisive_sampling_honours_the_clock_and_the_stop_flag():
 
 
 def test_greedy_and_searches_keep_the_budget_with_many_decisive_samples():
-    import time
+    # (that the sampling stops at the budget is the test above, on the searcher's own
+    # count of worlds; here every algorithm still answers a legal move with it)
     pos = _positions()
     for view in (pos.winning_camels().view(0), pos.stop_the_threat().view(0)):
         for alg in ("ismcts", "expectimax", "greedy"):
-            t = time.monotonic()
             m = jp.best_move(view, time=0.05, seed=1, algorithm=alg,
                              decisive_samples=O.MAX_SAMPLES)
             assert m in view.legal_moves()
-            assert time.monotonic() - t < 5
 
 
 def test_engine_stop_reaches_the_decisive_sampling():
@@ -337,11 +334,13 @@ def test_expectimax_deepening_checks_the_clock():
     """Near the end of a round every depth is tiny: the deepening used to run depth
     after depth (depth=10**6 ran for minutes); now the clock ends it, and depth has
     a limit."""
-    import time
     view = _positions().stop_the_threat().view(0)
-    t = time.monotonic()
     a = jp.analyse(view, time=0.05, algorithm="expectimax", depth=O.MAX_DEPTH, threads=2)
-    assert a.best in view.legal_moves() and time.monotonic() - t < 5
+    assert a.best in view.legal_moves()
+    # a budget spent before the first depth ends: no deeper depth starts (the clock is
+    # read between depths, whatever the machine's speed)
+    a = jp.analyse(view, time=1e-9, algorithm="expectimax", depth=O.MAX_DEPTH, threads=2)
+    assert a.depth <= 1
     with pytest.raises(InvalidOptionError):
         jp.analyse(view, time=0.05, algorithm="expectimax", depth=10**6)
 
@@ -452,16 +451,15 @@ def test_only_ascii_card_letters():
         jp.Move.parse("take \u017f")
 
 
-def test_long_whitespace_is_linear():
-    import time
-    t = time.monotonic()
+def test_long_whitespace_is_refused_with_a_short_message():
+    # (a parser quadratic in the whitespace took 50 s here: this test then hangs,
+    # rather than asserting on a clock)
     for f in (lambda: jp.Move.swap(" " * 80000, "LM"),
               lambda: jp.Move.parse("swap " + " " * 80000 + "for LM"),
               lambda: jp.Move.parse("sell" + " x" * 40000)):
         with pytest.raises(jp.InvalidMoveError) as e:
             f()
         assert len(str(e.value)) < 300
-    assert time.monotonic() - t < 5            # quadratic: 50 s
 
 
 def test_tiny_trees_are_refused():
