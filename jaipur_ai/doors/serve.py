@@ -401,8 +401,7 @@ class Server:
         if "weights" in opts:
             opts["weights"] = self.limits.weights_path(opts["weights"])
         if plan is not None:
-            algorithm = "ismcts" if opts["algorithm"] == "cheat" else opts["algorithm"]
-            time = plan.longest(algorithm)
+            time = plan.longest(opts["algorithm"])
         nodes, reserve = self.limits.check_search(time, iterations, opts["threads"],
                                                   opts.get("max_nodes"), plan is not None)
         opts["max_nodes"] = nodes

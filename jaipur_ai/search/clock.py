@@ -115,7 +115,7 @@ class TimePlan:
         """The longest a search by ``algorithm`` runs on this plan: ISMCTS up to
         ``hard`` (its :class:`TimeKeeper` stops it sooner), expectimax deepens until
         ``soft``; greedy and random answer at once."""
-        return self.hard if algorithm == "ismcts" else self.soft
+        return self.hard if algorithm in ("ismcts", "cheat") else self.soft
 
     def to_dict(self) -> dict[str, Any]:
         return {"time_left": self.time_left, "increment": self.increment,

@@ -145,7 +145,7 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
         solved = solve_endgame(run.settings, core, time, iterations, seed, call, t0, top,
                                run.options, hand_prior)
         if solved is not None:
-            return solved if keeper is None else with_clock(solved, keeper.plan, "endgame")
+            return with_clock(solved, plan, "endgame")
     n = run.threads
     seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
     opts = dict(run.searcher)
@@ -198,15 +198,14 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
             # report comes once the interval is over; the tolerance absorbs rounding)
             last_report = _time.monotonic()
             on_progress(_ismcts_result(run, searchers, seed, t0, top))
-    result = _ismcts_result(run, searchers, seed, t0, top)
-    if keeper is None:
-        return result
-    return with_clock(result, keeper.plan, why or "hard")
+    return with_clock(_ismcts_result(run, searchers, seed, t0, top), plan, why or "hard")
 
 
-def with_clock(analysis: Analysis, plan: TimePlan, stop: str) -> Analysis:
+def with_clock(analysis: Analysis, plan: Optional[TimePlan], stop: str) -> Analysis:
     """``analysis`` with its ``clock``: the plan of a move on a clock and why its search
-    stopped (:data:`jaipur_ai.search.clock.STOPS`)."""
+    stopped (:data:`jaipur_ai.search.clock.STOPS`); unchanged without a plan."""
+    if plan is None:
+        return analysis
     return dataclasses.replace(analysis, clock=dict(plan.to_dict(), stop=stop))
 
 

@@ -425,10 +425,10 @@ class Engine:
             hand_prior = self._belief_prior(position, history)   # inside the time limit
         elif history is not None:
             read_history(history, mover_view(position))   # checked, not read
-        if self.algorithm in ("greedy", "random"):
-            a = (run_greedy(self._run, core, seed, t0, top, time) if self.algorithm == "greedy"
-                 else run_random(self._run, core, seed, t0))
-            return a if plan is None else with_clock(a, plan, "instant")
+        if self.algorithm == "greedy":
+            return with_clock(run_greedy(self._run, core, seed, t0, top, time), plan, "instant")
+        if self.algorithm == "random":
+            return with_clock(run_random(self._run, core, seed, t0), plan, "instant")
         call = Call(stop_event)
         with self._lock:
             self._calls.add(call)
@@ -441,10 +441,9 @@ class Engine:
                                   hand_prior, plan)
             a = run_expectimax(self._run, core, time, iterations, seed, call,
                                on_progress, short_circuit, t0, top)
-            if plan is None:
-                return a
             return with_clock(a, plan, "stopped" if a.stopped else
-                              "soft" if a.elapsed >= plan.soft else "depth")
+                              "soft" if plan is not None and a.elapsed >= plan.soft
+                              else "depth")
         finally:
             with self._lock:
                 self._calls.discard(call)
