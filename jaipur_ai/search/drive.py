@@ -13,8 +13,9 @@ from jaipur_ai.options import MAX_DEPTH
 from jaipur_ai.errors import InvalidPositionError
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search._evaluation import Evaluation
-from jaipur_ai.search._search import (ExpectimaxSearcher, IsmctsSearcher, derive_seed,
-                                      greedy_scores, random_action, rank_children)
+from jaipur_ai.search._search import (ExpectimaxSearcher, IsmctsSearcher, decisive_kind,
+                                      derive_seed, greedy_scores, random_action,
+                                      rank_children)
 from jaipur_ai.search.analysis import Analysis, Candidate
 from jaipur_ai.search.clock import MIN_CHECK, TimeKeeper, TimePlan
 from jaipur_ai.search.endgame import near_end, solve_endgame
@@ -233,6 +234,13 @@ def _keeper_stops(keeper: TimeKeeper, searchers: list[Any], t0: float,
                          legal, rate, now - t0)
 
 
+def _add_stats(total: Optional[list[Any]], st: Optional[Sequence[Any]]) -> Optional[list[Any]]:
+    """The decisive statistics of one root move summed over searchers (None: none yet)."""
+    if st is None:
+        return total
+    return list(st) if total is None else [x + y for x, y in zip(total, st)]
+
+
 def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
                    top: Optional[int]) -> Analysis:
     sums: dict[int, dict[str, Any]] = {}
@@ -256,12 +264,7 @@ def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
             e["m"] += c["margin"] * v
             if v > e["pvv"]:
                 e["pv"], e["pvv"] = c["pv"], v
-            st = c["decisive_stats"]
-            if st is not None:
-                if e["dec"] is None:
-                    e["dec"] = list(st)
-                else:
-                    e["dec"] = [x + y for x, y in zip(e["dec"], st)]
+            e["dec"] = _add_stats(e["dec"], c["decisive_stats"])
     children = []
     for e in sums.values():
         v = e["visits"]
@@ -275,11 +278,8 @@ def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
             mar = st[4] / st[0]
         else:
             val = win = mar = 0.0
-        kind = None
-        if st is not None and st[0]:
-            kind = "win" if st[1] == st[0] else ("loss" if st[3] == st[0] else "mixed")
         children.append({"action": e["action"], "visits": v, "value": val, "win": win,
-                         "margin": mar, "pv": e["pv"], "decisive": kind})
+                         "margin": mar, "pv": e["pv"], "decisive": decisive_kind(st)})
     rank_children(children)
     if top is not None:
         children = children[:max(1, int(top))]
@@ -368,16 +368,10 @@ def _expectimax_result(run: Run, searchers: list[Any], seed: int, t0: float,
             e["m"] += c["margin"] * w
             if len(c["pv"]) > len(e["pv"]):
                 e["pv"] = c["pv"]
-            st = c["decisive_stats"]
-            if st is not None:
-                e["dec"] = list(st) if e["dec"] is None else [
-                    x + y for x, y in zip(e["dec"], st)]
+            e["dec"] = _add_stats(e["dec"], c["decisive_stats"])
     children = []
     for e in sums.values():
         st = e["dec"]
-        kind = None
-        if st is not None and st[0]:
-            kind = "win" if st[1] == st[0] else ("loss" if st[3] == st[0] else "mixed")
         n_ = e["n"]
         if n_:
             val, mar = e["v"] / n_, e["m"] / n_
@@ -387,7 +381,7 @@ def _expectimax_result(run: Run, searchers: list[Any], seed: int, t0: float,
         else:
             continue          # not searched: no candidate
         children.append({"action": e["action"], "visits": n_, "value": val,
-                         "margin": mar, "pv": e["pv"], "decisive": kind})
+                         "margin": mar, "pv": e["pv"], "decisive": decisive_kind(st)})
 
     def key(c: Any) -> Any:
         cls = 0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1)
@@ -412,12 +406,12 @@ def run_greedy(run: Run, core: Any, seed: int, t0: float, top: Optional[int],
     scores, table = greedy_scores(core, seed, run.settings.decisive_samples, time)
     cands = []
     for a, sc, st in scores[: (len(scores) if top is None else max(1, int(top)))]:
-        win = mar = kind = None
+        win = mar = None
         if st is not None and st[0]:
             win = (st[1] + 0.5 * st[2]) / st[0]
             mar = st[4] / st[0]
-            kind = "win" if st[1] == st[0] else ("loss" if st[3] == st[0] else "mixed")
-        cands.append(Candidate(_move(a), 0, win, mar, [_move(a)], float(sc), kind))
+        cands.append(Candidate(_move(a), 0, win, mar, [_move(a)], float(sc),
+                               decisive_kind(st)))
     dets = (1 if run.perfect_information else run.settings.decisive_samples) if table else 0
     return Analysis(cands, "greedy", seed, 0, dets, _time.monotonic() - t0,
                     perfect_information=run.perfect_information,
