@@ -790,6 +790,36 @@ def test_the_command_prints_its_address_and_stops_on_ctrl_c():
             proc.wait()
 
 
+def test_a_ctrl_c_while_a_request_thread_starts_stops_the_server(monkeypatch):
+    # Ctrl-C can cut Thread.start() short after the thread began (it waits for the
+    # thread to say so): the thread and the accept loop then both free the connection's
+    # slot, and a second release of the pool's semaphore used to raise ValueError, which
+    # the accept loop took for a failed request, serving on through the Ctrl-C (the
+    # command then ignored Ctrl-C now and then on a loaded machine)
+    srv = web.make_server(WebApp(level="greedy", hint="greedy"), port=0, idle_timeout=5)
+    start = threading.Thread.start
+
+    def start_then_ctrl_c(thread):
+        start(thread)
+        thread.join(10)             # the thread has served and freed its slot
+        raise KeyboardInterrupt
+
+    ours, theirs = socket.socketpair()
+    try:
+        theirs.close()              # the request thread reads end of input at once
+        monkeypatch.setattr(threading.Thread, "start", start_then_ctrl_c)
+        with pytest.raises(KeyboardInterrupt):
+            srv.process_request(ours, ("127.0.0.1", 0))
+        monkeypatch.undo()
+        # every slot free again, each freed once
+        for _ in range(web.MAX_CONNECTIONS):
+            assert srv._slots.acquire(blocking=False)
+        assert not srv._slots.acquire(blocking=False)
+    finally:
+        ours.close()
+        srv.server_close()
+
+
 @pytest.mark.parametrize("args,message", [
     (["--port", "70000"], "--port: expected a port number 0..65535"),
     (["--port", "x"], "--port: expected a port number"),

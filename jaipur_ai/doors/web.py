@@ -150,6 +150,26 @@ class _Handler(BaseHTTPRequestHandler):
             sys.stderr.write(f"{self.address_string()} - {format % args}\n")
 
 
+class _Slot:
+    """One connection's place in the server's pool, released once whoever releases it:
+    its thread when the request is done, or the accept loop when the thread could not
+    be started. (``Thread.start`` cut short by Ctrl-C may leave the thread running, so
+    both may try; a second release of the pool's semaphore would raise ValueError, which
+    the accept loop took for a failed request, and the server went on serving through
+    the Ctrl-C.)"""
+
+    def __init__(self, pool: threading.BoundedSemaphore) -> None:
+        self._pool = pool
+        self._lock = threading.Lock()
+        self._held = True
+
+    def release(self) -> None:
+        with self._lock:
+            held, self._held = self._held, False
+        if held:
+            self._pool.release()
+
+
 class _WebServer(ThreadingHTTPServer):
     daemon_threads = True
     # the listen backlog (socketserver's default is 5: a burst of connections beyond it
@@ -172,17 +192,22 @@ class _WebServer(ThreadingHTTPServer):
         # connections wait in the listen queue (each slot is freed by its idle timeout
         # at the latest)
         self._slots.acquire()
+        slot = _Slot(self._slots)
+        t = threading.Thread(target=self._serve_connection,
+                             args=(request, client_address, slot), daemon=True)
         try:
-            super().process_request(request, client_address)
+            t.start()
         except BaseException:
-            self._slots.release()
+            # no thread, or a Ctrl-C while start() waited for it to begin: the thread,
+            # if it runs, finds the slot already freed
+            slot.release()
             raise
 
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
+    def _serve_connection(self, request: Any, client_address: Any, slot: "_Slot") -> None:
         try:
-            super().process_request_thread(request, client_address)
+            self.process_request_thread(request, client_address)
         finally:
-            self._slots.release()
+            slot.release()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         if self.verbose:  # pragma: no cover - only a bug gets here
