@@ -3,11 +3,13 @@
 More iterations can only pay where they deepen the part of the tree the search trusts.
 This counts, for each search, the deepest decision level (the root's moves are level 1;
 the outcome nodes of the cards drawn are not levels) holding a node with at least 100
-and at least 1,000 visits, and the tree's nodes per iteration. Three trees:
+and at least 1,000 visits, and the tree's nodes per iteration. The trees:
 
 - ``fair``: this build's default, searching the mover's view;
 - ``open-loop``: the same without chance nodes (``chance_nodes=False``): one node per
   move, whatever cards were drawn;
+- ``sparse draws``: the default with ``chance_width=0.25`` (docs/search.md, "Sparse
+  draws"): a move's node follows at most 1 + 0.25·√visits of the draws;
 - ``hand shown``: the default searching the mover's view with the opponent's whole hand
   among its known cards (``bench/experiments/peek_hands.py``): the draw pile's order
   and the bonus tokens still hidden;
@@ -45,6 +47,7 @@ from jaipur_ai.search.settings import DEFAULT  # noqa: E402
 TREES = {
     "fair": (DEFAULT, "view"),
     "open-loop": (DEFAULT.replace(chance_nodes=False), "view"),
+    "sparse draws": (DEFAULT.replace(chance_width=0.25), "view"),
     "hand shown": (DEFAULT, "hand"),
     "peeking": (DEFAULT, "state"),
 }

@@ -356,6 +356,10 @@ OPTIONS: tuple[Option, ...] = (
        "prior scores alone)", algorithms=_IS, scope="settings"),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "
        "the market", algorithms=_IS, scope="settings"),
+    _o("chance_width", "float", 0.0, "sparse draws: a move's node keeps at most 1 + "
+       "chance_width * sqrt(visits) children for the cards drawn, and a later draw is "
+       "made one of theirs (0: off; docs/search.md)", lo=0, hi=100, algorithms=_IS,
+       scope="settings"),
     _o("endgame", "bool", False, "near the end of the round, solve the rest of it "
        "exactly (expectimax over the draws and bonus tokens, in worlds drawn by the "
        "belief) and play a move proven best; otherwise search as usual (docs/search.md, "

@@ -59,9 +59,60 @@ def _drawn(code: int) -> int:
 def test_engine_tree_is_legal_and_well_formed(state, seed):
     """The Engine's tree (PUCT below the root, chance-outcome nodes): legal root moves,
     and every outcome node hangs below a move that drew that many cards."""
-    legal = set(state.legal_action_ids())
     se = S.IsmctsSearcher(mover_view(state), seed=seed, **ENGINE_TREE)
     assert se.run(iterations=300) == 300
+    _check_tree(se, state)
+
+
+def _outcomes_by_move(se) -> dict:
+    """Outcome children (the cards drawn) of each move node, by the move node."""
+    arr = se.pool.arrays
+    out: dict = {}
+    for i in range(1, se.pool.size):
+        if arr["player"][i] == S.OUTCOME_PY:
+            out[arr["parent"][i]] = out.get(arr["parent"][i], 0) + 1
+    return out
+
+
+@FAST
+@given(running_states(max_plies=120), st.integers(0, 2**32 - 1))
+def test_sparse_draws_keep_the_tree_well_formed_and_fewer_draws_in_it(state, seed):
+    """chance_width: a draw past the outcome children a move's visits allow is made the
+    draw of one of them (the world's draw pile rearranged), so the tree is as well
+    formed as ever, with no more outcome nodes than the same search without it, and
+    every move node's outcome children within the bound unless the pile could not give
+    a child's cards (then a new child is made, as without the setting)."""
+    plain = S.IsmctsSearcher(mover_view(state), seed=seed, **ENGINE_TREE)
+    sparse = S.IsmctsSearcher(mover_view(state), seed=seed, chance_width=0.25, **ENGINE_TREE)
+    assert plain.run(iterations=600) == sparse.run(iterations=600) == 600
+    _check_tree(sparse, state)
+    assert sum(_outcomes_by_move(sparse).values()) <= sum(_outcomes_by_move(plain).values())
+    visits = sparse.pool.arrays["visits"]
+    over = [m for m, n in _outcomes_by_move(sparse).items()
+            if n > 1 + int(0.25 * visits[m] ** 0.5)]
+    assert len(over) <= max(1, len(_outcomes_by_move(sparse)) // 4)
+
+
+def test_sparse_draws_are_deterministic_and_fair():
+    """Same seed, same statistics; and the opponent's real hidden cards do not matter
+    (the forced draws come from the sampled world's pile, never from the true one)."""
+    s = mid_position(7, 15)
+    opts = dict(ENGINE_TREE, chance_width=0.25)
+    a = S.IsmctsSearcher(mover_view(s), seed=5, **opts)
+    b = S.IsmctsSearcher(mover_view(s), seed=5, **opts)
+    c = S.IsmctsSearcher(mover_view(_other_world(s, 1)), seed=5, **opts)
+    for se in (a, b, c):
+        se.run(iterations=2000)
+    assert stats(a.summary()) == stats(b.summary()) == stats(c.summary())
+    plain = S.IsmctsSearcher(mover_view(s), seed=5, **ENGINE_TREE)
+    plain.run(iterations=2000)
+    assert stats(a.summary()) != stats(plain.summary())
+    with pytest.raises(ValueError, match="chance_width"):
+        S.IsmctsSearcher(mover_view(s), chance_width=-1.0)
+
+
+def _check_tree(se, state) -> None:
+    legal = set(state.legal_action_ids())
     assert {c["action"] for c in se.summary()["children"]} <= legal
     assert se.best_action() in legal
     arr = se.pool.arrays

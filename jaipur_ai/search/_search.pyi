@@ -57,6 +57,7 @@ class IsmctsSearcher(RootSearch):
                  max_playout: int = ..., max_nodes: int = ..., initial_nodes: int = ...,
                  decisive_samples: int = ..., expand: str = ..., cutoff: int = ...,
                  widen: float = ..., tree_depth: int = ..., chance_nodes: bool = ...,
+                 chance_width: float = ...,
                  puct: float = ..., prior_temp: float = ..., all_moves_after: int = ...,
                  evaluation: Optional[Evaluation] = ..., learned_priors: bool = ...,
                  opp_view: bool = ..., opp_stats: str = ..., opp_values: str = ...,

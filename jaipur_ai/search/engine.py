@@ -210,7 +210,8 @@ class Engine:
         the settings this algorithm reads."""
         s = self.settings
         keys = {"ismcts": ("playout", "exploration", "reward", "expand", "cutoff", "widen",
-                           "tree_depth", "puct", "prior_temp", "chance_nodes", "max_nodes",
+                           "tree_depth", "puct", "prior_temp", "chance_nodes", "chance_width",
+                           "max_nodes",
                            "opponent_view", "opponent_stats", "opponent_values",
                            "all_moves_after", "policy", "endgame", "endgame_deck",
                            "endgame_worlds", "endgame_nodes"),
@@ -233,7 +234,8 @@ class Engine:
                 "max_playout": s.max_playout, "max_nodes": s.max_nodes,
                 "decisive_samples": s.decisive_samples, "expand": s.expand,
                 "cutoff": s.cutoff, "widen": s.widen, "tree_depth": s.tree_depth,
-                "chance_nodes": s.chance_nodes, "puct": s.puct, "prior_temp": s.prior_temp,
+                "chance_nodes": s.chance_nodes, "chance_width": s.chance_width,
+                "puct": s.puct, "prior_temp": s.prior_temp,
                 "opp_view": s.opponent_view == "all",
                 "opp_stats": s.opponent_stats, "opp_values": s.opponent_values,
                 "all_moves_after": s.all_moves_after,

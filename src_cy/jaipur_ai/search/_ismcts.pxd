@@ -36,7 +36,7 @@ cdef class IsmctsSearcher(RootSearch):
 
     cdef long long _run(self, long long limit, double deadline) noexcept nogil
     cdef uint32_t _next_gen(self) noexcept nogil
-    cdef int _outcome_child(self, int node, const State* s, int dl) noexcept nogil
+    cdef int _outcome_child(self, int node, State* s, int dl) noexcept nogil
     cdef int _puct_step(self, int node, State* s, int* path, int* depth) noexcept nogil
     cdef int _add_other_moves(self, const State* s, Move* cand, double* pr, int* child,
                               int n, uint32_t g, double* tot) noexcept nogil
@@ -48,4 +48,3 @@ cdef class IsmctsSearcher(RootSearch):
     cdef int _descend(self, int c, State* s, const Move* m, int* path,
                       int* depth) noexcept nogil
     cdef void _iterate(self) noexcept nogil
-    cdef int _best_child(self, int node)

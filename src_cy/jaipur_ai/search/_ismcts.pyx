@@ -22,7 +22,7 @@ from jaipur_ai.search._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, REWARD_
                                 REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM, reward_of)
 from jaipur_ai.search._nodepool cimport NO_NODE
 from jaipur_ai.search._root cimport now, deadline_of
-from jaipur_ai.search._worlds cimport sample_world, opponent_world
+from jaipur_ai.search._worlds cimport sample_world, opponent_world, force_draw
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai.search._policy cimport (MAX_CAND, candidates, prior_scores,
                                 playout as run_playout)
@@ -70,7 +70,8 @@ cdef class IsmctsSearcher(RootSearch):
                  double margin_scale=40.0, double epsilon=0.1, double noise=1.0,
                  int max_playout=400, int max_nodes=4000000, int initial_nodes=1024,
                  int decisive_samples=64, expand="ordered", int cutoff=0,
-                 double widen=0.0, int tree_depth=0, bint chance_nodes=False, double puct=0.0,
+                 double widen=0.0, int tree_depth=0, bint chance_nodes=False,
+                 double chance_width=0.0, double puct=0.0,
                  double prior_temp=1.0, int all_moves_after=0, Evaluation evaluation=None,
                  bint learned_priors=False, bint opp_view=False, opp_stats="pooled",
                  opp_values="world", bint judge=True, bint policy=True):
@@ -110,6 +111,9 @@ cdef class IsmctsSearcher(RootSearch):
             raise ValueError("tree_depth must be >= 0")
         self.P.tree_depth = tree_depth
         self.P.chance_nodes = chance_nodes
+        if not (chance_width >= 0.0):
+            raise ValueError("chance_width must be >= 0")
+        self.P.chance_width = chance_width
         if not (puct >= 0.0):
             raise ValueError("puct must be >= 0")
         self.P.puct = puct
@@ -207,12 +211,14 @@ cdef class IsmctsSearcher(RootSearch):
         self.gen += 2
         return self.gen
 
-    cdef int _outcome_child(self, int node, const State* s, int dl) noexcept nogil:
+    cdef int _outcome_child(self, int node, State* s, int dl) noexcept nogil:
         """The child of action node `node` for the cards just drawn into the market
         (s.deck[s.deck_len:dl]): the draw is public, so the next decisions are taken
-        knowing it.  Outcome nodes carry player OUTCOME and the drawn counts as action."""
+        knowing it.  Outcome nodes carry player OUTCOME and the drawn counts as action.
+        With chance_width, a draw past the children the node's visits allow is made the
+        draw of a child picked by its arrivals (sparse sampling of the draws)."""
         cdef int32_t code = 0
-        cdef int i, c
+        cdef int i, c, n = 0
         for i in range(s.deck_len, dl):
             code += <int32_t>1 << (3 * s.deck[i])
         c = self.pool.first_child[node]
@@ -220,7 +226,14 @@ cdef class IsmctsSearcher(RootSearch):
             if self.pool.action[c] == code:
                 self.pool.avail[c] += 1
                 return c
+            n += 1
             c = self.pool.next_sibling[c]
+        if self.P.chance_width > 0.0 and n >= 1 + <int>(
+                self.P.chance_width * sqrt(<double>self.pool.visits[node])):
+            c = self.pool.draw_child(node, rng_unit(&self.rng))
+            if force_draw(s, dl, self.pool.action[c]):
+                self.pool.avail[c] += 1
+                return c
         return self.pool.new_node(node, code, OUTCOME)
 
     cdef int _puct_step(self, int node, State* s, int* path, int* depth) noexcept nogil:
@@ -519,26 +532,12 @@ cdef class IsmctsSearcher(RootSearch):
             self.opp_stats.add(self.opp_keys[j], r)
 
     # -- results -----------------------------------------------------------
-    cdef int _best_child(self, int node):
-        cdef NodePool pool = self.pool
-        cdef int c = pool.first_child[node], best = NO_NODE
-        cdef double bv = 0.0, v
-        while c != NO_NODE:
-            v = pool.value_sum[c] / pool.visits[c] if pool.visits[c] else 0.0
-            if (best == NO_NODE or pool.visits[c] > pool.visits[best]
-                    or (pool.visits[c] == pool.visits[best]
-                        and (v > bv or (v == bv and pool.action[c] < pool.action[best])))):
-                best = c
-                bv = v
-            c = pool.next_sibling[c]
-        return best
-
     def _pv(self, int node, int max_len=12):
         pv = []
         while node != NO_NODE and len(pv) < max_len:
             if self.pool.player[node] != OUTCOME:
                 pv.append(int(self.pool.action[node]))
-            node = self._best_child(node)
+            node = self.pool.most_visited(node)
             if node != NO_NODE and self.pool.visits[node] < 2:
                 break
         return pv

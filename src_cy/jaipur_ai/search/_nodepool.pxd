@@ -26,3 +26,5 @@ cdef class NodePool:
 
     cdef int _grow(self) noexcept nogil
     cdef int new_node(self, int parent, int32_t action, int player) noexcept nogil
+    cdef int most_visited(self, int node) noexcept nogil
+    cdef int draw_child(self, int node, double u) noexcept nogil

@@ -98,3 +98,36 @@ cdef class NodePool:
         else:
             self.next_sibling[i] = NO_NODE
         return i
+
+    cdef int most_visited(self, int node) noexcept nogil:
+        """node's child with the most visits (ties: the higher mean value, then the lower
+        action id), or NO_NODE when it has none."""
+        cdef int c = self.first_child[node], best = NO_NODE
+        cdef double bv = 0.0, v
+        while c != NO_NODE:
+            v = self.value_sum[c] / self.visits[c] if self.visits[c] else 0.0
+            if (best == NO_NODE or self.visits[c] > self.visits[best]
+                    or (self.visits[c] == self.visits[best]
+                        and (v > bv or (v == bv and self.action[c] < self.action[best])))):
+                best = c
+                bv = v
+            c = self.next_sibling[c]
+        return best
+
+    cdef int draw_child(self, int node, double u) noexcept nogil:
+        """node's child drawn in proportion to its arrivals (avail), u uniform in [0, 1);
+        NO_NODE when it has none."""
+        cdef double total = 0.0, x
+        cdef int c = self.first_child[node], last = NO_NODE
+        while c != NO_NODE:
+            total += self.avail[c]
+            c = self.next_sibling[c]
+        x = u * total
+        c = self.first_child[node]
+        while c != NO_NODE:
+            last = c
+            x -= self.avail[c]
+            if x < 0.0:
+                return c
+            c = self.next_sibling[c]
+        return last

@@ -28,6 +28,9 @@ ctypedef struct Params:
     int all_moves_after        # PUCT nodes with this many visits also consider every legal
                                # move, not only the policy's candidates (0: never)
     int chance_nodes           # tree nodes branch on the cards drawn into the market
+    double chance_width        # sparse draws: a move's node keeps at most 1 + chance_width *
+                               # sqrt(visits) children for the cards drawn; a draw beyond
+                               # them is made one of theirs (0: every draw its own child)
     int learned_priors         # PUCT priors from learned afterstate values (needs model)
     int use_policy             # the model's move policy shapes the priors and playouts,
                                # where the weights hold one (docs/search.md)

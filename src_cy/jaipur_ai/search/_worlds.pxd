@@ -3,7 +3,8 @@
 no module of their own)."""
 from libc.string cimport memcpy
 from libc.stdint cimport uint64_t, uint8_t
-from jaipur_ai.rules._core cimport State, View, Rng, rng_below, rng_unit, N_GOODS, CAMEL, N_CARDS
+from jaipur_ai.rules._core cimport (State, View, Rng, rng_below, rng_unit, N_GOODS, N_TYPES,
+                                    CAMEL, N_CARDS)
 from jaipur_ai.rules._dealing cimport sample_view, sample_view_hand
 
 
@@ -83,3 +84,42 @@ cdef inline void opponent_world(const State* s, int obs, State* out, Rng* r) noe
         out.hand[obs][pool[i]] += 1
     for i in range(ns):
         out.deck[slot[i]] = pool[nu + i]
+
+
+cdef inline bint force_draw(State* s, int dl, int code) noexcept nogil:
+    """Make the cards just drawn into the market, s.deck[s.deck_len:dl], those of `code`
+    (3 bits a card type, as the tree's outcome nodes count them) by swapping them with
+    cards further down the draw pile; False, with s unchanged, when the pile cannot."""
+    cdef int need[N_TYPES]
+    cdef int have[N_TYPES]
+    cdef int rest[N_TYPES]
+    cdef int t, u, i, j, n = 0
+    for t in range(N_TYPES):
+        need[t] = (code >> (3 * t)) & 7
+        n += need[t]
+        have[t] = 0
+        rest[t] = 0
+    if n != dl - s.deck_len:
+        return False
+    for i in range(s.deck_len, dl):
+        have[s.deck[i]] += 1
+    for i in range(s.deck_len):
+        rest[s.deck[i]] += 1
+    for t in range(N_TYPES):
+        if need[t] > have[t] + rest[t]:
+            return False
+    for j in range(s.deck_len, dl):
+        t = s.deck[j]
+        if have[t] <= need[t]:
+            continue
+        for i in range(s.deck_len):         # a card of a type still short, down the pile
+            u = s.deck[i]
+            if have[u] < need[u]:
+                s.deck[i] = t
+                s.deck[j] = u
+                have[t] -= 1
+                have[u] += 1
+                s.market[t] -= 1
+                s.market[u] += 1
+                break
+    return True
