@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "experiments"))
 from bench_convergence import positions  # noqa: E402
 from peek_hands import hand_revealed_view  # noqa: E402
 
-from jaipur_ai.search._search import IsmctsSearcher  # noqa: E402
+from jaipur_ai.search._search import OUTCOME_PY, IsmctsSearcher  # noqa: E402
 from jaipur_ai.search.engine import Engine  # noqa: E402
 from jaipur_ai.search.settings import DEFAULT  # noqa: E402
 
@@ -54,14 +54,11 @@ TREES = {
 """Name -> (settings, what the search is given: the mover's view, that view with the
 opponent's hand shown, or the full state)."""
 
-_OUTCOME = 2        # the player code of an outcome node (the cards drawn), _nodepool.pxd
-
-
 def decision_levels(parent: np.ndarray, player: np.ndarray) -> np.ndarray:
     """Each node's decision level: the moves from the root to it (outcome nodes add none).
     Nodes are numbered after their parents, so one pass in order suffices."""
     level = np.zeros(len(parent), dtype=np.int64)
-    move = player != _OUTCOME
+    move = player != OUTCOME_PY
     for i in range(1, len(parent)):
         level[i] = level[parent[i]] + int(move[i])
     return level

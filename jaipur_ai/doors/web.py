@@ -194,7 +194,8 @@ class _WebServer(ThreadingHTTPServer):
         self._slots.acquire()
         slot = _Slot(self._slots)
         t = threading.Thread(target=self._serve_connection,
-                             args=(request, client_address, slot), daemon=True)
+                             args=(request, client_address, slot),
+                             daemon=self.daemon_threads)
         try:
             t.start()
         except BaseException:
