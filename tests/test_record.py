@@ -261,3 +261,13 @@ def test_a_record_file_saved_with_a_byte_order_mark_reads(tmp_path):
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + SAMPLE_RECORD_FILE.read_bytes())
     assert GameRecord.load(str(path)).to_dict() == GameRecord.load(str(SAMPLE_RECORD_FILE)).to_dict()
+
+
+@pytest.mark.parametrize("data", [b'{\xff"format": 1}', b"\xff\xfe\xfd", bytearray(b"[\xc3\x28]")])
+def test_record_bytes_that_are_not_utf8_are_a_record_error(data):
+    # (issue 51, item 9: 107 of 2,127 fuzzed records raised UnicodeDecodeError)
+    with pytest.raises(RecordError) as e:
+        GameRecord.from_json(data)
+    assert e.value.field == "record" and "not UTF-8" in e.value.reason
+    good = SAMPLE_RECORD_FILE.read_bytes()
+    assert GameRecord.from_json(good).to_dict() == GameRecord.load(str(SAMPLE_RECORD_FILE)).to_dict()

@@ -193,6 +193,9 @@ class GameRecord:
             d = json.loads(text)
         except json.JSONDecodeError as e:
             raise RecordError("record", f"not JSON: {e}") from None
+        except UnicodeDecodeError as e:          # bytes that are not UTF-8 (nor 16 or 32)
+            raise RecordError("record", f"not UTF-8 text: {e.reason} at byte "
+                                        f"{e.start}") from None
         except RecursionError:
             raise RecordError("record", "nested too deeply to be a record") from None
         return cls.from_dict(d, verify)
