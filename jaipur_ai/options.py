@@ -42,7 +42,7 @@ __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIO
            "check", "check_engine_options", "check_clock", "parse_text", "describe", "option",
            "markdown_table"]
 
-ALGORITHMS = ("ismcts", "expectimax", "greedy", "random", "cheat")
+ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "cheat")
 #: The named search settings (jaipur_ai.search.settings.NAMED).
 SETTINGS_NAMES = ("default", "handset")
 
@@ -255,8 +255,9 @@ def _o(name: str, kind: str, default: Any, doc: str, **kw: Any) -> Option:
 
 
 _IS = ("ismcts",)
+_TREE = ("ismcts", "pimc")        # the settings of the tree that PIMC grows in each world
 _X = ("expectimax",)
-_SEARCH = ("ismcts", "expectimax")
+_SEARCH = ("ismcts", "expectimax", "pimc")
 
 #: Every option, in the order of the docs.
 OPTIONS: tuple[Option, ...] = (
@@ -280,7 +281,8 @@ OPTIONS: tuple[Option, ...] = (
     _o("report_every", "float", None, "seconds between partial reports (none: no reports)",
        lo=0.01, hi=3600, none=True, scope="analyse"),
     # -- the engine -------------------------------------------------------------------
-    _o("algorithm", "choice", "ismcts", "the search: ISMCTS, expectimax, greedy (the best "
+    _o("algorithm", "choice", "ismcts", "the search: ISMCTS, expectimax, PIMC (perfect-"
+       "information Monte Carlo: a tree in each of several sampled worlds), greedy (the best "
        "immediate gain), random, or cheat (ISMCTS on the true full state, for study)",
        choices=ALGORITHMS),
     _o("threads", "int", 1, "search threads (ISMCTS: root-parallel trees; expectimax: the "
@@ -296,44 +298,44 @@ OPTIONS: tuple[Option, ...] = (
        "shown playing this round (Engine.see_move or the history given with the position; "
        "matches and games show every move), read as the moves of a player like the search "
        "or of a greedy one (docs/search.md, \"A belief over the opponent's hand\"); false: "
-       "deal them uniformly", algorithms=_IS),
+       "deal them uniformly", algorithms=_TREE),
     _o("settings", "choice", None, "the search's tuning by name: this build's, or "
        "`handset`, the baseline the hand-set evaluation was tuned with (the fields below "
        "change single settings; none: `default`)", choices=SETTINGS_NAMES, none=True,
        algorithms=_SEARCH),
     # -- the search's settings (jaipur_ai.search.settings.Settings) ------------------------
     _o("max_nodes", "int", 4_000_000, "ISMCTS tree nodes per thread (the tree stops "
-       "growing there)", lo=MIN_NODES, hi=MAX_NODES, algorithms=_IS, scope="settings"),
+       "growing there)", lo=MIN_NODES, hi=MAX_NODES, algorithms=_TREE, scope="settings"),
     _o("decisive_samples", "int", 64, "sampled worlds that judge the moves ending the "
        "round at once", lo=1, hi=MAX_SAMPLES, scope="settings"),
     _o("playout", "choice", "informed", "ISMCTS playouts: the informed policy or "
-       "uniformly random moves", choices=("informed", "random"), algorithms=_IS,
+       "uniformly random moves", choices=("informed", "random"), algorithms=_TREE,
        scope="settings"),
     _o("exploration", "float", 0.7, "UCB exploration constant at the root (ISMCTS)",
-       lo=0, hi=100, algorithms=_IS, scope="settings"),
+       lo=0, hi=100, algorithms=_TREE, scope="settings"),
     _o("reward", "choice", "win", "what an ISMCTS iteration backs up: 1/0.5/0 for a "
        "win/draw/loss, or the score margin mapped onto [0, 1]", choices=("win", "margin"),
-       algorithms=_IS, scope="settings"),
+       algorithms=_TREE, scope="settings"),
     _o("margin_scale", "float", 40.0, "points of margin that map to a full reward swing",
-       lo=1, hi=1000, algorithms=_IS, scope="settings"),
+       lo=1, hi=1000, algorithms=_TREE, scope="settings"),
     _o("epsilon", "float", 0.1, "informed policy: chance of a uniformly random candidate",
-       lo=0, hi=1, algorithms=_IS, scope="settings"),
+       lo=0, hi=1, algorithms=_TREE, scope="settings"),
     _o("noise", "float", 1.0, "informed policy and ordered expansion: uniform noise added "
-       "to the move scores, in points", lo=0, hi=1000, algorithms=_IS, scope="settings"),
+       "to the move scores, in points", lo=0, hi=1000, algorithms=_TREE, scope="settings"),
     _o("max_playout", "int", 400, "plies after which a playout is scored as it stands",
-       lo=0, hi=10_000, algorithms=_IS, scope="settings"),
+       lo=0, hi=10_000, algorithms=_TREE, scope="settings"),
     _o("expand", "choice", "ordered", "order in which ISMCTS tries untried moves: best "
        "move score first (with noise), or uniformly random", choices=("ordered", "random"),
-       algorithms=_IS, scope="settings"),
+       algorithms=_TREE, scope="settings"),
     _o("cutoff", "int", 6, "playout plies after which an unfinished round is scored by "
-       "the leaf evaluation (0: play every round out)", lo=0, hi=10_000, algorithms=_IS, scope="settings"),
+       "the leaf evaluation (0: play every round out)", lo=0, hi=10_000, algorithms=_TREE, scope="settings"),
     _o("tree_depth", "int", 0, "decisions an ISMCTS iteration descends before its playout "
-       "(0: no limit; 1: flat Monte Carlo)", lo=0, hi=128, algorithms=_IS, scope="settings"),
+       "(0: no limit; 1: flat Monte Carlo)", lo=0, hi=128, algorithms=_TREE, scope="settings"),
     _o("widen", "float", 0.0, "progressive widening: a node gets a new child only while "
        "its legal children number fewer than 1 + widen * sqrt(visits) (0: off)", lo=0,
-       hi=100, algorithms=_IS, scope="settings"),
+       hi=100, algorithms=_TREE, scope="settings"),
     _o("puct", "float", 1.5, "PUCT constant below the root, priors from the evaluation "
-       "(0: UCB over all legal moves)", lo=0, hi=100, algorithms=_IS, scope="settings"),
+       "(0: UCB over all legal moves)", lo=0, hi=100, algorithms=_TREE, scope="settings"),
     _o("opponent_view", "choice", "all", "what the opponent's choices in the search read: "
        "'off' the sampled world; 'all' its priors and playout moves from that world "
        "re-dealt as the opponent sees it", choices=("off", "all"), algorithms=_IS, scope="settings"),
@@ -348,12 +350,12 @@ OPTIONS: tuple[Option, ...] = (
        choices=("world", "redealt"), algorithms=_IS, scope="settings"),
     _o("all_moves_after", "int", 1000, "visits after which an ISMCTS node below the root "
        "also considers every legal move, not only the playout policy's candidates "
-       "(0: never)", lo=0, hi=1_000_000_000, algorithms=_IS, scope="settings"),
+       "(0: never)", lo=0, hi=1_000_000_000, algorithms=_TREE, scope="settings"),
     _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points",
-       lo=0.01, hi=1000, algorithms=_IS, scope="settings"),
+       lo=0.01, hi=1000, algorithms=_TREE, scope="settings"),
     _o("policy", "bool", True, "the learned move policy of the weights, where they hold "
        "one, shapes the ISMCTS tree's priors and the playouts' move choices (false: the "
-       "prior scores alone)", algorithms=_IS, scope="settings"),
+       "prior scores alone)", algorithms=_TREE, scope="settings"),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "
        "the market", algorithms=_IS, scope="settings"),
     _o("chance_width", "float", 0.0, "sparse draws: a move's node keeps at most 1 + "
@@ -371,6 +373,9 @@ OPTIONS: tuple[Option, ...] = (
     _o("endgame_nodes", "int", 1_000_000, "exact endgames: positions the solve may visit "
        "before the tree search decides instead (with an iteration limit, at most 100 per "
        "iteration)", lo=1, hi=1_000_000_000, algorithms=_IS, scope="settings"),
+    _o("worlds", "int", 8, "PIMC: the worlds sampled from the view, each searched by its "
+       "own perfect-information tree (the iterations or time split evenly between them)",
+       lo=1, hi=MAX_SAMPLES, algorithms=("pimc",), scope="settings"),
     _o("depth", "int", None, "expectimax plies (none: 3 without a time limit; with one, "
        "deeper until the time is spent)", lo=1, hi=MAX_DEPTH, none=True, algorithms=_X, scope="settings"),
     _o("samples", "int", 8, "sampled worlds expectimax averages over", lo=1, hi=MAX_SAMPLES,

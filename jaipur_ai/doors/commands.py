@@ -38,7 +38,7 @@ __all__ = ["CliError", "load_position", "load_history", "SAMPLE_PATH", "SAMPLE_R
 
 PROG = "jaipur-ai"
 SAMPLE_RECORD = Path(__file__).resolve().parents[1] / "data" / "sample-record.json"
-ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
+ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random")
 DEFAULT_ANALYSE_TIME = 1.0
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -272,7 +272,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     except JaipurError as e:
         raise CliError("--" + e.field.replace("_", "-"), e.reason) from None
     if t is None and n is None and time_left is None and args.algorithm in ("ismcts",
-                                                                           "expectimax"):
+                                                                           "expectimax", "pimc"):
         t = DEFAULT_ANALYSE_TIME
 
     def search(stop: threading.Event) -> Any:

@@ -24,8 +24,8 @@ from jaipur_ai.options import (SPEC_OPTIONS, check, check_clock, check_engine_op
 __all__ = ["EngineSpec", "RoundClock", "SpecError", "LEVELS", "ALGORITHMS", "DEFAULT_TIME",
            "derive_seed", "deal_seed", "deal_seeds", "game_seed", "option_value"]
 
-ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
-_SEARCHING = ("ismcts", "expectimax")
+ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random")
+_SEARCHING = ("ismcts", "expectimax", "pimc")
 
 #: Named strengths, shared with ``jaipur-ai play --level``.
 LEVELS = {

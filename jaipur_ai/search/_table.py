@@ -40,7 +40,7 @@ def format_analysis(report: Any, top: Optional[int] = None) -> str:
     if top is not None:
         cands = cands[:top]
     algo = getattr(report, "algorithm", "?")
-    counts = algo in ("ismcts", "expectimax")
+    counts = algo in ("ismcts", "expectimax", "pimc")
     scores = any(getattr(c, "score", None) is not None for c in cands)
     head = ["#", "move", "win", "margin", "visits" if algo != "expectimax" else "worlds"]
     if scores:

@@ -23,7 +23,7 @@ from jaipur_ai.search.evaluation import calibrated
 from jaipur_ai.search.settings import Settings
 
 __all__ = ["Call", "Run", "run_ismcts", "run_expectimax", "run_greedy", "run_random",
-           "with_clock", "run_threads", "DEFAULT_DEPTH"]
+           "with_clock", "run_threads", "merge_trees", "candidates_of", "DEFAULT_DEPTH"]
 
 DEFAULT_DEPTH = 3
 """Expectimax plies when ``depth`` is not given and the search has no time limit (with
@@ -241,8 +241,13 @@ def _add_stats(total: Optional[list[Any]], st: Optional[Sequence[Any]]) -> Optio
     return list(st) if total is None else [x + y for x, y in zip(total, st)]
 
 
-def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
-                   top: Optional[int]) -> Analysis:
+def merge_trees(searchers: list[Any], calibration: Any = None,
+                ) -> tuple[list[dict[str, Any]], int, int, int, bool]:
+    """The root moves of several trees (root-parallel ISMCTS, or PIMC's worlds) merged:
+    visits summed, values weighted by visits, each move's line from the tree that
+    visited it most; ranked by :func:`rank_children`.  With ``calibration`` (the
+    learned evaluation's map) the win % is mapped as a fair search's is.  Returns the
+    children, the iterations and worlds in all, the legal moves and whether stopped."""
     sums: dict[int, dict[str, Any]] = {}
     iters = dets = 0
     legal = 0
@@ -271,8 +276,8 @@ def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
         st = e["dec"]
         if v:
             val, win, mar = e["v"] / v, e["w"] / v, e["m"] / v
-            if run.evaluation is not None and not (st is not None and st[0]):
-                win = calibrated(win, run.evaluation.calibration, iters)
+            if calibration is not None and not (st is not None and st[0]):
+                win = calibrated(win, calibration, iters)
         elif st is not None and st[0]:
             val = win = (st[1] + 0.5 * st[2]) / st[0]
             mar = st[4] / st[0]
@@ -281,13 +286,24 @@ def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
         children.append({"action": e["action"], "visits": v, "value": val, "win": win,
                          "margin": mar, "pv": e["pv"], "decisive": decisive_kind(st)})
     rank_children(children)
+    return children, iters, dets, legal, stopped
+
+
+def candidates_of(children: list[dict[str, Any]]) -> list[Candidate]:
+    """The :class:`Candidate` of each merged child (:func:`merge_trees`), in order."""
+    return [Candidate(_move(c["action"]), c["visits"], c["win"], c["margin"],
+                      [_move(a) for a in c["pv"]], None, c["decisive"])
+            for c in children]
+
+
+def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
+                   top: Optional[int]) -> Analysis:
+    children, iters, dets, legal, stopped = merge_trees(
+        searchers, None if run.evaluation is None else run.evaluation.calibration)
     if top is not None:
         children = children[:max(1, int(top))]
-    cands = [Candidate(_move(c["action"]), c["visits"], c["win"], c["margin"],
-                       [_move(a) for a in c["pv"]], None, c["decisive"])
-             for c in children]
-    return Analysis(cands, "ismcts", seed, iters, dets, _time.monotonic() - t0,
-                    threads=len(searchers), stopped=stopped,
+    return Analysis(candidates_of(children), "ismcts", seed, iters, dets,
+                    _time.monotonic() - t0, threads=len(searchers), stopped=stopped,
                     perfect_information=run.perfect_information, legal_moves=legal,
                     options=run.options)
 

@@ -57,6 +57,7 @@ from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_ismcts,
                                     run_random, with_clock)
 from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
+from jaipur_ai.search.pimc import run_pimc
 from jaipur_ai.search.settings import Settings, settings_of
 
 __all__ = ["Engine", "Analysis", "Candidate", "Settings", "best_move", "analyse",
@@ -64,7 +65,7 @@ __all__ = ["Engine", "Analysis", "Candidate", "Settings", "best_move", "analyse"
 
 log = logging.getLogger(__name__)
 
-ALGORITHMS = ("ismcts", "expectimax", "greedy", "random")
+ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random")
 DEFAULT_TIME = 1.0
 """Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
 
@@ -215,12 +216,15 @@ class Engine:
                            "opponent_view", "opponent_stats", "opponent_values",
                            "all_moves_after", "policy", "endgame", "endgame_deck",
                            "endgame_worlds", "endgame_nodes"),
+                "pimc": ("worlds", "playout", "exploration", "reward", "expand", "cutoff",
+                         "widen", "tree_depth", "puct", "prior_temp", "max_nodes",
+                         "all_moves_after", "policy"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples"),
                 "greedy": (), "random": ()}[self.algorithm]
         d: dict[str, Any] = {k: getattr(s, k) for k in keys}
-        if self.algorithm in ("ismcts", "expectimax"):
+        if self.algorithm in ("ismcts", "expectimax", "pimc"):
             d["evaluation"], d["weights"] = self.evaluation, self.weights
-        if self.algorithm == "ismcts":
+        if self.algorithm in ("ismcts", "pimc"):
             d["belief"] = self.belief
         d["perfect_information"] = self.perfect_information
         return d
@@ -271,7 +275,7 @@ class Engine:
         True
         """
         check_seen(view, move)
-        if not self.belief or self.algorithm != "ismcts":
+        if not self.belief or self.algorithm not in ("ismcts", "pimc"):
             return
         with self._lock:
             b = self._beliefs.get(view.observer)
@@ -417,13 +421,13 @@ class Engine:
             seed = _entropy_seed()
         if report_every is None and on_progress is not None:
             report_every = 0.5
-        if hand_prior is not None and self.algorithm != "ismcts":
-            raise InvalidPositionError("hand_prior", "only the ismcts search reads one, "
-                                                     f"not {self.algorithm}")
+        if hand_prior is not None and self.algorithm not in ("ismcts", "pimc"):
+            raise InvalidPositionError("hand_prior", "only the ismcts and pimc searches "
+                                                     f"read one, not {self.algorithm}")
         t0 = _time.monotonic()
         if hand_prior is not None and history is not None:
             raise InvalidPositionError("history", "give a history or a hand_prior, not both")
-        if hand_prior is None and self.algorithm == "ismcts":
+        if hand_prior is None and self.algorithm in ("ismcts", "pimc"):
             hand_prior = self._belief_prior(position, history)   # inside the time limit
         elif history is not None:
             read_history(history, mover_view(position))   # checked, not read
@@ -441,6 +445,13 @@ class Engine:
                 return run_ismcts(self._run, core, time, iterations, seed, call,
                                   on_progress, report_every, short_circuit, t0, top,
                                   hand_prior, plan)
+            if self.algorithm == "pimc":
+                if self.perfect_information:
+                    raise InvalidPositionError("perfect_information", "pimc samples the "
+                                               "worlds of the mover's view: it has no "
+                                               "perfect-information form (use cheat)")
+                return with_clock(run_pimc(self._run, core, time, iterations, seed, call,
+                                           t0, top, hand_prior), plan, "hard")
             a = run_expectimax(self._run, core, time, iterations, seed, call,
                                on_progress, short_circuit, t0, top)
             return with_clock(a, plan, "stopped" if a.stopped else

@@ -137,6 +137,11 @@ class Settings:
     #: Positions the solve may visit before the tree search decides instead.
     endgame_nodes: int = 1_000_000
 
+    # -- PIMC (algorithm "pimc"; the tree fields above shape each world's tree) -----------
+    #: Worlds sampled from the view, each searched by its own perfect-information tree
+    #: (the strongest public Jaipur engine searches 8; tuned in docs/strength.md).
+    worlds: int = 8
+
     # -- expectimax ------------------------------------------------------------------------
     #: Plies (None: 3 without a time limit; with one, deeper until the time is spent).
     #: Headline "PUCT tree, hand-set evaluation": depth 6 scored no better against
