@@ -1,6 +1,12 @@
 """Exact endgames (jaipur_ai.search._endgame): the solver against a brute force."""
 from __future__ import annotations
 
+import io
+import json
+import queue
+import threading
+import time
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -178,3 +184,64 @@ def test_the_switches_reach_every_door():
     assert e.options()["endgame"] is True
     with pytest.raises(jp.InvalidOptionError, match="endgame_worlds"):
         jp.Settings().replace(endgame_worlds=0)
+
+
+class _Watched(EndgameSolver):
+    """The solver, starting at 8 plies (a depth that takes minutes from a new round's
+    position) and saying when it begins."""
+
+    began = None    # a threading.Event, set by the test
+
+    def run_depth(self, depth, node_limit=None, seconds=None, deadline=None):
+        _Watched.began.set()
+        return super().run_depth(max(depth, 8), node_limit=node_limit, seconds=seconds,
+                                 deadline=deadline)
+
+
+@pytest.mark.parametrize("how", ["stop_event", "engine.stop", "terminate"])
+def test_a_stop_ends_the_endgame_solve_mid_depth(monkeypatch, how):
+    # a whole round's solve (40 cards in the pile, 10^9 positions) runs for minutes; a
+    # stop while it is inside a depth ends it at once (the solver looks at the stop every
+    # 1,024 positions): the engine returns well within the 20 s waited for, where it
+    # would otherwise solve on for minutes
+    from jaipur_ai.doors.serve import Server
+    from jaipur_ai.search import endgame
+    began = _Watched.began = threading.Event()
+    monkeypatch.setattr(endgame, "EndgameSolver", _Watched)
+    opts = dict(endgame=True, endgame_deck=40, endgame_nodes=10 ** 9)
+    engine = jp.Engine.from_options("ismcts", **opts)
+    stop = threading.Event()
+    out: "queue.Queue[object]" = queue.Queue()
+
+    class Out(io.TextIOBase):
+        def writable(self):
+            return True
+
+        def write(self, s):
+            if '"final"' in s or '"error"' in s:
+                out.put(s)
+            return len(s)
+
+    server = Server(io.StringIO(), Out())
+    if how == "terminate":
+        server.handle_line(json.dumps({"id": "x", "position": "sample",
+                                       "iterations": 10_000_000, **opts}))
+    else:
+        def run():
+            out.put(engine.analyse(jp.GameState.new(seed=1), iterations=10_000_000,
+                                   seed=1, stop_event=stop))
+        threading.Thread(target=run, daemon=True).start()
+    try:
+        assert began.wait(60), "the solve never began"
+        time.sleep(0.3)                       # inside the deep solve
+        {"stop_event": stop.set, "engine.stop": engine.stop,
+         "terminate": lambda: server.handle_line('{"id": "x", "action": "terminate"}')}[how]()
+        answer = out.get(timeout=20)          # raises queue.Empty if still solving
+    finally:
+        engine.stop()
+        server.terminate_all()
+    if how == "terminate":
+        msg = json.loads(answer)
+        assert msg["terminated"] is True and msg["final"] is True
+    else:
+        assert answer.stopped

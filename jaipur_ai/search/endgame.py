@@ -14,8 +14,9 @@ same iterations give the same move).
 """
 from __future__ import annotations
 
+import threading
 import time as _time
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from jaipur_ai.errors import InvalidPositionError
 from jaipur_ai.options import MAX_DEPTH
@@ -34,6 +35,8 @@ NODES_PER_ITERATION = 100
 """With an iteration limit, the solve visits at most this many positions per iteration."""
 
 _SEED_PATH = 0xE4D
+
+_POLL = 0.02     # seconds between looks at the caller's stop while a depth is solved
 
 
 def near_end(core: Any, settings: Settings) -> bool:
@@ -67,7 +70,8 @@ def solve_endgame(settings: Settings, core: Any, time: Optional[float],
     for depth in range(1, MAX_DEPTH + 1):
         if call.stopped() or budget - solver.nodes <= 0:
             return None
-        if not solver.run_depth(depth, node_limit=budget - solver.nodes, deadline=deadline):
+        if not _polled(lambda d=depth: solver.run_depth(d, node_limit=budget - solver.nodes,
+                                                         deadline=deadline), call):
             return None
         summary = solver.summary()
         if summary["proven"]:
@@ -79,6 +83,35 @@ def solve_endgame(settings: Settings, core: Any, time: Optional[float],
         if solver.exact:
             return None
     return None
+
+
+def _polled(solve: Callable[[], bool], call: Any) -> bool:
+    """``solve()`` (one depth: the compiled solver, which releases the GIL) in a thread,
+    while this one looks at the search's stop every :data:`_POLL` seconds: a stop_event
+    set by the caller reaches the solver (which looks at its stop flag every 1,024
+    positions), as it reaches the tree searchers in drive.run_threads."""
+    out: list[Any] = []
+
+    def run() -> None:
+        try:
+            out.append(solve())
+        except BaseException as e:  # pragma: no cover - raised below
+            out.append(e)
+
+    t = threading.Thread(target=run, name="jaipur-endgame", daemon=True)
+    t.start()
+    try:
+        while t.is_alive():
+            t.join(_POLL)
+            if call.stopped():
+                call.stop()
+    except BaseException:
+        call.stop()
+        t.join()
+        raise
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return bool(out[0])
 
 
 def _analysis(summary: dict[str, Any], seed: int, t0: float, top: Optional[int],
