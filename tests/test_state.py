@@ -1005,3 +1005,101 @@ def test_from_text_names_the_field():
         with pytest.raises(InvalidPositionError) as err:
             GameState.from_text(bad)
         assert re.fullmatch(field, err.value.field), (bad, err.value.field)
+
+
+# --------------------------------------------------------------------------
+# The compiled core's raw fields (issue 51, item 12): CoreState.from_raw and unpickling
+# are a door too, checked field by field as the public parsers check positions
+
+def _raw_of(seed: int = 7) -> dict:
+    return GameState.new(seed=seed).core_object().raw()
+
+
+@pytest.mark.parametrize("key, value, field", [
+    ("hand", [[100, 0, 0, 0, 0, 0], [0] * 6], "hand[0][0]"),      # segfaulted the release build
+    ("hand", [[2, 2, 2, 2, 0, 0], [0] * 6], "hand[0]"),           # 8 goods: over the limit
+    ("tok_pos", [50, 0, 0, 0, 0, 0], "tok_pos[0]"),               # trapped the debug build
+    ("to_move", 5, "to_move"),
+    ("market", [5, 0, 0, 0, 0, 0, 1], "market"),
+    ("deck", [7] * 3, "deck[0]"),
+    ("deck", [0] * 56, "deck"),
+    ("tok_owner", [1, 0, 0, 0, 0, 0], "tok_owner[0]"),            # a token not yet taken
+    ("bonus", [[1] * 8, [], []], "bonus[0]"),
+    ("bonus_pos", [9, 0, 0], "bonus_pos[0]"),
+    ("result", 1.5, "result"),
+    ("seals", [3, 0], "seals[0]"),
+    ("round_no", 0, "round_no"),
+    ("bonus_set", 2, "bonus_set"),
+    ("herd", "MM", "herd"),
+])
+def test_core_raw_fields_out_of_range_are_invalid_position_errors(key, value, field):
+    import pickle
+    from jaipur_ai.rules._bridge import CoreState
+    raw = _raw_of()
+    raw[key] = value
+    with pytest.raises(InvalidPositionError) as e:
+        CoreState.from_raw(raw)
+    assert e.value.field == field
+
+    class Crafted:                     # a pickle that rebuilds a core from these fields
+        def __reduce__(self):
+            return (CoreState.from_raw, (raw,))
+    with pytest.raises(InvalidPositionError):
+        pickle.loads(pickle.dumps(Crafted()))
+    del raw[key]
+    with pytest.raises(InvalidPositionError) as e:
+        CoreState.from_raw(raw)
+    assert e.value.field == key and "missing" in e.value.reason
+
+
+def test_core_view_raw_fields_are_checked_and_views_still_pickle():
+    import pickle
+    from jaipur_ai.rules._bridge import CoreView
+    view = GameState.new(seed=3).view(1).core_object()
+    again = pickle.loads(pickle.dumps(view))
+    assert (again.raw(), again.observer, again.opp_hand_n) == (view.raw(), 1, view.opp_hand_n)
+    for observer, opp_n, field in [(5, 5, "observer"), (-1, 5, "observer"), (1, 99, "opp_hand_n"),
+                                   (1, 1.0, "opp_hand_n")]:
+        with pytest.raises(InvalidPositionError) as e:
+            CoreView.from_raw(view.raw(), observer, opp_n)
+        assert e.value.field == field
+
+
+_RAW_JUNK = st.one_of(st.integers(-300, 300), st.none(), st.text(max_size=3),
+                      st.lists(st.integers(-3, 300), max_size=60),
+                      st.lists(st.lists(st.integers(-3, 12), max_size=8), max_size=4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.data())
+def test_core_from_raw_of_any_fields_is_checked_or_plays_safely(seed, data):
+    from jaipur_ai.rules._bridge import CoreState
+    raw = GameState.new(seed=seed % 1000).core_object().raw()
+    for _ in range(data.draw(st.integers(1, 3))):
+        key = data.draw(st.sampled_from(sorted(raw)))
+        if isinstance(raw[key], list) and raw[key] and data.draw(st.booleans()):
+            i = data.draw(st.integers(0, len(raw[key]) - 1))
+            raw[key] = list(raw[key])
+            if isinstance(raw[key][i], list) and raw[key][i] and data.draw(st.booleans()):
+                j = data.draw(st.integers(0, len(raw[key][i]) - 1))
+                raw[key][i] = list(raw[key][i])
+                raw[key][i][j] = data.draw(st.integers(-3, 300))
+            else:
+                raw[key][i] = data.draw(_RAW_JUNK)
+        else:
+            raw[key] = data.draw(_RAW_JUNK)
+    try:
+        core = CoreState.from_raw(raw)
+    except InvalidPositionError:
+        return
+    # accepted: the rules run on it without reading or writing outside their arrays
+    assert core.generated_actions() == core.counted_actions()
+    for a in core.legal_actions():
+        c = core.copy()
+        c.apply_action(a)
+    core.copy().random_playout(seed)
+    for p in (0, 1):
+        try:
+            core.view(p).sample(seed)
+        except ValueError:
+            pass                       # a table whose cards do not add up: no world

@@ -7,12 +7,14 @@ from libc.string cimport memset
 from libc.stdint cimport int32_t, uint64_t, uint8_t
 from jaipur_ai.rules._core cimport (State, Move, MoveCount, Rng, N_GOODS, N_TYPES, N_CARDS,
                                     N_BONUS_KINDS, MAX_BONUS, MAX_MOVES, RESULT_NONE, RESULT_DRAW,
-                                    BONUS_STANDARD, token_value, rng_seed, action_of, move_of,
-                                    apply_move, round_totals, round_winner)
+                                    BONUS_STANDARD, BONUS_PAIRS, CAMEL, HAND_LIMIT, MARKET_SIZE,
+                                    SEALS_TO_WIN, token_value, token_len, card_total, rng_seed,
+                                    action_of, move_of, apply_move, round_totals, round_winner)
 from jaipur_ai.rules._dealing cimport (deal_match, default_starter as c_default_starter,
                                        deal_round, make_view, sample_view,
                                        sample_view_hand)
 from jaipur_ai.rules._movegen cimport gen_moves, count_moves, nth_move, is_legal, random_playout
+from jaipur_ai.errors import InvalidPositionError, safe_repr
 
 
 cdef dict _raw_of(const State* s):
@@ -38,9 +40,95 @@ cdef dict _raw_of(const State* s):
     }
 
 
+cdef enum:
+    MAX_BONUS_VALUE = 10       # the largest bonus token of any set (0: not seen, in a view)
+    MAX_ROUND = 255            # rounds are numbered in one byte
+
+
+cdef object _field(dict raw, str key):
+    try:
+        return raw[key]
+    except KeyError:
+        raise InvalidPositionError(key, "missing from the raw fields") from None
+
+
+cdef list _ints(object x, str field, Py_ssize_t n, int lo, object hi):
+    """``x`` as ``n`` whole numbers (``n`` < 0: at most ``-n``), the i-th in ``lo`` ..
+    ``hi`` (an int, or a list of one bound per entry); InvalidPositionError naming the
+    entry otherwise.  The checks of the public parsers (jaipur_ai.rules._fields), field by
+    field, so that raw fields from anywhere (unpickling) keep every count inside the
+    core's arrays."""
+    cdef Py_ssize_t i, m
+    if not isinstance(x, (list, tuple)):
+        raise InvalidPositionError(field, f"expected a list of whole numbers, got {safe_repr(x)}")
+    m = len(x)
+    if (n >= 0 and m != n) or (n < 0 and m > -n):
+        raise InvalidPositionError(field, f"expected {n if n >= 0 else f'at most {-n}'} "
+                                          f"numbers, got {m}")
+    out = []
+    for i in range(m):
+        out.append(_int(x[i], f"{field}[{i}]", lo, hi[i] if isinstance(hi, list) else hi))
+    return out
+
+
+cdef int _int(object x, str field, int lo, int hi) except? -1:
+    if isinstance(x, (bool, float)) or not hasattr(x, "__index__"):
+        raise InvalidPositionError(field, f"expected a whole number, got {safe_repr(x)}")
+    v = x.__index__()
+    if not lo <= v <= hi:
+        raise InvalidPositionError(field, f"{v} is out of range {lo}..{hi}")
+    return v
+
+
+cdef dict _checked_raw(dict raw):
+    """The raw fields read and range-checked, before any is written to a struct."""
+    cdef int p, g, k
+    totals = [card_total(g) for g in range(N_TYPES)]
+    c = {}
+    c["market"] = _ints(_field(raw, "market"), "market", N_TYPES, 0, totals)
+    if sum(c["market"]) > MARKET_SIZE:
+        raise InvalidPositionError("market", f"{sum(c['market'])} cards, at most {MARKET_SIZE}")
+    hands, known, herd, seals = _field(raw, "hand"), _field(raw, "known"), \
+        _field(raw, "herd"), _field(raw, "seals")
+    for key, x in (("hand", hands), ("known", known)):
+        if not isinstance(x, (list, tuple)) or len(x) != 2:
+            raise InvalidPositionError(key, "expected a list of two players' counts")
+    c["hand"] = [_ints(hands[p], f"hand[{p}]", N_GOODS, 0, totals[:N_GOODS]) for p in range(2)]
+    for p in range(2):
+        if sum(c["hand"][p]) > HAND_LIMIT:
+            raise InvalidPositionError(f"hand[{p}]", f"{sum(c['hand'][p])} goods in hand, the "
+                                                     f"limit is {HAND_LIMIT}")
+    c["known"] = [_ints(known[p], f"known[{p}]", N_GOODS, 0, c["hand"][p]) for p in range(2)]
+    c["herd"] = _ints(herd, "herd", 2, 0, totals[CAMEL])
+    c["seals"] = _ints(seals, "seals", 2, 0, SEALS_TO_WIN)
+    c["discard"] = _ints(_field(raw, "discard"), "discard", N_GOODS, 0, totals[:N_GOODS])
+    c["deck"] = _ints(_field(raw, "deck"), "deck", -N_CARDS, 0, N_TYPES - 1)
+    c["tok_pos"] = _ints(_field(raw, "tok_pos"), "tok_pos", N_GOODS, 0,
+                         [token_len(g) for g in range(N_GOODS)])
+    c["tok_owner"] = _ints(_field(raw, "tok_owner"), "tok_owner", N_GOODS, 0,
+                           [(1 << c["tok_pos"][g]) - 1 for g in range(N_GOODS)])
+    bonus = _field(raw, "bonus")
+    if not isinstance(bonus, (list, tuple)) or len(bonus) != N_BONUS_KINDS:
+        raise InvalidPositionError("bonus", f"expected a list of {N_BONUS_KINDS} stacks")
+    c["bonus"] = [_ints(bonus[k], f"bonus[{k}]", -MAX_BONUS, 0, MAX_BONUS_VALUE)
+                  for k in range(N_BONUS_KINDS)]
+    c["bonus_pos"] = _ints(_field(raw, "bonus_pos"), "bonus_pos", N_BONUS_KINDS, 0,
+                           [len(c["bonus"][k]) for k in range(N_BONUS_KINDS)])
+    c["bonus_owner"] = _ints(_field(raw, "bonus_owner"), "bonus_owner", N_BONUS_KINDS, 0,
+                             [(1 << c["bonus_pos"][k]) - 1 for k in range(N_BONUS_KINDS)])
+    c["to_move"] = _int(_field(raw, "to_move"), "to_move", 0, 1)
+    c["starter"] = _int(_field(raw, "starter"), "starter", 0, 1)
+    c["round_no"] = _int(_field(raw, "round_no"), "round_no", 1, MAX_ROUND)
+    c["bonus_set"] = _int(_field(raw, "bonus_set"), "bonus_set", BONUS_STANDARD, BONUS_PAIRS)
+    c["result"] = _int(_field(raw, "result"), "result", RESULT_NONE, RESULT_DRAW)
+    return c
+
+
 cdef void _set_raw(State* s, dict raw) except *:
-    """Fill the struct from raw fields; derived scores are recomputed."""
+    """Fill the struct from raw fields, each checked first (InvalidPositionError naming
+    it, and the struct untouched); derived scores are recomputed."""
     cdef int p, i, k, g, owner, v
+    raw = _checked_raw(raw)
     memset(s, 0, sizeof(State))
     for i in range(N_TYPES):
         s.market[i] = raw["market"][i]
@@ -55,15 +143,11 @@ cdef void _set_raw(State* s, dict raw) except *:
         s.tok_pos[i] = raw["tok_pos"][i]
         s.tok_owner[i] = raw["tok_owner"][i]
     deck = raw["deck"]
-    if len(deck) > N_CARDS:
-        raise ValueError("deck too long")
     s.deck_len = len(deck)
     for i in range(s.deck_len):
         s.deck[i] = deck[i]
     for k in range(N_BONUS_KINDS):
         stack = raw["bonus"][k]
-        if len(stack) > MAX_BONUS:
-            raise ValueError("bonus stack too long")
         s.bonus_len[k] = len(stack)
         s.bonus_pos[k] = raw["bonus_pos"][k]
         s.bonus_owner[k] = raw["bonus_owner"][k]
@@ -195,9 +279,14 @@ cdef class CoreView:
     """A player's information set: a masked State plus the opponent's hand size."""
 
     @staticmethod
-    def from_raw(dict raw, int observer, int opp_hand_n):
+    def from_raw(dict raw, observer, opp_hand_n):
         cdef CoreView c = CoreView.__new__(CoreView)
+        observer = _int(observer, "observer", 0, 1)
+        opp_hand_n = _int(opp_hand_n, "opp_hand_n", 0, HAND_LIMIT)
         _set_raw(&c.v.s, raw)
+        if opp_hand_n < sum(raw["hand"][1 - observer]):
+            raise InvalidPositionError("opp_hand_n", f"{opp_hand_n} goods, fewer than the "
+                                                     f"{sum(raw['hand'][1 - observer])} known")
         c.v.observer = observer
         c.v.opp_hand_n = opp_hand_n
         return c
