@@ -2,7 +2,9 @@
 """The Python objects over the rules core's C structs: ``CoreState`` (a full game state)
 and ``CoreView`` (one player's information set), and their conversion to and from raw
 fields (plain dicts and lists).  Validation and the public notation live in the Python
-package (jaipur_ai.rules.position, jaipur_ai.rules.position); the rules themselves are in _core.pyx."""
+package (jaipur_ai.rules.position, jaipur_ai.rules._fields); raw fields are checked here
+field by field too (each a whole number in its range, ``InvalidPositionError``), since
+unpickling reaches ``from_raw`` without them.  The rules themselves are in _core.pyx."""
 from libc.string cimport memset
 from libc.stdint cimport int32_t, uint64_t, uint8_t
 from jaipur_ai.rules._core cimport (State, Move, MoveCount, Rng, N_GOODS, N_TYPES, N_CARDS,
