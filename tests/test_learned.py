@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -543,3 +544,120 @@ def test_uncalibrated_undoes_the_map_at_any_budget(p, a, b, c, d, n):
     slope, offset = evaluation.map_coefficients((a, b, c, d), n)
     assert slope >= evaluation.MIN_SLOPE
     assert evaluation.map_coefficients((a, b), n) == (a, b)
+
+
+# ------------------------------------------------------------------ .npz members' headers
+# (issue 51, item 8): a member's .npy header is checked against its data before any array
+# is made, so a header that claims more than the file holds is a typed error, not a
+# MemoryError
+
+def _npy(descr: str, shape: tuple, data: bytes, fortran: bool = False) -> bytes:
+    import io
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, {"descr": descr, "fortran_order": fortran,
+                                               "shape": shape})
+    return buf.getvalue() + data
+
+
+def _rewrite_npz(path, arrays: dict, members: list) -> None:
+    """``path`` as an .npz of ``arrays`` (np.save'd) and then the raw ``members``."""
+    import io
+    import warnings
+    import zipfile
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # (zipfile warns of a duplicate name)
+        with zipfile.ZipFile(path, "w") as z:
+            for k, v in arrays.items():
+                buf = io.BytesIO()
+                np.save(buf, v)
+                z.writestr(k + ".npy", buf.getvalue())
+            for name, data in members:
+                z.writestr(name, data)
+
+
+BAD_MEMBERS = [
+    ("lin.npy", _npy("<f8", (10**12,), b"\0" * 16), "header claims shape (1000000000000,)"),
+    ("lin.npy", _npy("<f8", (10**6, 10**6), b"\0" * 16, fortran=True), "header claims"),
+    ("lin.npy", _npy("<f8", (3,), b"\0" * 16), "the member holds 16"),
+    ("lin.npy", _npy("|O", (2,), b"\0" * 16), "not of numbers or text"),
+    ("lin.npy", _npy("<f8", (-2,), b""), "header claims shape (-2,)"),
+    ("lin.npy", b"\x93NUMPY\x01\x00\x05\x00{'de", "not a readable"),
+    ("lin", b"\0" * 8, "not an array"),
+]
+
+
+@pytest.mark.parametrize("member, data, why", BAD_MEMBERS,
+                         ids=["huge", "fortran", "short", "object", "negative", "torn", "raw"])
+def test_a_weights_member_is_checked_before_it_is_read(tmp_path, member, data, why):
+    path = tmp_path / "w.npz"
+    evaluation.save_weights(path, _random_weights(), {})
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files if k != "lin"}
+    _rewrite_npz(path, arrays, [(member, data)])
+    with pytest.raises(InvalidWeightsError, match=re.escape(why)) as e:
+        evaluation.load_evaluation(path)
+    assert e.value.field == str(path)
+    with pytest.raises(InvalidWeightsError):
+        jp.Engine(evaluation="learned", weights=str(path))
+
+
+def test_a_weights_file_with_a_member_twice_is_refused(tmp_path):
+    path = tmp_path / "w.npz"
+    evaluation.save_weights(path, _random_weights(), {})
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    _rewrite_npz(path, arrays, [("lin.npy", _npy("<f8", (10**12,), b"\0" * 16))])
+    with pytest.raises(InvalidWeightsError, match="lin: the archive holds two members"):
+        evaluation.load_evaluation(path)
+    # the command line reports it in one line, exit status 2, before any game
+    from jaipur_ai.doors.cli import main
+    assert main(["match", f"ismcts:iterations=10,weights={path}", "greedy", "--games", "1",
+                 "--quiet"]) == 2
+
+
+def test_a_fortran_ordered_weights_file_still_loads(tmp_path):
+    path = tmp_path / "w.npz"
+    w = _random_weights()
+    w["hidden_w"] = np.asfortranarray(w["hidden_w"])
+    evaluation.save_weights(path, w, {})
+    assert np.array_equal(evaluation.read_weights(path)["hidden_w"], w["hidden_w"])
+
+
+@pytest.fixture(scope="module")
+def shard_arrays(tmp_path_factory):
+    d = tmp_path_factory.mktemp("shards")
+    selfplay(str(d), rounds=4, engine="policy", seed=1, shard_rounds=4, progress=False)
+    with np.load(d / "shard-00000.npz") as z:
+        return {k: z[k] for k in z.files}
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda a: [("result.npy", _npy("<f4", (10**12,), b"\0" * 16))], "result: its header claims"),
+    (lambda a: [("result.npy", _npy("<f4", (10**5, 10**7), b"", fortran=True))], "header claims"),
+    (lambda a: [("result.npy", _npy("<f4", (10**8,), b"\0" * 16))], "the member holds 16"),
+    (lambda a: a.update(result=np.array(0.5)), "one row per position"),
+    (lambda a: a.update(round=np.array(["a"] * len(a["result"]))), "round holds <U1, not whole"),
+    (lambda a: a.update(features=a["features"].astype(str)), "features holds"),
+    (lambda a: a.update(round_offset=np.array([1, 2])), "round_offset has shape"),
+    (lambda a: a.update(visits=a["visits"][:3]), "visits has shape"),
+    (lambda a: a.update(state=a["state"].reshape(len(a["result"]), 2, -1)), "state has shape"),
+], ids=["huge", "fortran", "over", "0-d", "text-round", "text-features", "offset", "short", "3-d"])
+def test_a_bad_shard_is_an_invalid_data_error(tmp_path, shard_arrays, change, why):
+    arrays = dict(shard_arrays)
+    members = change(arrays) or []
+    if members:
+        arrays.pop(members[0][0][:-4])
+    path = tmp_path / "shard-00000.npz"
+    _rewrite_npz(path, arrays, members)
+    with pytest.raises(InvalidDataError, match=re.escape(why)) as e:
+        train.load_shards(str(tmp_path))
+    assert e.value.field == str(path)
+
+
+def test_shards_whose_arrays_differ_in_width_are_an_invalid_data_error(tmp_path, shard_arrays):
+    np.savez(tmp_path / "shard-00000.npz", **shard_arrays)
+    np.savez(tmp_path / "shard-00001.npz", **{**shard_arrays,
+                                               "child_action": shard_arrays["child_action"][:, :5]})
+    with pytest.raises(InvalidDataError, match="child_action of 5 columns, the shards before "
+                                               "it have 32"):
+        train.load_shards(str(tmp_path))

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import glob
 import os
-import zipfile
 from typing import Any, Iterable, Optional, Union
 
 import numpy as np
 from numpy.typing import NDArray
 
 from jaipur_ai.search._features import N_FEATURES_PY as N_FEATURES
+from jaipur_ai.search.evaluation import read_npz
 from jaipur_ai.errors import InvalidDataError
 
 __all__ = ["load_shards", "fit", "fit_calibration", "reliability",
@@ -62,16 +62,17 @@ def load_shards(paths: Union[str, Iterable[str]]) -> dict[str, Any]:
         groups.append(files)
     parts: dict[str, Any] = {k: [] for k in KEYS}
     base = 0
-    width = None
+    widths: dict[str, int] = {}
     for files in groups:
         top = base - 1
         for f in files:
             z = _read_shard(f)
-            if width is None:
-                width = z["features"].shape[1]
-            elif z["features"].shape[1] != width:
-                raise InvalidDataError(f, f"features of {z['features'].shape[1]} columns, "
-                                          f"the shards before it have {width}")
+            for k in KEYS:               # the rows of every 2-d array, as the first shard's
+                if k in z and z[k].ndim == 2:
+                    w = widths.setdefault(k, z[k].shape[1])
+                    if z[k].shape[1] != w:
+                        raise InvalidDataError(f, f"{k} of {z[k].shape[1]} columns, the "
+                                                  f"shards before it have {w}")
             off = base + (int(z["round_offset"]) if "round_offset" in z else 0)
             for k in KEYS:
                 if k in z:
@@ -87,20 +88,36 @@ def load_shards(paths: Union[str, Iterable[str]]) -> dict[str, Any]:
     return {k: v for k, v in out.items() if len(v) == len(out["result"])}
 
 
+#: The most bytes one array of a shard may take (a shard of 5,000 rounds, as ``learn``
+#: writes, holds about 60 MB in all): checked against its header before it is read.
+MAX_SHARD_ARRAY_BYTES = 1 << 32
+
+
 def _read_shard(path: str) -> dict[str, Any]:
-    """The arrays of one shard, checked for what training reads."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            d = {k: z[k] for k in z.files}
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
-        raise InvalidDataError(path, f"not a readable shard ({e})") from None
+    """The arrays of one shard, checked for what training reads: each member's header
+    before any array is made (``read_npz``), then every array of ``KEYS`` it has one row
+    per position, of numbers (the round ids, and ``round_offset``, whole numbers)."""
+    d = read_npz(path, InvalidDataError, MAX_SHARD_ARRAY_BYTES, what="shard")
     missing = [k for k in ("features", "result", "margin", "round") if k not in d]
     if missing:
         raise InvalidDataError(path, f"missing arrays: {', '.join(missing)}")
-    n = len(d["result"])
-    if d["features"].ndim != 2 or any(len(d[k]) != n for k in ("features", "margin", "round")):
+    for k in [k for k in KEYS if k in d] + (["round_offset"] if "round_offset" in d else []):
+        kinds = "iu" if k in ("round", "round_offset") else "biuf"
+        if d[k].dtype.kind not in kinds:
+            raise InvalidDataError(path, f"{k} holds {d[k].dtype}, not "
+                                         f"{'whole numbers' if kinds == 'iu' else 'numbers'}")
+    if "round_offset" in d and d["round_offset"].shape != ():
+        raise InvalidDataError(path, f"round_offset has shape {d['round_offset'].shape}, "
+                                     "expected one number")
+    if d["result"].ndim != 1 or d["features"].ndim != 2:
         raise InvalidDataError(path, "features (rows, columns), result, margin and round "
                                      "must have one row per position")
+    n = len(d["result"])
+    for k in KEYS:
+        if k in d and (d[k].ndim not in (1, 2) or len(d[k]) != n):
+            raise InvalidDataError(path, f"{k} has shape {d[k].shape}: features (rows, "
+                                         "columns), result, margin, round and the others "
+                                         f"must have one row per position ({n})")
     return d
 
 

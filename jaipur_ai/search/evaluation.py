@@ -46,6 +46,7 @@ import json
 import math
 import os
 import zipfile
+import zlib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence, Union
@@ -55,12 +56,12 @@ import numpy as np
 from jaipur_ai.search._evaluation import Evaluation
 from jaipur_ai.search._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY, N_FEATURES_V1_PY
 from jaipur_ai.search._movefeatures import MOVE_FEATURE_NAMES, MOVE_FEATURES_VERSION_PY
-from jaipur_ai.errors import InvalidWeightsError
+from jaipur_ai.errors import InvalidWeightsError, JaipurError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
            "save_weights", "read_meta", "calibrated", "uncalibrated", "map_coefficients",
            "with_calibration", "fingerprint",
-           "POLICY_ARRAYS", "read_weights", "evaluation_of"]
+           "POLICY_ARRAYS", "read_weights", "evaluation_of", "read_npz"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
@@ -130,29 +131,72 @@ def _read(path: Path) -> dict[str, Any]:
         raise InvalidWeightsError(name, f"cannot read it ({e.strerror or e})") from None
     if not archive_like:
         raise InvalidWeightsError(name, "not a readable weights file: not an .npz archive")
+    return read_npz(path, InvalidWeightsError, MAX_ARRAY_BYTES, KNOWN_ARRAYS, "weights file")
+
+
+def read_npz(path: PathLike, error: type[JaipurError], max_bytes: int,
+             known: Sequence[str] = (), what: str = ".npz archive") -> dict[str, Any]:
+    """The arrays of the ``.npz`` archive ``path``, every member checked before any array
+    is made: each name once, with ``known`` (when given) holding it; an ``.npy`` header
+    numpy reads, of numbers or text (no objects); the array its shape and dtype claim
+    at most ``max_bytes``, and exactly the data that follow the header in the member.
+    So a header that claims more than the file holds costs nothing; ``error(path,
+    reason)`` naming the member otherwise (the weights' and the shards' loaders)."""
+    name = str(path)
     try:
-        z = np.load(path, allow_pickle=False)
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
-        raise InvalidWeightsError(name, f"not a readable weights file ({e})") from None
-    if not isinstance(z, np.lib.npyio.NpzFile):
-        raise InvalidWeightsError(name, "not a weights file: a single array, not an .npz "
-                                        "archive of named arrays")
-    with z:
-        unknown = [k for k in z.files if k not in KNOWN_ARRAYS]
-        if unknown:
-            raise InvalidWeightsError(name, f"unknown arrays: {', '.join(unknown[:5])}")
-        archive = z.zip
-        for k in z.files:
-            info = archive.getinfo(k + ".npy") if archive is not None else None
-            if info is None:
-                continue
-            if info.file_size > MAX_ARRAY_BYTES:
-                raise InvalidWeightsError(name, f"{k} takes {info.file_size} bytes, at most "
-                                                f"{MAX_ARRAY_BYTES}")
-        try:
+        with zipfile.ZipFile(path) as archive:
+            seen: set[str] = set()
+            for info in archive.infolist():
+                member = info.filename
+                k = member[:-4] if member.endswith(".npy") else member
+                if member in seen:
+                    raise error(name, f"{k}: the archive holds two members of that name")
+                seen.add(member)
+                if not member.endswith(".npy"):
+                    raise error(name, f"{member}: not an array (.npy) member")
+                if known and k not in known:
+                    raise error(name, f"unknown arrays: {k}")
+                _check_member(archive, info, k, name, error, max_bytes)
+        with np.load(path, allow_pickle=False) as z:
             return {k: z[k] for k in z.files}
-        except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
-            raise InvalidWeightsError(name, f"not a readable weights file ({e})") from None
+    except JaipurError:
+        raise
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError,
+            zlib.error) as e:
+        raise error(name, f"not a readable {what} ({e})") from None
+
+
+def _check_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, k: str, name: str,
+                  error: type[JaipurError], max_bytes: int) -> None:
+    """One member's header against its data, streamed through (nothing kept)."""
+    with archive.open(info) as fh:
+        version = np.lib.format.read_magic(fh)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+        elif version == (2, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+        else:
+            raise error(name, f"{k}: .npy format version {version[0]}.{version[1]}, "
+                              "this build reads 1.0 and 2.0")
+        if dtype.hasobject or dtype.kind not in "biufUS":
+            raise error(name, f"{k}: an array of {dtype}, not of numbers or text")
+        if any(d < 0 for d in shape):
+            raise error(name, f"{k}: its header claims shape {shape}")
+        nbytes = math.prod(shape) * dtype.itemsize
+        if nbytes > max_bytes:
+            raise error(name, f"{k}: its header claims shape {shape} of {dtype}, "
+                              f"{nbytes:,} bytes, at most {max_bytes:,}")
+        held = info.file_size - fh.tell()
+        if held != nbytes:
+            raise error(name, f"{k}: its header claims shape {shape} of {dtype}, "
+                              f"{nbytes:,} bytes, but the member holds {held:,}")
+        left = nbytes
+        while left > 0:                   # the data really there (a zip can lie too)
+            chunk = fh.read(min(left, 1 << 20))
+            if not chunk:
+                raise error(name, f"{k}: the member ends {left:,} bytes short of its "
+                                  "header's shape")
+            left -= len(chunk)
 
 
 def _check(name: str, z: dict[str, Any]) -> dict[str, Any]:
