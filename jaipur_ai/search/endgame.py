@@ -70,8 +70,11 @@ def solve_endgame(settings: Settings, core: Any, time: Optional[float],
     for depth in range(1, MAX_DEPTH + 1):
         if call.stopped() or budget - solver.nodes <= 0:
             return None
-        if not _polled(lambda d=depth: solver.run_depth(d, node_limit=budget - solver.nodes,
-                                                         deadline=deadline), call):
+        left = budget - solver.nodes
+
+        def solve(depth: int = depth, left: int = left) -> bool:
+            return bool(solver.run_depth(depth, node_limit=left, deadline=deadline))
+        if not _polled(solve, call):
             return None
         summary = solver.summary()
         if summary["proven"]:
