@@ -610,6 +610,39 @@ def test_a_request_past_a_limit_is_a_limit_error_naming_its_field(tmp_path):
     assert ok["final"] and ok["options"]["max_nodes"] == 10_000      # the server's limit
 
 
+@pytest.mark.parametrize("ask", [
+    {"iterations": BIG},                                                  # minutes
+    {"iterations": BIG, "endgame": True, "endgame_deck": 40, "endgame_nodes": 10**9},
+    {"iterations": BIG, "algorithm": "expectimax", "depth": 12},
+])
+def test_the_servers_time_limit_bounds_a_search_limited_otherwise(ask):
+    # each of these runs for minutes; --limit-time 0.3 stops it, whatever limit it names
+    # (30 s waited for the answer: a guard, not a timing)
+    from jaipur_ai.doors.limits import Limits
+    out: queue.Queue = queue.Queue()
+
+    class Out(io.TextIOBase):
+        def writable(self):
+            return True
+
+        def write(self, s):
+            out.put(s)
+            return len(s)
+
+    server = Server(io.StringIO(), Out(), limits=Limits(max_time=0.3))
+    server.handle_line(json.dumps({"id": 1, "position": TEXT, "seed": 1, **ask}))
+    try:
+        answer = json.loads(out.get(timeout=TIMEOUT))
+    finally:
+        server.terminate_all()
+    assert answer["final"] and answer["stopped"] and answer["capped"] is True
+    assert not answer["terminated"] and answer["iterations"] < BIG
+    # a search that ends by its own limit says nothing of the cap
+    server.handle_line(json.dumps({"id": 2, "position": TEXT, "seed": 1, "iterations": 50}))
+    answer = json.loads(out.get(timeout=TIMEOUT))
+    assert answer["final"] and "capped" not in answer
+
+
 def test_weights_come_only_from_the_servers_folder(tmp_path):
     from jaipur_ai.doors.limits import Limits
     from jaipur_ai.search.evaluation import DEFAULT_WEIGHTS

@@ -5,7 +5,9 @@ one table of limits, set by the server's flags with safe defaults, bounds the ti
 iterations, threads and tree of each search, how many searches run at once, and the
 memory they may hold together; and a request may name a weights file only inside a
 folder the server was started with.  Past a limit the request gets a typed error naming
-the limit (``LimitError``), and nothing is started.
+the limit (``LimitError``), and nothing is started.  Whatever limit a request names
+(iterations, nodes, a review's plies), its work is stopped once it has run
+``max_time`` seconds (:meth:`Limits.cap`).
 
 >>> from jaipur_ai.doors.limits import Limits
 >>> Limits().check_search(time=1.0, iterations=None, threads=1, max_nodes=None)
@@ -25,7 +27,7 @@ from typing import Any, Optional
 from jaipur_ai.doors.requests import RequestError
 from jaipur_ai.options import check, describe
 
-__all__ = ["Limits", "Budget", "NODE_BYTES", "LIMIT_OPTIONS", "limits_of"]
+__all__ = ["Limits", "Budget", "TimeCap", "NODE_BYTES", "LIMIT_OPTIONS", "limits_of"]
 
 #: Memory a search may use for one tree node, with the statistics kept beside it (the
 #: node pool itself takes about 53 bytes a node; the opponent's statistics by hand and
@@ -87,6 +89,13 @@ class Limits:
         nodes = self.max_nodes if max_nodes is None else max_nodes
         return nodes, threads * nodes * NODE_BYTES
 
+    def cap(self, stop: threading.Event) -> "TimeCap":
+        """Sets ``stop`` (the stop_event of a request's work) once ``max_time`` seconds
+        have passed, unless closed first: the server's time limit over every request,
+        whatever limit the request names (an iteration limit, an endgame solve's
+        positions, a review's plies)."""
+        return TimeCap(self.max_time, stop)
+
     def weights_path(self, value: Any) -> str:
         """The file a request's ``weights`` names: a bare file name inside ``weights_dir``
         (a remote client never names a path of the server's); LimitError otherwise."""
@@ -102,6 +111,40 @@ class Limits:
             raise _error("weights", f"no such file in the server's weights folder: "
                                     f"{describe(value)}")
         return path
+
+
+class TimeCap:
+    """A timer that sets ``stop`` after ``seconds`` (:meth:`Limits.cap`); ``fired`` says
+    whether it did.  ``close()`` (or leaving a ``with`` block) cancels it.
+
+    >>> stop = threading.Event()
+    >>> with TimeCap(0.0, stop) as cap:
+    ...     _ = stop.wait(10)
+    >>> cap.fired, stop.is_set()
+    (True, True)
+    """
+
+    def __init__(self, seconds: float, stop: threading.Event) -> None:
+        self.seconds = seconds
+        self.fired = False
+        self._stop = stop
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.name = "jaipur-time-cap"
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        self.fired = True
+        self._stop.set()
+
+    def close(self) -> None:
+        self._timer.cancel()
+
+    def __enter__(self) -> "TimeCap":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 def limits_of(values: Any) -> Limits:

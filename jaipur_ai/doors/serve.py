@@ -438,15 +438,21 @@ class Server:
     def _search(self, job: _Job, engine: Any, pos: Position, limits: dict[str, Any],
                 report_every: Optional[float], reserve: int = 0) -> None:
         msg: dict[str, Any]
+        # the server's --limit-time over every search, whatever limit it names
+        cap = self.limits.cap(job.stop)
         try:
             kwargs = dict(limits, stop_event=job.stop)
             if report_every is not None:
                 kwargs["on_progress"] = lambda a: self._partial(job, a)
                 kwargs["report_every"] = report_every
             report = engine.analyse(pos, **kwargs)
+            cap.close()
             body = _analysis_dict(report)
             msg = {"id": job.rid, "action": "analyse", **body,
-                   "terminated": job.terminated, "final": True}
+                   "terminated": job.terminated}
+            if cap.fired:                  # stopped by the server's time limit
+                msg["capped"] = True
+            msg["final"] = True
         except JaipurError as e:
             where = "position" if isinstance(e, InvalidPositionError) else ""
             msg = {"id": job.rid, "action": "analyse", "error": error_body(e, where)}
@@ -454,6 +460,7 @@ class Server:
             self._log_exception(e)
             msg = {"id": job.rid, "action": "analyse", "error": error_body(e)}
         finally:
+            cap.close()
             self.budget.release(reserve)
         self._finish(job, msg)
 
