@@ -370,7 +370,9 @@ def test_the_review_streams_progress_then_the_library_review(app):
     got = evs[-1][1]
     assert got.pop("you") == 1
     record = GameRecord.from_dict(app.handle("GET", f"/api/games/{gid}/record").json())
-    assert GameReview.from_dict(got) == review_game(record, iterations=30, seed=5)
+    # (the server's reviews grow their trees to --limit-nodes at most, as its analyses)
+    assert GameReview.from_dict(got) == review_game(record, iterations=30, seed=5,
+                                                    max_nodes=app.limits.max_nodes)
     assert [p["move"] for p in got["plies"]] == [h["move"] for h in t["history"]]
     assert got["players"] == ["engine", "human"]
     for p in got["plies"]:                            # each ply from its mover's view
@@ -398,6 +400,50 @@ def test_an_abandoned_review_stops():
     assert next(r.stream).startswith(b"event: progress")
     r.stream.close()                    # what the server does when the page goes away
     assert not [th for th in threading.enumerate() if th.name == "jaipur-review"]
+
+
+def test_reviews_count_against_the_servers_searches_and_memory_as_analyses_do():
+    from jaipur_ai.doors.limits import Limits
+    app = WebApp(level=LEVEL, hint="greedy",
+                 limits=Limits(max_searches=1, max_nodes=4096, memory_mb=16))
+    t = play_first_moves(app, new_game(app, seed=2, you=0), 300)
+    first = post(app, f"/api/games/{t['id']}/review", {"iterations": 10**6})
+    try:
+        assert next(first.stream).startswith(b"event: progress")     # running: the slot
+        for path, body in ((f"/api/games/{t['id']}/review", {"iterations": 10**6}),
+                           ("/api/analyse", {"position": SAMPLE, "iterations": 50})):
+            r = post(app, path, body)
+            assert r.status == 400, path
+            assert (r.json()["error"]["type"], r.json()["error"]["field"]) == \
+                ("LimitError", "search")
+        assert app.budget.reserved == 4096 * 250     # its tree: --limit-nodes, not 4M
+    finally:
+        first.stream.close()                          # the page went away: the slot is free
+    assert (app.budget.running, app.budget.reserved) == (0, 0)
+    r = post(app, f"/api/games/{t['id']}/review", {"iterations": 20, "seed": 1})
+    got = review_events(r)[-1]
+    assert got[0] == "review" and got[1]["settings"]["options"]["max_nodes"] == 4096
+
+
+def test_a_review_stops_at_the_servers_time_limit():
+    # 10^6 iterations a ply is an hour's review; --limit-time 0.5 ends it, and the
+    # page gets the plies reviewed so far (read for 30 s at most: a guard, not a timing)
+    from jaipur_ai.doors.limits import Limits
+    app = WebApp(level=LEVEL, hint="greedy", limits=Limits(max_time=0.5))
+    t = play_first_moves(app, new_game(app, seed=2, you=0), 300)
+    r = post(app, f"/api/games/{t['id']}/review", {"iterations": 10**6})
+    chunks, deadline = [], time.monotonic() + TIMEOUT
+    try:
+        for chunk in r.stream:      # (a chunk at least every second: the keep-alive)
+            chunks.append(chunk)
+            if chunk.startswith(b"event: review") or time.monotonic() > deadline:
+                break
+    finally:
+        r.stream.close()
+    assert chunks[-1].startswith(b"event: review"), "the review was not stopped"
+    got = json.loads(chunks[-1].split(b"data: ", 1)[1])
+    assert got["capped"] is True and got["complete"] is False
+    assert (app.budget.running, app.budget.reserved) == (0, 0)
 
 
 # --------------------------------------------------------------------------- positions, analyses

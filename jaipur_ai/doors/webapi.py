@@ -360,8 +360,11 @@ class WebApp:
         the request's, else the review's default."""
         _only(req, ("iterations", "time", "seed"))
         limits = {k: check(k, req.get(k)) for k in ("iterations", "time")}
-        # each ply's search within the server's limits (a review holds one at a time)
-        self.limits.check_search(limits["time"], limits["iterations"], self.threads, None)
+        # each ply's search within the server's limits, its tree at most --limit-nodes; the
+        # review counted against the searches running and their memory as an analysis is
+        # (it holds one search at a time), and stopped after --limit-time as a whole
+        nodes, reserve = self.limits.check_search(limits["time"], limits["iterations"],
+                                                  self.threads, None)
         seed = check("seed", req.get("seed", 0))
         game = self._game(gid)
         with game.lock:
@@ -369,26 +372,40 @@ class WebApp:
         from jaipur_ai.doors.review import review_game   # (the search is loaded when first needed)
         events: "queue.Queue[tuple[str, Any]]" = queue.Queue()
         stop = threading.Event()
+        self.budget.admit(reserve)
+        cap = self.limits.cap(stop)
 
         def work() -> None:
             try:
                 r = review_game(record, seed=seed, stop_event=stop, threads=self.threads,
+                                max_nodes=nodes,
                                 progress=lambda done, total: events.put(
                                     ("progress", {"done": done, "total": total})), **limits)
-                events.put(("review", {"you": game.you, **r.to_dict(),
+                cap.close()
+                capped = {"capped": True} if cap.fired else {}
+                events.put(("review", {"you": game.you, **r.to_dict(), **capped,
                                        "annotated_record": r.annotated(record).to_json()}))
             except Exception as e:  # noqa: BLE001 - every failure becomes an answer
                 if not isinstance(e, JaipurError):
                     import traceback
                     self.log(traceback.format_exc())
                 events.put(("error", {"error": error_body(e)}))
+            finally:
+                cap.close()
+                self.budget.release(reserve)
 
         def finish() -> None:
             stop.set()
             thread.join()
 
         thread = threading.Thread(target=work, name="jaipur-review", daemon=True)
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError as e:   # no thread to be had (a memory or process limit)
+            cap.close()
+            self.budget.release(reserve)
+            raise RequestError(None, f"cannot start a review now ({e}); try again when "
+                                     "fewer searches are running", "ResourceError") from None
         first = events.get()         # progress(0, n) once the record replays, or the error
         return _streamed(events, first, lambda name, data: name in ("review", "error"),
                          finish)
