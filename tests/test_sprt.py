@@ -80,6 +80,21 @@ def test_cli_out_refused_is_one_line_exit_2(tmp_path, capsys):
     assert err.count("\n") == 1 and "other settings" in err
 
 
+@pytest.mark.parametrize("path, why", [("/dev/zero", "not a regular file"),
+                                       ("/dev/null", "not a regular file"),
+                                       (".", "a folder")])
+def test_out_that_is_no_regular_file_is_refused_before_it_is_read(path, why, capsys):
+    # (issue 51, item 3: --out /dev/zero read the device, 1.5 -> 5 GB in 8 s)
+    with pytest.raises(ResultsFileError) as e:
+        run_match("greedy", "random", games=1, seed=1, out=path)
+    assert e.value.field == "out" and why in e.value.reason
+    with pytest.raises(ResultsFileError):
+        run_match("greedy", "random", games=1, seed=None, out=path)   # (reads the seed first)
+    assert main(["match", "greedy", "random", "--games", "1", "--out", path, "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and why in err
+
+
 # ------------------------------------------------------------- paired statistics
 def test_pentanomial_counts_and_stats():
     assert pentanomial([0, 0.5, 1, 1.5, 2, 2]) == [1, 1, 1, 1, 2]

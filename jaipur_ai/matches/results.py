@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import Any, Optional
 
 from jaipur_ai.errors import JaipurError
@@ -40,8 +41,26 @@ class ResultsFile:
         self._load()
 
     @staticmethod
+    def check_path(path: str) -> None:
+        """ResultsFileError unless ``path`` is a regular file or names none yet: a folder,
+        a device (``/dev/zero`` would be read for ever), a FIFO or a socket is refused,
+        as ``analyse`` refuses them."""
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return
+        except OSError as e:
+            raise ResultsFileError("out", f"cannot read {path}: {e.strerror}") from None
+        if stat.S_ISDIR(st.st_mode):
+            raise ResultsFileError("out", f"{path} is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise ResultsFileError("out", f"{path} is not a regular file (a FIFO, device or "
+                                          "socket): give a file")
+
+    @staticmethod
     def read_settings(path: str) -> Optional[dict[str, Any]]:
         """The settings in the header of ``path`` (None: no file, or no header yet)."""
+        ResultsFile.check_path(path)
         try:
             with open(path, "rb") as fh:
                 first = fh.readline()
@@ -58,6 +77,7 @@ class ResultsFile:
             return None
 
     def _load(self) -> None:
+        self.check_path(self.path)
         try:
             with open(self.path, "rb") as fh:
                 data = fh.read()
