@@ -95,6 +95,62 @@ def test_out_that_is_no_regular_file_is_refused_before_it_is_read(path, why, cap
     assert err.count("\n") == 1 and why in err
 
 
+def _settings(seed=1):
+    return {"a": "greedy", "b": "random", "seed": seed, "unit": "round"}
+
+
+def test_a_second_writer_of_a_results_file_is_refused(tmp_path, capsys):
+    # (issue 51, item 2: two matches on one file both reported their games; the file held
+    # 7 readable games and 5 corrupt lines, and resuming then refused it)
+    from jaipur_ai.matches.results import ResultsFile
+    f = str(tmp_path / "c.jsonl")
+    held = ResultsFile(f, _settings())
+    try:
+        with pytest.raises(ResultsFileError) as e:
+            run_match("greedy", "random", games=2, seed=1, out=f)
+        assert e.value.field == "out" and "being written by another match" in e.value.reason
+        # as a second process: refused in one line, exit status 2, before any game
+        import subprocess
+        import sys
+        p = subprocess.run([sys.executable, "-m", "jaipur_ai", "match", "greedy", "random",
+                            "--games", "2", "--seed", "1", "--out", f, "-q"],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 2 and p.stdout == ""
+        assert p.stderr.count("\n") == 1 and "being written by another match" in p.stderr
+        assert open(f).read().count("\n") == 1              # the header only: untouched
+    finally:
+        held.close()
+    whole = run_match("greedy", "random", games=2, seed=1, out=f)    # released: it runs
+    assert whole.n_games == 4 and whole.resumed == 0
+    again = run_match("greedy", "random", games=2, seed=1, out=f)    # and resumes
+    assert again.resumed == 4
+
+
+def test_a_results_line_that_fails_part_way_is_cut_off(tmp_path, monkeypatch):
+    import errno
+    import os
+    from jaipur_ai.matches import results
+    f = str(tmp_path / "c.jsonl")
+    whole = run_match("greedy", "random", games=1, seed=1)
+    rf = results.ResultsFile(f, _settings())
+    rf.add(whole.records[0], 11)
+    size = os.path.getsize(f)
+    real = os.pwrite
+
+    def half_then_full(fd, data, offset):        # half the line lands, then the disk is full
+        if len(data) > 20:
+            return real(fd, data[:len(data) // 2], offset)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(results.os, "pwrite", half_then_full)
+    with pytest.raises(ResultsFileError) as e:
+        rf.add(whole.records[1], 11)
+    assert e.value.field == "out" and "No space left" in e.value.reason
+    monkeypatch.undo()
+    assert os.path.getsize(f) == size                    # no torn line left behind
+    rf.close()
+    assert len(results.ResultsFile(f, _settings()).records) == 1
+
+
 # ------------------------------------------------------------- paired statistics
 def test_pentanomial_counts_and_stats():
     assert pentanomial([0, 0.5, 1, 1.5, 2, 2]) == [1, 1, 1, 1, 2]

@@ -7,6 +7,11 @@ import os
 import stat
 from typing import Any, Optional
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
 from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.games import GameRecord
 
@@ -28,16 +33,19 @@ class ResultsFile:
     {...}}`` with what fixes the games (A, B, the match seed, the unit); each later
     line is one game: :meth:`GameRecord.to_dict` plus ``"match_seed"`` and
     ``"game_seed"`` (the seed its searches derive from).  Lines are appended,
-    flushed and synced as each game finishes, so a crash loses at most the games
-    being played.  Opening an existing file reads its games back (a torn last line,
-    from a crash while writing, is cut off); a header with other settings is refused
-    (:class:`ResultsFileError`).  A deal and seat found twice count once."""
+    each in one piece, and synced as each game finishes, so a crash loses at most the
+    games being played.  Opening an existing file reads its games back (a torn last
+    line, from a crash while writing, is cut off); a header with other settings is
+    refused (:class:`ResultsFileError`).  A deal and seat found twice count once.
+    The file is locked (``flock``) from opening to :meth:`close`: a second match on it
+    is refused rather than interleaving its lines with this one's."""
 
     def __init__(self, path: str, settings: dict[str, Any]) -> None:
         self.path = os.fspath(path)
         self.settings = settings
         self.records: dict[tuple[int, int], GameRecord] = {}
         self._fh: Any = None
+        self._end = 0                  # bytes of whole lines: where the next line goes
         self._load()
 
     @staticmethod
@@ -78,11 +86,22 @@ class ResultsFile:
 
     def _load(self) -> None:
         self.check_path(self.path)
+        try:                 # (made if missing, never emptied: another match may hold it)
+            fh = os.fdopen(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666), "r+b",
+                           buffering=0)
+        except OSError as e:
+            raise ResultsFileError("out", f"cannot write {self.path}: {e.strerror}") from None
         try:
-            with open(self.path, "rb") as fh:
-                data = fh.read()
-        except FileNotFoundError:
-            data = b""
+            _lock(fh, self.path)
+            self._read(fh)
+        except BaseException:
+            fh.close()
+            raise
+
+    def _read(self, fh: Any) -> None:
+        """The games of the locked file ``fh`` read back; a torn last line cut off."""
+        try:
+            data = fh.readall()
         except OSError as e:
             raise ResultsFileError("out", f"cannot read {self.path}: {e.strerror}") from None
         lines = data.split(b"\n")
@@ -115,21 +134,33 @@ class ResultsFile:
                                                       f"game ({type(e).__name__})") from None
                     self.records.setdefault((rec.deal, rec.a_seat), rec)
                     good += len(line) + 1
-        mode = "r+b" if data else "wb"
+        self._fh, self._end = fh, good
         try:
-            self._fh = open(self.path, mode)
-            self._fh.truncate(good)
-            self._fh.seek(good)
-            if not good:
-                self._write({"format": RESULTS_FORMAT, "settings": self.settings})
+            fh.truncate(good)
         except OSError as e:
             raise ResultsFileError("out", f"cannot write {self.path}: {e.strerror}") from None
+        if not good:
+            self._write({"format": RESULTS_FORMAT, "settings": self.settings})
 
     def _write(self, obj: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
-        self._fh.flush()
+        """One line, written whole at the end of the file and synced; a write that fails
+        part way is cut off again, so the file never holds a torn line of its own
+        making (ResultsFileError)."""
+        line = json.dumps(obj, separators=(",", ":")).encode() + b"\n"
+        fd = self._fh.fileno()
         try:
-            os.fsync(self._fh.fileno())
+            done = 0
+            while done < len(line):
+                done += os.pwrite(fd, line[done:], self._end + done)
+        except OSError as e:
+            try:
+                os.ftruncate(fd, self._end)
+            except OSError:  # pragma: no cover - the file is cut at resume anyway
+                pass
+            raise ResultsFileError("out", f"cannot write {self.path}: {e.strerror}") from None
+        self._end += len(line)
+        try:
+            os.fsync(fd)
         except OSError:  # pragma: no cover - a file system without fsync
             pass
 
@@ -145,6 +176,22 @@ class ResultsFile:
         if self._fh is not None:
             self._fh.close()
             self._fh = None
+
+
+def _lock(fh: Any, path: str) -> None:
+    """An exclusive lock on the open results file, held until it is closed: a second
+    match writing the same file would interleave its lines with this one's, so it is
+    refused (ResultsFileError).  A file system without locks is used unlocked."""
+    if fcntl is None:  # pragma: no cover - Windows: no flock
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ResultsFileError("out", f"{path} is being written by another match (it is "
+                                      "locked): wait for that one to end, or use another "
+                                      "file") from None
+    except OSError:  # pragma: no cover - e.g. ENOLCK on a file system without locks
+        pass
 
 
 def _settings_text(st: Any) -> str:
