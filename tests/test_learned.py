@@ -661,3 +661,63 @@ def test_shards_whose_arrays_differ_in_width_are_an_invalid_data_error(tmp_path,
     with pytest.raises(InvalidDataError, match="child_action of 5 columns, the shards before "
                                                "it have 32"):
         train.load_shards(str(tmp_path))
+
+
+# ------------------------------------------------------------------ output paths
+# (issue 51, item 1: train --out /nonexistent/w.npz failed after training, --out /tmp left
+# /tmp.tmp, selfplay /dev/null raised FileExistsError): checked before the work
+
+def test_train_out_is_checked_before_training(tmp_path, capsys, monkeypatch):
+    from jaipur_ai.doors.cli import main
+    from jaipur_ai.learning import pipeline
+
+    def no_work(*a, **kw):
+        raise AssertionError("trained before the output path was checked")
+    monkeypatch.setattr(pipeline, "load_shards", no_work)
+    for out, why in [(str(tmp_path / "nope" / "w.npz"), "cannot write it: no such folder"),
+                     (str(tmp_path), "a folder, not a weights file name")]:
+        assert main(["train", str(tmp_path), "--out", out]) == 2
+        o, err = capsys.readouterr()
+        assert o == "" and err.count("\n") == 1 and f"{out}: {why}" in err
+        assert main(["calibrate", str(tmp_path / "w.npz"), str(tmp_path / "c"),
+                     "--out", out]) == 2
+        assert why in capsys.readouterr().err
+    assert not (tmp_path.parent / (tmp_path.name + ".tmp")).exists()
+
+
+def test_weights_that_cannot_be_written_after_training_follow_the_report(tmp_path, capsys,
+                                                                         monkeypatch):
+    import errno
+    import os
+    from jaipur_ai.doors.cli import main
+    from jaipur_ai.learning import pipeline
+    selfplay(str(tmp_path / "d"), rounds=10, engine="policy", seed=1, shard_rounds=10,
+             progress=False)
+
+    def disk_full(path, *a):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(pipeline, "save_weights", disk_full)
+    out = str(tmp_path / "w.npz")
+    assert main(["train", str(tmp_path / "d"), "--out", out, "--epochs", "1"]) == 2
+    o, err = capsys.readouterr()
+    assert "held out" in o and err.count("\n") == 1
+    assert f"{out}: cannot write it: No space left on device (the weights of the fit above " \
+           "are not saved)" in err
+    # and a save that fails leaves no FILE.tmp beside the path
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(OSError):
+        evaluation.save_weights(tmp_path / "taken", _random_weights(), {})
+    assert not (tmp_path / "taken.tmp").exists()
+
+
+@pytest.mark.parametrize("command", ["selfplay", "learn", "improve"])
+def test_an_output_folder_that_is_a_file_is_refused_before_the_work(tmp_path, capsys, command):
+    from jaipur_ai.doors.cli import main
+    with pytest.raises(InvalidDataError, match="/dev/null: not a folder"):
+        selfplay("/dev/null", rounds=2, engine="policy", progress=False)
+    assert main([command, "/dev/null"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "/dev/null: not a folder" in err
+    (tmp_path / "f").write_text("")
+    assert main([command, str(tmp_path / "f" / "sub")]) == 2
+    assert "cannot make the folder" in capsys.readouterr().err

@@ -271,3 +271,53 @@ def test_record_bytes_that_are_not_utf8_are_a_record_error(data):
     assert e.value.field == "record" and "not UTF-8" in e.value.reason
     good = SAMPLE_RECORD_FILE.read_bytes()
     assert GameRecord.from_json(good).to_dict() == GameRecord.load(str(SAMPLE_RECORD_FILE)).to_dict()
+
+
+# ------------------------------------------------------------------ --record paths
+# (issue 51, item 1: a whole match or game was played, then FileNotFoundError, the record
+# lost): the path is checked before the work; a failure at the end still shows the results
+
+def _no_work(*args, **kw):
+    raise AssertionError("the work started before the output path was checked")
+
+
+@pytest.mark.parametrize("where, why", [("/nonexist/m.json", "no such folder '/nonexist'"),
+                                        (".", "a folder, not a file name")])
+def test_record_paths_are_checked_before_the_match_or_the_game(where, why, capsys, monkeypatch):
+    import io
+    from jaipur_ai.doors import commands
+    from jaipur_ai.doors.cli import main
+    monkeypatch.setattr(commands, "run_match", _no_work)
+    monkeypatch.setattr(commands, "Game", _no_work)
+    assert main(["match", "ismcts:iterations=3000", "greedy", "--games", "2", "--seed", "1",
+                 "--record", where]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and f"--record: cannot write '{where}': {why}" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("take S\nquit\n"))
+    assert main(["play", "--level", "easy", "--seed", "3", "--you", "0", "--record", where]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and f"--record: cannot write '{where}': {why}" in err
+
+
+def test_a_record_that_cannot_be_written_at_the_end_follows_the_results(tmp_path, capsys,
+                                                                        monkeypatch):
+    import errno
+    import io
+    import os
+    from jaipur_ai.doors.cli import main
+
+    def disk_full(self, path):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path)
+    monkeypatch.setattr(GameRecord, "save", disk_full)
+    path = str(tmp_path / "m.json")
+    assert main(["match", "greedy", "random", "--games", "1", "--seed", "1", "-q",
+                 "--record", path]) == 1
+    out, err = capsys.readouterr()
+    assert "A wins" in out                                  # the results, then the failure
+    assert err.count("\n") == 1 and f"--record: cannot write {path!r}: No space left on " \
+        "device (the games of the match above are not saved)" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("take S\nquit\n"))
+    assert main(["play", "--level", "easy", "--seed", "3", "--you", "0", "--record", path]) == 1
+    out, err = capsys.readouterr()
+    assert "You left the game" in out
+    assert err.count("\n") == 1 and "(the game above is not saved)" in err

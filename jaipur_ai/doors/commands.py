@@ -328,6 +328,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     game: Game
     recording: Optional[RecordingGameType] = None
     if args.record:
+        _check_writable(args.record, "--record")      # before the game, not after it
         from jaipur_ai.doors.play import recording_game
         game = recording = recording_game()(_level_spec(args.level), args.hint,
                                             seed=args.seed, you=args.you)
@@ -340,7 +341,17 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     finally:
         if recording is not None:
-            recording.record().save(args.record)
+            _save_record(recording.record(), args.record, "the game above is not saved")
+
+
+def _save_record(record: Any, path: str, lost: str) -> None:
+    """Write a record at the end of a command; CliError (exit status 1) saying where it
+    could not go, once the results are shown."""
+    try:
+        record.save(path)
+    except OSError as e:
+        raise CliError("--record", f"cannot write {path!r}: {e.strerror or e} ({lost})",
+                       1) from None
 
 
 # --------------------------------------------------------------------- match
@@ -419,6 +430,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     elif args.alpha is not None or args.beta is not None:
         raise CliError("--alpha", "--alpha and --beta are settings of --sprt")
     games = args.games if args.games is not None else (MAX_GAMES if sprt else 10)
+    if args.record:
+        _check_writable(args.record, "--record")      # before the match, not after it
     progress = _Progress(2 * games, not args.quiet, open_ended=sprt is not None)
     try:
         # stdout is the report's alone: Ray prints its workers' deaths to stdout
@@ -431,13 +444,14 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise CliError(flag_of(e), e.reason) from None
     finally:
         progress.close()
-    if args.record:
-        from jaipur_ai.matches.record import GameRecord
-        GameRecord.from_match(res).save(args.record)
     if args.json:
         print(res.to_json(indent=2))
     else:
         print(format_result(res))
+    if args.record:
+        from jaipur_ai.matches.record import GameRecord
+        _save_record(GameRecord.from_match(res), args.record,
+                     "the games of the match above are not saved")
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
@@ -462,6 +476,8 @@ def _check_writable(path: str, flag: str) -> None:
         raise CliError(flag, f"cannot write {path!r}: a folder, not a file name")
     if not os.path.isdir(folder):
         raise CliError(flag, f"cannot write {path!r}: no such folder {folder!r}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise CliError(flag, f"cannot write {path!r}: the folder {folder!r} is not writable")
 
 
 def cmd_review(args: argparse.Namespace) -> int:

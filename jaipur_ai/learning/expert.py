@@ -33,7 +33,7 @@ from typing import Any, Optional, Union
 from jaipur_ai.learning._report import say
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
 from jaipur_ai.learning.policy import fit_policy, rows_of
-from jaipur_ai.learning.selfplay import selfplay
+from jaipur_ai.learning.selfplay import make_folder, selfplay
 from jaipur_ai.learning.train import fit, load_shards
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.runner import run_match
@@ -105,8 +105,7 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
     if workers is None and backend == "local":
         workers = 2
     runner = make_backend(backend, workers, address)
-    root = Path(folder)
-    root.mkdir(parents=True, exist_ok=True)
+    root = make_folder(folder)
     src = Path(start) if start is not None else DEFAULT_WEIGHTS
     # a folder holds one run: a rerun with other settings or another start is refused
     # (it would mix generations made otherwise), as selfplay refuses its folders

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from contextlib import redirect_stdout
@@ -28,13 +29,14 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 
+from jaipur_ai.errors import InvalidWeightsError
 from jaipur_ai.learning._report import say
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
 from jaipur_ai.search.evaluation import save_weights, with_calibration
 from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, improve
-from jaipur_ai.learning.selfplay import selfplay
+from jaipur_ai.learning.selfplay import make_folder, selfplay
 from jaipur_ai.learning.train import TARGETS, fit, load_shards
 
 __all__ = ["learn", "add_commands", "DEFAULTS"]
@@ -78,8 +80,7 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = True,
     if unknown:
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
     cfg.update(settings)
-    root = Path(folder)
-    root.mkdir(parents=True, exist_ok=True)
+    root = make_folder(folder)
     t0 = time.monotonic()
     history = []
     data_dirs = [root / "gen0"]
@@ -148,12 +149,31 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_out(path: str) -> None:
+    """InvalidWeightsError naming ``path`` unless a weights file can be made there: not a
+    folder, in a folder that exists and can be written (checked before the work)."""
+    folder = os.path.dirname(path) or "."
+    if not path or os.path.isdir(path):
+        raise InvalidWeightsError(path, "a folder, not a weights file name")
+    if not os.path.isdir(folder):
+        raise InvalidWeightsError(path, f"cannot write it: no such folder {folder!r}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidWeightsError(path, f"cannot write it: the folder {folder!r} is not "
+                                        "writable")
+
+
 def _cmd_train(args: argparse.Namespace) -> int:
+    check_out(args.out)                  # before the training, not after it
     data = load_shards(args.data)
     weights, rep = fit(data, hidden=args.hidden, epochs=args.epochs, target=args.target,
                        seed=args.seed)
-    save_weights(args.out, weights, {"command": "jaipur-ai train", "data": args.data,
-                                     "report": rep})
+    try:
+        save_weights(args.out, weights, {"command": "jaipur-ai train", "data": args.data,
+                                         "report": rep})
+        failed = None
+    except OSError as e:                 # (the report still shown, then where it failed)
+        failed = InvalidWeightsError(args.out, f"cannot write it: {e.strerror or e} (the "
+                                               "weights of the fit above are not saved)")
     if args.json:
         print(json.dumps(rep))
     else:
@@ -162,6 +182,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
               f"{rep['holdout_logloss']:.4f} (constant {rep['constant_logloss']:.4f}), "
               f"Brier {rep['holdout_brier']:.4f} (constant {rep['constant_brier']:.4f}), "
               f"margin RMSE {rep['margin_rmse']:.2f} points")
+    if failed is not None:
+        raise failed
     return 0
 
 
@@ -176,6 +198,8 @@ def _cmd_learn(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        check_out(args.out)              # before the self-play, not after it
     with redirect_stdout(sys.stderr):
         rec = calibrate(args.weights, args.folder, rounds=args.rounds,
                         iterations=args.iterations, seed=args.seed, out=args.out,

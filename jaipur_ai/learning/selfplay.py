@@ -59,7 +59,7 @@ from jaipur_ai.errors import InvalidDataError
 from jaipur_ai.matches.spec import EngineSpec, derive_seed
 from jaipur_ai.rules.position import GameState
 
-__all__ = ["selfplay", "play_shard", "SHARD_KEYS"]
+__all__ = ["selfplay", "play_shard", "SHARD_KEYS", "make_folder"]
 
 SHARD_KEYS = ("features", "result", "margin", "mover", "ply", "round", "action", "value",
               "visits", "iterations", "child_action", "child_visits", "state")
@@ -178,6 +178,21 @@ class _Progress:
             sys.stderr.write("\n")
 
 
+def make_folder(folder: Union[str, Path]) -> Path:
+    """The output folder ``folder``, made if missing, before any work: a path that is a
+    file (``/dev/null``) or a folder that cannot be made is an InvalidDataError naming it."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise InvalidDataError(str(path), "not a folder (the output is a folder of files)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InvalidDataError(str(path), f"cannot make the folder: {e.strerror or e}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InvalidDataError(str(path), "the folder is not writable")
+    return path
+
+
 def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
              seed: int = 0, shard_rounds: int = 100, workers: Optional[int] = None,
              progress: bool = False, backend: Union[str, Backend] = "local",
@@ -194,8 +209,7 @@ def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
     if rounds < 1 or shard_rounds < 1:
         raise ValueError("rounds and shard_rounds must be >= 1")
     runner = make_backend(backend, workers, address)
-    path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
+    path = make_folder(folder)
     settings = {"format": "jaipur-ai-selfplay/1", "engine": engine, "seed": int(seed),
                 "rounds": int(rounds), "shard_rounds": int(shard_rounds),
                 "n_features": N_FEATURES}

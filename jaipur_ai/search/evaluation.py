@@ -103,9 +103,16 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
                   feature_names=np.array(FEATURE_SETS[version]),
                   meta=np.array(json.dumps(dict(meta))))
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        np.savez(fh, **arrays)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
+        os.replace(tmp, path)
+    except BaseException:                # (no stray FILE.tmp left behind)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 #: The arrays a weights file may hold, and the most bytes any one of them may take
