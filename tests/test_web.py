@@ -957,3 +957,48 @@ def test_a_games_table_is_readable_while_its_engine_thinks():
         time.sleep(0.01)
     mover.join(TIMEOUT)
     assert seen is not None and seen["turn"] == "engine" and seen["history"][-1]["move"] == move
+
+
+def test_a_request_that_trickles_in_is_cut_off_and_others_are_answered(monkeypatch):
+    """More clients than the server's connection threads (8 here), each sending a byte of
+    its headers every 0.2 s (well within the idle timeout): each is cut off once its
+    request has taken the request timeout (1 s here), so the threads come free and a
+    normal request is answered meanwhile.  Bounded: 12 clients, each trickling for
+    TIMEOUT + 10 seconds at most (longer than the answer is waited for: TIMEOUT seconds,
+    a guard)."""
+    import select
+    monkeypatch.setattr(web, "MAX_CONNECTIONS", 8)
+    gen = _serving(request_timeout=1.0)
+    srv = next(gen)
+    host, port = srv.server_address[:2]
+    cut: list = []
+
+    def trickle() -> None:
+        s = socket.create_connection((host, port), timeout=TIMEOUT)
+        deadline = time.monotonic() + TIMEOUT + 10
+        try:
+            for b in (b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-A: b\r\n" * 1000):
+                if time.monotonic() > deadline:
+                    return
+                if select.select([s], [], [], 0)[0] and not s.recv(65536):
+                    break                        # the server hung up
+                s.sendall(bytes([b]))
+                time.sleep(0.2)
+            cut.append(True)
+        except OSError:
+            cut.append(True)                     # the server hung up
+        finally:
+            s.close()
+
+    clients = [threading.Thread(target=trickle, daemon=True) for _ in range(12)]
+    try:
+        for c in clients:
+            c.start()
+        time.sleep(0.5)                          # they hold every thread now
+        with urllib.request.urlopen(web.url_of(srv) + "api", timeout=TIMEOUT) as r:
+            assert r.status == 200
+        for c in clients:
+            c.join(TIMEOUT + 11)
+    finally:
+        next(gen, None)
+    assert len(cut) == 12                        # every one was cut off

@@ -15,9 +15,11 @@ True
 """
 from __future__ import annotations
 
+import io
 import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional
 
@@ -27,7 +29,7 @@ from jaipur_ai.doors.requests import RequestError
 from jaipur_ai.doors.webapi import Response, WebApp, error_response, json_response
 
 __all__ = ["WebApp", "make_server", "url_of", "run", "DEFAULT_PORT", "MAX_BODY",
-           "LISTEN_BACKLOG", "MAX_CONNECTIONS", "IDLE_TIMEOUT"]
+           "LISTEN_BACKLOG", "MAX_CONNECTIONS", "IDLE_TIMEOUT", "REQUEST_TIMEOUT"]
 
 #: The port ``jaipur-ai web`` listens on unless ``--port`` says otherwise.
 DEFAULT_PORT = 8357
@@ -40,6 +42,57 @@ MAX_CONNECTIONS = 512
 #: Seconds a connection may stay silent (between requests, or within one's headers and
 #: body) before the server closes it.
 IDLE_TIMEOUT = 30.0
+#: Seconds a request may take to arrive whole (request line, headers and body), from its
+#: first byte: a client that sends a byte now and then, each within the idle timeout,
+#: does not hold its connection's thread longer (as servers bound a request's headers).
+REQUEST_TIMEOUT = 10.0
+
+
+class _RequestReader(io.RawIOBase):
+    """The reading end of a connection: each read waits at most the idle timeout, and
+    once a request's first byte has come, the whole request must have come within
+    ``limit`` seconds (:data:`REQUEST_TIMEOUT`); past it a read raises TimeoutError, which
+    ends the connection.  ``next_request()`` starts the wait for the next request;
+    ``done()`` ends the deadline once the request was read (the answer is written with
+    the idle timeout)."""
+
+    def __init__(self, sock: socket.socket, idle: float, limit: float) -> None:
+        super().__init__()
+        self._sock = sock
+        self._raw = sock.makefile("rb", buffering=0)
+        self.idle = idle
+        self.limit = limit
+        self.deadline: Optional[float] = None
+        self.reading = True
+
+    def readable(self) -> bool:
+        return True
+
+    def next_request(self) -> None:
+        self.deadline = None
+        self.reading = True
+
+    def done(self) -> None:
+        if self.deadline is not None:
+            self._sock.settimeout(self.idle)
+        self.deadline = None
+        self.reading = False
+
+    def readinto(self, b: Any) -> Optional[int]:
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the request did not arrive whole within "
+                                   f"{self.limit:g} seconds")
+            self._sock.settimeout(min(self.idle, left))
+        n = self._raw.readinto(b)
+        if n and self.reading and self.deadline is None:
+            self.deadline = time.monotonic() + self.limit
+        return n
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
 
 
 # --------------------------------------------------------------------------- HTTP
@@ -49,10 +102,19 @@ class _Handler(BaseHTTPRequestHandler):
     server: "_WebServer"
 
     def setup(self) -> None:
-        # the socket's timeout, the server's: idle, headers and body
+        # the socket's timeout, the server's: idle, headers and body; and a deadline for
+        # a whole request, from its first byte
         self.connection = self.request
         self.connection.settimeout(self.server.idle_timeout)
         super().setup()
+        self.rfile.close()
+        self._reader = _RequestReader(self.connection, self.server.idle_timeout,
+                                      self.server.request_timeout)
+        self.rfile = io.BufferedReader(self._reader)
+
+    def handle_one_request(self) -> None:
+        self._reader.next_request()
+        super().handle_one_request()
 
     def do_GET(self) -> None:
         self._answer("GET")
@@ -112,6 +174,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(resp)
 
     def _send(self, resp: Response) -> None:
+        self._reader.done()         # the request was read: the answer has the idle timeout
         try:
             self.send_response(resp.status)
             self.send_header("Content-Type", resp.content_type)
@@ -177,10 +240,12 @@ class _WebServer(ThreadingHTTPServer):
     request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, address: tuple[str, int], app: WebApp, verbose: bool,
-                 idle_timeout: float = 30.0) -> None:
+                 idle_timeout: float = IDLE_TIMEOUT,
+                 request_timeout: float = REQUEST_TIMEOUT) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.idle_timeout = idle_timeout
+        self.request_timeout = request_timeout
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self.app = app
         self.verbose = verbose
@@ -220,15 +285,17 @@ def _log_stderr(text: str) -> None:
 
 
 def make_server(app: WebApp, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                verbose: bool = False,
-                idle_timeout: float = IDLE_TIMEOUT) -> ThreadingHTTPServer:
+                verbose: bool = False, idle_timeout: float = IDLE_TIMEOUT,
+                request_timeout: float = REQUEST_TIMEOUT) -> ThreadingHTTPServer:
     """An HTTP server of ``app`` bound to ``host``:``port`` (port 0: a free one; its
     number is ``server.server_address[1]``); ``serve_forever()`` serves.  A connection
     that sends nothing for ``idle_timeout`` seconds (between requests, or in the middle
-    of one) is closed, so half-sent requests do not hold its threads."""
+    of one) is closed, and so is one whose request has not come whole (request line,
+    headers and body) ``request_timeout`` seconds after its first byte: slow or
+    half-sent requests do not hold its threads."""
     if verbose:
         app.log = _log_stderr
-    return _WebServer((host, port), app, verbose, idle_timeout)
+    return _WebServer((host, port), app, verbose, idle_timeout, request_timeout)
 
 
 def url_of(server: ThreadingHTTPServer) -> str:
