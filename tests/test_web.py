@@ -786,6 +786,36 @@ def test_only_json_is_posted_and_only_to_this_host(server):
     assert status == 200
 
 
+@pytest.mark.parametrize("headers,status,field", [
+    (b"Content-Length: 22", 200, None),
+    (b"Content-Length:  22 ", 200, None),              # the whitespace around a value
+    (b"Content-Length: 22\r\nContent-Length: 22", 200, None),   # the same, twice
+    (b"Content-Length: +22", 400, "Content-Length"),
+    (b"Content-Length: 2_2", 400, "Content-Length"),
+    (b"Content-Length: 0x16", 400, "Content-Length"),
+    (b"Content-Length: 22.0", 400, "Content-Length"),
+    (b"Content-Length: 2 2", 400, "Content-Length"),
+    ("Content-Length: \uff12\uff12".encode(), 400, "Content-Length"),  # fullwidth digits
+    (b"Content-Length: 22\r\nContent-Length: 23", 400, "Content-Length"),
+    (b"Content-Length: 22\r\nHost: 127.0.0.1", 400, "Host"),    # a second Host
+    (b"Content-Length: 22\r\nHost: evil.example", 400, "Host"),
+])
+def test_content_length_is_digits_and_duplicates_that_disagree_are_refused(
+        server, headers, status, field):
+    # RFC 9110 8.6 (Content-Length = 1*DIGIT), RFC 9112 3.2 (one Host) and 6.3
+    body = b'{"position": "sample"}'
+    assert len(body) == 22
+    got, data = http(server, b"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             b"Content-Type: application/json\r\n" + headers +
+                     b"\r\nConnection: close\r\n\r\n" + body)
+    assert got == status, data
+    if field is None:
+        assert data["kind"] == "view"
+    else:
+        assert data["error"]["field"] == field and data["error"]["type"] == \
+            "InvalidRequestError"
+
+
 def test_errors_over_http_are_json(server):
     status, data = get_json(server, "/api/games/nope")
     assert status == 404 and data["error"]["field"] == "id"

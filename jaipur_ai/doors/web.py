@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import io
+import re
 import socket
 import sys
 import threading
@@ -46,6 +47,8 @@ IDLE_TIMEOUT = 30.0
 #: first byte: a client that sends a byte now and then, each within the idle timeout,
 #: does not hold its connection's thread longer (as servers bound a request's headers).
 REQUEST_TIMEOUT = 10.0
+
+_DIGITS = re.compile(r"[0-9]+")
 
 
 class _RequestReader(io.RawIOBase):
@@ -132,22 +135,27 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer("PATCH")
 
     def _read_body(self) -> bytes:
-        text = self.headers.get("Content-Length")
-        if text is None:
+        # RFC 9110 (8.6): Content-Length = 1*DIGIT, the whitespace around a field's value
+        # not part of it; several that disagree are an invalid message (RFC 9112, 6.3)
+        values = {v.strip(" \t") for v in self.headers.get_all("Content-Length") or []}
+        if not values:
             return b""
-        try:
-            n = int(text)
-        except ValueError:
-            n = -1
-        if n < 0:
-            raise RequestError("Content-Length", f"expected a number of bytes, got "
-                                                 f"{describe(text)}")
+        if len(values) > 1:
+            raise RequestError("Content-Length", "several headers that disagree: "
+                                                 f"{', '.join(sorted(map(repr, values)))}")
+        text = values.pop()
+        if not _DIGITS.fullmatch(text):
+            raise RequestError("Content-Length", f"expected a number of bytes (digits only), "
+                                                 f"got {describe(text)}")
+        n = int(text) if len(text) <= 18 else MAX_BODY + 1
         if n > MAX_BODY:
             raise RequestError("body", f"{n} bytes, the most is {MAX_BODY}",
                                "PayloadTooLargeError")
         return self.rfile.read(n)
 
     def _check_headers(self, method: str) -> None:
+        if len(self.headers.get_all("Host") or []) > 1:   # RFC 9112 (3.2): a 400
+            raise RequestError("Host", "more than one Host header: a request names one host")
         host = (self.headers.get("Host") or "").strip().lower()
         if host and self.server.loopback:      # (a browser always names the host)
             name = host.split("]")[0] + "]" if host.startswith("[") else host.split(":")[0]
