@@ -28,6 +28,7 @@ jaipur_ai.errors.InvalidOptionError: exploration: must be a number, at least 0 a
 """
 from __future__ import annotations
 
+import difflib
 import math
 import numbers
 import os
@@ -40,7 +41,7 @@ __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIO
            "SEARCH_LIMITS", "ALGORITHMS", "SETTINGS_NAMES",
            "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",
            "check", "check_engine_options", "check_clock", "parse_text", "describe", "option",
-           "markdown_table"]
+           "unknown", "did_you_mean", "markdown_table"]
 
 ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "cheat")
 #: The named search settings (jaipur_ai.search.settings.NAMED).
@@ -447,10 +448,31 @@ def option(name: str) -> Option:
     return o
 
 
-def unknown(name: Any, known: Iterable[str] = SPEC_OPTIONS) -> InvalidOptionError:
+def did_you_mean(name: Any, known: Iterable[str]) -> Optional[str]:
+    """``"did you mean X?"`` (or ``X or Y``) naming the names of ``known`` closest to
+    ``name`` (a typo: ``iteration``, ``exploraton``), None when none is close.
+
+    >>> did_you_mean("iteration", SPEC_OPTIONS)
+    'did you mean iterations?'
+    >>> did_you_mean("xyzzy", SPEC_OPTIONS) is None
+    True
+    """
+    if not isinstance(name, str) or len(name) > 100:
+        return None
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.75)
+    return f"did you mean {' or '.join(close)}?" if close else None
+
+
+def unknown(name: Any, known: Iterable[str] = SPEC_OPTIONS,
+            what: str = "an engine option") -> InvalidOptionError:
+    """The error for a name that is not an option: the closest names when one is close
+    (a typo), else every name known."""
+    known = sorted(known)
     shown = name if isinstance(name, str) and len(name) <= 40 else describe(name)
-    return InvalidOptionError(str(shown), "not an engine option (known: "
-                                          f"{', '.join(sorted(known))})")
+    hint = did_you_mean(name, known)
+    if hint is not None:
+        return InvalidOptionError(str(shown), f"not {what}; {hint}")
+    return InvalidOptionError(str(shown), f"not {what} (known: {', '.join(known)})")
 
 
 def check(name: str, value: Any) -> Any:

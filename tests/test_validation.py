@@ -635,3 +635,33 @@ def test_a_control_character_is_named_not_blamed_on_a_field(char):
     with pytest.raises(jp.InvalidMoveError) as e:
         jp.Move.parse("camels" + char)
     assert "control character" in e.value.reason
+
+
+# ------------------------------------------------------------------ issue 51, item 17
+@pytest.mark.parametrize("args,words", [
+    (["analyse", "sample", "--tiem", "2"],
+     "unrecognized arguments: --tiem 2; did you mean --time?"),
+    (["analyse", "sample", "--seeed=5"], "did you mean --seed?"),
+    (["analyse", "sample", "-o", "iteration=5"],
+     "iteration: not an engine option; did you mean iterations?"),
+    (["match", "ismcts:exploraton=1", "greedy"],
+     "exploraton: not an engine option; did you mean exploration?"),
+])
+def test_a_typo_is_answered_with_the_names_it_is_close_to(args, words):
+    line = one_line_error(cli(*args))
+    assert words in line and "known:" not in line
+
+
+def test_a_typo_in_python_is_answered_with_the_names_it_is_close_to():
+    s = jp.GameState.new(seed=1)
+    with pytest.raises(InvalidOptionError) as e:
+        jp.analyse(s, iteration=100)
+    assert (e.value.field, e.value.reason) == ("iteration",
+                                               "not an engine option; did you mean iterations?")
+    with pytest.raises(InvalidOptionError, match="not a search setting; did you mean cutoff"):
+        jp.Settings().replace(cutof=3)
+    # nothing close: every name, as before
+    with pytest.raises(InvalidOptionError, match=r"not an engine option \(known: algorithm, "):
+        jp.analyse(s, xyzzy=1)
+    p = cli("analyse", "sample", "--bogus")
+    assert "unrecognized arguments: --bogus (see 'jaipur-ai --help')" in one_line_error(p)

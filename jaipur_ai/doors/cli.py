@@ -26,7 +26,7 @@ from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.matches.spec import EngineSpec
 from jaipur_ai.options import ALGORITHMS as ENGINE_ALGORITHMS
-from jaipur_ai.options import SPEC_OPTIONS, option, parse_text, unknown
+from jaipur_ai.options import SPEC_OPTIONS, did_you_mean, option, parse_text, unknown
 
 __all__ = ["main", "build_parser"]
 
@@ -44,6 +44,19 @@ class _Parser(argparse.ArgumentParser):
         if m:
             raise CliError(m.group(1), "required" + hint)
         raise CliError("", message + hint)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        # a flag this command does not have, close to one it has (--tiem): said here,
+        # where the command's own flags are known (the top-level parser reports the rest)
+        ns, extras = super().parse_known_args(args, namespace)
+        for a in extras:
+            flag = a.split("=", 1)[0]
+            if flag.startswith("--") and flag not in self._option_string_actions:
+                hint = did_you_mean(flag, [o for o in self._option_string_actions
+                                           if o.startswith("--")])
+                if hint is not None:
+                    self.error(f"unrecognized arguments: {' '.join(extras)}; {hint}")
+        return ns, extras
 
 
 def _flag(name: str, flag: str) -> Callable[[str], Any]:

@@ -26,8 +26,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Union
 
-from jaipur_ai.errors import InvalidOptionError
-from jaipur_ai.options import SETTINGS_NAMES, check, option
+from jaipur_ai.options import SETTINGS_NAMES, check, option, unknown
 
 __all__ = ["Settings", "DEFAULT", "HANDSET", "NAMED", "named_settings", "settings_of",
            "FIELDS"]
@@ -166,8 +165,7 @@ class Settings:
         """A copy with ``changes`` (each checked against the options table)."""
         for k in changes:
             if k not in FIELDS:
-                raise InvalidOptionError(str(k), "not a search setting (known: "
-                                                 f"{', '.join(sorted(FIELDS))})")
+                raise unknown(k, FIELDS, "a search setting")
         return dataclasses.replace(self, **changes)
 
     def changes(self) -> dict[str, Any]:
