@@ -32,6 +32,7 @@ MODULES = ("rules._core", "rules._movegen", "rules._dealing", "rules._bridge",
            "search._figures", "search._decisive", "search._heuristic", "search._policy",
            "search._features", "search._movefeatures", "search._evaluation", "search._nodepool", "search._infostats",
            "search._root", "search._ismcts", "search._expectimax", "search._endgame", "search._search",
+           "search._rollout",
            "search._belief",
            "learning._selfplay",
            "envs._vecenv", "envs._spiel")

@@ -409,6 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     w.set_defaults(func=cmd_web)
     from jaipur_ai.learning.pipeline import add_commands as _add_learning_commands
     _add_learning_commands(sub, _formatter, _flag)
+    from jaipur_ai.doors.rate import add_command as _add_rate_command
+    _add_rate_command(sub, _formatter, _flag)
     v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
     v.set_defaults(func=cmd_version)
     return p

@@ -355,7 +355,7 @@ def _save_record(record: Any, path: str, lost: str) -> None:
 
 
 # --------------------------------------------------------------------- match
-class _Progress:
+class Progress:
     """The progress bar on stderr of ``match`` (games, with A's results) and ``review``
     (plies): redrawn in place on a terminal, one line per tenth otherwise."""
 
@@ -432,7 +432,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     games = args.games if args.games is not None else (MAX_GAMES if sprt else 10)
     if args.record:
         _check_writable(args.record, "--record")      # before the match, not after it
-    progress = _Progress(2 * games, not args.quiet, open_ended=sprt is not None)
+    progress = Progress(2 * games, not args.quiet, open_ended=sprt is not None)
     try:
         # stdout is the report's alone: Ray prints its workers' deaths to stdout
         with redirect_stdout(sys.stderr):
@@ -493,7 +493,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         _check_writable(args.annotate, "--annotate")
     record = _load_record(args.record)
     engine = _make_engine(args.algorithm, args.threads, False, args.option)
-    bar = _Progress(0, not args.quiet, unit="plies")
+    bar = Progress(0, not args.quiet, unit="plies")
 
     def run(stop: threading.Event) -> Any:
         return review_game(record, game=args.game, iterations=args.iterations, time=args.time,

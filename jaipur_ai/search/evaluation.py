@@ -404,9 +404,21 @@ def default_evaluation() -> Evaluation:
     return cached_evaluation(DEFAULT_WEIGHTS)
 
 
+#: Earlier defaults' weights, shipped so that an engine spec can name them (the
+#: gauntlet of ``jaipur-ai rate``): ``weights=2026-12-04`` is the default of 4 December
+#: 2026, before the learned move policy.  A file of that name in the working folder
+#: would be shadowed: a path with a folder (``./2026-12-04``) names the file.
+SHIPPED_WEIGHTS = {"2026-12-04": DEFAULT_WEIGHTS.parent / "weights-2026-12-04.npz"}
+
+
 def cached_evaluation(path: PathLike) -> Evaluation:
-    """load_evaluation(path), loaded once per file version (reused across searches)."""
-    p = Path(path)
+    """load_evaluation(path), loaded once per file version (reused across searches);
+    ``path`` may be the name of shipped weights (:data:`SHIPPED_WEIGHTS`).
+
+    >>> cached_evaluation("2026-12-04").source.endswith("weights-2026-12-04.npz")
+    True
+    """
+    p = SHIPPED_WEIGHTS.get(str(path), Path(path))
     try:
         mtime = p.stat().st_mtime
     except OSError:

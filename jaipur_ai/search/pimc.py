@@ -21,8 +21,9 @@ alone, so its analysis is the same whatever the opponent's real hidden cards.
 """
 from __future__ import annotations
 
+import functools
 import time as _time
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -86,7 +87,7 @@ def run_pimc(run: Run, core: Any, time: Optional[float], iterations: Optional[in
     searchers = [IsmctsSearcher(w, seed=derive_seed(seed, n + i), judge=False, **opts)
                  for i, w in enumerate(worlds)]
     call.add(searchers)
-    quota = [None] * n
+    quota: list[Optional[int]] = [None] * n
     if iterations is not None:
         quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
     groups = [list(range(i, min(n, i + run.threads))) for i in range(0, n, run.threads)]
@@ -95,18 +96,11 @@ def run_pimc(run: Run, core: Any, time: Optional[float], iterations: Optional[in
             call.stop()
             break
         deadline = None if time is None else t0 + time * (k + 1) / len(groups)
-        if deadline is None and quota[group[0]] is None:   # pragma: no cover - engine gives one
-            raise ValueError("pimc needs a time or an iteration limit")
-        jobs = []
+        jobs: list[Callable[[], Any]] = []
         for i in group:
-            s = searchers[i]
-            if quota[i] == 0:
-                continue
-            if deadline is None:
-                jobs.append(lambda s=s, q=quota[i]: s.run(iterations=q))
-            else:
-                jobs.append(lambda s=s, q=quota[i], d=deadline: s.run(iterations=q,
-                                                                      deadline=d))
+            if quota[i] != 0:
+                jobs.append(functools.partial(searchers[i].run, iterations=quota[i],
+                                              deadline=deadline))
         run_threads(jobs, call)
     children, iters, _worlds, legal, stopped = merge_trees(searchers)
     children = [c for c in children if c["visits"]]

@@ -1,0 +1,99 @@
+"""The move-quality benchmark: how much win % each engine's choices lose on the
+benchmark's positions (docs/strength.md, "The move-quality benchmark").
+
+    PYTHONPATH=. python3 bench/bench_quality.py greedy ismcts:time=0.1 pimc:time=0.1 \
+        --procs 2 [--positions N] [--json]
+
+Each engine is given the mover's view and the round's moves before it (the belief reads
+them), searches with a seed derived from the position, and its move's loss is the best
+reference value minus its own, in points of win %; a move the reference did not roll out
+is rolled out on demand in the same worlds.  Reported for each spec: the error rate (mean
+loss a decision, with a 95 % interval), blunders (share of moves losing more than 5
+points), agreement with the reference's best move, mean seconds a move; and for each
+spec after the first, its error rate minus the first's, paired over the positions.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from multiprocessing import Pool
+
+from jaipur_ai.matches.quality import (Position, load_positions, paired_difference,
+                                       summarise_losses, value_on_demand)
+from jaipur_ai.matches.spec import EngineSpec, derive_seed
+
+DEFAULT_FILE = os.path.join(os.path.dirname(__file__), "quality", "positions.jsonl.gz")
+
+_ENGINES: dict = {}
+
+
+def _judge(task: tuple) -> tuple:
+    spec_text, pd = task
+    spec = EngineSpec.parse(spec_text)
+    eng = _ENGINES.get(spec_text)
+    if eng is None:
+        eng = _ENGINES[spec_text] = spec.make_engine()
+    p = Position.from_dict(pd)
+    state, history = p.replay()
+    t0 = time.perf_counter()
+    move = str(eng.best_move(state.view(state.to_move), seed=derive_seed(p.seed, 3),
+                             history=history or None, **spec.fixed_limits("the benchmark")))
+    seconds = time.perf_counter() - t0
+    if move in p.values:
+        value = p.values[move]
+    else:
+        value, _se = value_on_demand(p, move)
+    best = max(p.values.values())
+    return p.id, move, max(0.0, 100.0 * (best - value)), move == p.best, seconds
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("specs", nargs="+", metavar="SPEC")
+    ap.add_argument("--file", default=DEFAULT_FILE)
+    ap.add_argument("--positions", type=int, default=None, help="only the first N")
+    ap.add_argument("--procs", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    specs = [str(EngineSpec.parse(s)) for s in args.specs]
+    positions = load_positions(args.file)[: args.positions]
+    rows = {}
+    losses = {}
+    for spec in specs:
+        t0 = time.time()
+        tasks = [(spec, p.to_dict()) for p in positions]
+        with Pool(args.procs) as pool:
+            res = sorted(pool.map(_judge, tasks, chunksize=8))
+        loss = [r[2] for r in res]
+        losses[spec] = loss
+        row = summarise_losses(loss, [r[3] for r in res])
+        row["seconds_a_move"] = sum(r[4] for r in res) / len(res)
+        row["spec"] = spec
+        rows[spec] = row
+        print(f"{spec}: error {row['error']:.2f} ({row['error_lo']:.2f}-{row['error_hi']:.2f}) "
+              f"blunders {100 * row['blunders']:.1f} % agreement {100 * row['agreement']:.1f} % "
+              f"[{time.time() - t0:.0f} s]", file=sys.stderr)
+    first = specs[0]
+    for spec in specs[1:]:
+        rows[spec]["vs_first"] = paired_difference(losses[spec], losses[first])
+    if args.json:
+        print(json.dumps({"file": args.file, "positions": len(positions),
+                          "engines": list(rows.values())}, indent=2))
+        return
+    print(f"{len(positions)} positions of {args.file}")
+    print(f"{'engine':<44} {'error':>6} {'95 % interval':>14} {'blunders':>9} {'agree':>7} "
+          f"{'s/move':>7}  vs {first}")
+    for spec in specs:
+        r = rows[spec]
+        vs = r.get("vs_first")
+        vs_text = "" if vs is None else f"{vs['diff']:+.2f} ({vs['lo']:+.2f} .. {vs['hi']:+.2f})"
+        print(f"{spec:<44} {r['error']:>6.2f} {r['error_lo']:>6.2f} .. {r['error_hi']:<5.2f} "
+              f"{100 * r['blunders']:>8.1f}% {100 * r['agreement']:>6.1f}% "
+              f"{r['seconds_a_move']:>7.3f}  {vs_text}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""Build the move-quality benchmark: positions from games among the gauntlet's engines,
+and their reference values by rollouts with common random numbers
+(jaipur_ai/matches/quality.py; docs/strength.md, "The move-quality benchmark").
+
+    PYTHONPATH=. python3 bench/quality_reference.py --games 60 --positions 1000 \
+        --worlds 4000 --procs 2 --work runs/quality --out bench/quality/positions.jsonl.gz
+
+1. Games: each pairing of GAMES_BETWEEN plays ``--games`` mirrored deals at a small
+   budget (their results files go to ``--work``; a rerun resumes them).
+2. Positions: every (game, ply) whose mover has two legal moves or more, in three bands
+   of the draw pile (opening: 30 cards or more, middle: 10 to 29, end: under 10), the
+   same number from each band, at most ``--per-game`` from one game, drawn with
+   ``--seed``.
+3. Candidates: the hand-set move score's best 8 (greedy's order) and the move played.
+   Each is rolled out in ``--worlds`` worlds, the same worlds for every candidate.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import math
+import os
+import random
+import sys
+import time
+from multiprocessing import Pool
+
+import numpy as np
+
+from jaipur_ai.matches.quality import Position, reference_values, save_positions
+from jaipur_ai.matches.rating import pairing_file
+from jaipur_ai.matches.runner import run_match
+from jaipur_ai.matches.spec import derive_seed
+
+#: The games the positions come from: engines of four families, at small budgets.
+GAMES_BETWEEN = [
+    ("default", "ismcts:iterations=1000", "pimc", "pimc:iterations=1000"),
+    ("2026-12-04", "ismcts:iterations=1000,weights=2026-12-04",
+     "handset", "ismcts:iterations=1000,evaluation=heuristic,settings=handset,belief=false"),
+    ("expectimax", "expectimax:iterations=3000", "default", "ismcts:iterations=300"),
+    ("greedy", "greedy", "pimc", "pimc:iterations=300"),
+]
+CANDIDATES = 8
+
+
+def play_games(work: str, games: int, seed: int, workers: int) -> list[tuple[str, dict]]:
+    os.makedirs(work, exist_ok=True)
+    for na, a, nb, b in GAMES_BETWEEN:
+        path = pairing_file(work, na, nb)
+        t0 = time.time()
+        res = run_match(a, b, games=games, seed=seed, workers=workers, out=path)
+        print(f"{na} vs {nb}: {res.n_games} games, {time.time() - t0:.0f} s", file=sys.stderr)
+    out = []
+    for path in sorted(glob.glob(os.path.join(work, "*.jsonl"))):
+        with open(path) as fh:
+            head = json.loads(fh.readline())
+            for line in fh:
+                if line.strip():
+                    g = json.loads(line)
+                    out.append((f"{head['settings']['a']} vs {head['settings']['b']}", g))
+    return out
+
+
+def candidate_positions(games: list, n: int, per_game: int, seed: int) -> list[dict]:
+    from jaipur_ai.rules.position import GameState
+    bands: dict[str, list] = {"opening": [], "middle": [], "end": []}
+    for source, g in games:
+        moves = g["moves"][0]
+        state = GameState.new(int(g["deal_seed"]), starter=int(g["starter"]))
+        here: dict[str, list] = {k: [] for k in bands}
+        for ply, text in enumerate(moves):
+            if len(state.legal_moves()) >= 2:
+                pile = state.view(state.to_move).deck_size
+                band = "opening" if pile >= 30 else ("middle" if pile >= 10 else "end")
+                here[band].append({"deal_seed": int(g["deal_seed"]), "starter": int(g["starter"]),
+                                   "moves": moves[:ply], "played": text, "source": source,
+                                   "pile": pile})
+            state = state.apply(text)
+        rng = random.Random(derive_seed(seed, int(g["deal_seed"]) & 0xFFFFFFFF, g["a_seat"]))
+        for k in bands:
+            rng.shuffle(here[k])
+            bands[k].extend(here[k][:per_game])
+    rng = random.Random(seed)
+    out = []
+    for k in bands:
+        rng.shuffle(bands[k])
+        out.extend(bands[k][: math.ceil(n / 3)])
+    rng.shuffle(out)
+    return out[:n]
+
+
+def reference(task: tuple) -> dict:
+    k, pos, worlds, seed = task
+    import jaipur_ai as jp
+    p = Position(k, pos["deal_seed"], pos["starter"], pos["moves"], derive_seed(seed, 7, k),
+                 worlds, {"-": 0.0}, played=pos["played"], source=pos["source"])
+    state, _ = p.replay()
+    view = state.view(state.to_move)
+    greedy = jp.Engine("greedy").analyse(view, top=None, seed=1)
+    moves = [str(c.move) for c in greedy.candidates[:CANDIDATES]]
+    if pos["played"] not in moves:
+        moves.append(pos["played"])
+    sc, _mg = reference_values(view, moves, worlds, p.seed)
+    means = sc.mean(axis=1)
+    best = int(np.argmax(means))
+    d = sc - sc[best]
+    p.values = {m: float(v) for m, v in zip(moves, means)}
+    p.se = {m: 100.0 * float(d[i].std(ddof=1)) / math.sqrt(worlds)
+            for i, m in enumerate(moves)}
+    p.check = float(sc[best, :100].mean())
+    out = p.to_dict()
+    out["pile"] = pos["pile"]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=60, help="deals a pairing")
+    ap.add_argument("--positions", type=int, default=1000)
+    ap.add_argument("--per-game", type=int, default=2, help="positions a game and band")
+    ap.add_argument("--worlds", type=int, default=4000)
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--work", default="runs/quality")
+    ap.add_argument("--out", default="bench/quality/positions.jsonl.gz")
+    args = ap.parse_args()
+    games = play_games(args.work, args.games, args.seed, args.procs)
+    cands = candidate_positions(games, args.positions, args.per_game, args.seed)
+    print(f"{len(games)} games, {len(cands)} positions", file=sys.stderr)
+    tasks = [(k, c, args.worlds, args.seed) for k, c in enumerate(cands)]
+    t0 = time.time()
+    done = []
+    with Pool(args.procs) as pool:
+        for i, d in enumerate(pool.imap(reference, tasks, chunksize=4)):
+            done.append(d)
+            if (i + 1) % 50 == 0:
+                print(f"{i + 1}/{len(tasks)} references, {time.time() - t0:.0f} s",
+                      file=sys.stderr)
+    positions = [Position.from_dict(d) for d in done]
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+    se = np.array([max(v for m, v in p.se.items()) for p in positions])
+    meta = {"worlds": args.worlds, "seed": args.seed, "games_between": GAMES_BETWEEN,
+            "candidates": f"greedy's best {CANDIDATES} and the move played",
+            "rollout_policy": "informed, hand-set move scores, epsilon 0.05, noise 1, "
+                              "the opponent in a world re-dealt from its view",
+            "bands": {b: sum(1 for d in done if (d["pile"] >= 30 if b == "opening" else
+                                                  (10 <= d["pile"] < 30 if b == "middle"
+                                                   else d["pile"] < 10)))
+                      for b in ("opening", "middle", "end")},
+            "se_max_median": float(np.median(se)), "se_max_max": float(se.max()),
+            "command": " ".join(["bench/quality_reference.py"] + sys.argv[1:])}
+    save_positions(args.out, positions, meta)
+    print(json.dumps(meta, indent=1), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""The move-quality benchmark: positions with reference values for their candidate
+moves, and how much win % an engine's choices lose against them (backgammon's error
+rates; docs/strength.md, "The move-quality benchmark").
+
+A position is a moment of a recorded game: the deal (``GameState.new(deal_seed,
+starter)``) and the round's moves before it, so the engine under test is given the
+mover's view *and* the round's public moves, as at the table.  Its reference holds,
+for each candidate move, the mover's win chance after it by rollouts with common random
+numbers (:func:`jaipur_ai.search._rollout.rollout_outcomes`): ``worlds`` sampled worlds,
+the same for every candidate, each played to the end of the round by one fixed policy.
+The reference is not the engine under test: no search, no learned weights.
+
+A move an engine picks that the reference did not roll out is rolled out on demand in
+the very same worlds (world ``w`` depends only on the position's seed and ``w``), so
+its value is comparable to the stored ones.
+
+>>> p = Position(0, deal_seed=7, starter=0, moves=[], seed=1, worlds=4,
+...              values={"take G": 0.60, "camels": 0.55})
+>>> p.best, round(p.loss("camels"), 2)
+('take G', 5.0)
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional, Sequence
+
+import numpy as np
+
+from jaipur_ai.errors import JaipurError
+
+__all__ = ["Position", "QualityError", "load_positions", "save_positions", "reference_values",
+           "summarise_losses", "paired_difference", "BLUNDER", "FORMAT"]
+
+FORMAT = "jaipur-quality/1"
+#: Points of win % lost by a move that counts as a blunder.
+BLUNDER = 5.0
+
+
+class QualityError(JaipurError):
+    """A benchmark file or position that cannot be used (field and reason)."""
+
+
+@dataclass
+class Position:
+    """One benchmark position and its reference.
+
+    ``values``: move text -> the mover's win chance (0..1) after the move, by the
+    rollouts; ``se``: move text -> the standard error of its value minus the best's
+    (paired over the worlds), in points of win %."""
+
+    id: int
+    deal_seed: int
+    starter: int
+    moves: list[str]
+    seed: int
+    worlds: int
+    values: dict[str, float]
+    se: dict[str, float] = field(default_factory=dict)
+    played: Optional[str] = None          #: the move played in the game it comes from
+    source: str = ""                      #: the engines of that game
+    check: Optional[float] = None         #: the best move's mean over worlds 0..99
+
+    @property
+    def best(self) -> str:
+        return max(self.values, key=lambda m: (self.values[m], m))
+
+    def loss(self, move: str) -> float:
+        """Points of win % that ``move`` loses against the best reference move."""
+        if move not in self.values:
+            raise QualityError("move", f"{move!r} has no reference value in position "
+                                       f"{self.id}")
+        return 100.0 * (self.values[self.best] - self.values[move])
+
+    def replay(self) -> tuple[Any, list[tuple[Any, Any]]]:
+        """The position (a GameState) and the round's moves before it, as
+        ``(state before, move)`` pairs (``Engine.analyse(history=...)``)."""
+        from jaipur_ai.rules.move import Move
+        from jaipur_ai.rules.position import GameState
+        state = GameState.new(self.deal_seed, starter=self.starter)
+        history = []
+        for i, text in enumerate(self.moves):
+            try:
+                after = state.apply(text)
+            except (JaipurError, ValueError) as e:
+                raise QualityError(f"positions[{self.id}].moves[{i}]", str(e)) from None
+            history.append((state, Move.parse(text)))
+            state = after
+        if state.is_round_over:
+            raise QualityError(f"positions[{self.id}]", "the round is over")
+        return state, history
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "deal_seed": self.deal_seed, "starter": self.starter,
+                "moves": self.moves, "seed": self.seed, "worlds": self.worlds,
+                "values": {k: round(v, 6) for k, v in self.values.items()},
+                "se": {k: round(v, 4) for k, v in self.se.items()},
+                "played": self.played, "source": self.source, "check": self.check}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Position":
+        try:
+            values = {str(k): float(v) for k, v in d["values"].items()}
+            p = cls(int(d["id"]), int(d["deal_seed"]), int(d["starter"]),
+                    [str(m) for m in d["moves"]], int(d["seed"]), int(d["worlds"]),
+                    values, {str(k): float(v) for k, v in (d.get("se") or {}).items()},
+                    d.get("played"), str(d.get("source", "")),
+                    None if d.get("check") is None else float(d["check"]))
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise QualityError("positions", f"not a benchmark position "
+                                            f"({type(e).__name__}: {e})") from None
+        if not p.values or not all(0.0 <= v <= 1.0 for v in p.values.values()):
+            raise QualityError(f"positions[{p.id}].values", "expected win chances in 0..1")
+        if p.worlds < 1:
+            raise QualityError(f"positions[{p.id}].worlds", "expected at least 1")
+        return p
+
+
+def load_positions(path: str) -> list[Position]:
+    """The positions of a benchmark file (JSON lines, gzip when it ends in ``.gz``):
+    a header ``{"format": "jaipur-quality/1", ...}``, then one position a line."""
+    opener: Any = gzip.open if str(path).endswith(".gz") else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as fh:
+            lines = [ln for ln in fh.read().splitlines() if ln.strip()]
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        raise QualityError("positions", f"cannot read {path}: {e}") from None
+    try:
+        head = json.loads(lines[0]) if lines else None
+    except ValueError:
+        head = None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise QualityError("positions", f"{path} is not a benchmark file ({FORMAT})")
+    out = []
+    for i, line in enumerate(lines[1:]):
+        try:
+            d = json.loads(line)
+        except ValueError:
+            raise QualityError("positions", f"{path}: line {i + 2} is not JSON") from None
+        out.append(Position.from_dict(d))
+    return out
+
+
+def save_positions(path: str, positions: Iterable[Position], meta: dict[str, Any]) -> None:
+    opener: Any = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "wt", encoding="utf-8") as fh:
+        fh.write(json.dumps({"format": FORMAT, **meta}) + "\n")
+        for p in positions:
+            fh.write(json.dumps(p.to_dict(), separators=(",", ":")) + "\n")
+
+
+def reference_values(view: Any, moves: Sequence[Any], worlds: int, seed: int,
+                     first: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Rollout results of ``moves`` (Move objects or texts) in the mover's ``view``:
+    an array (moves, worlds) of the mover's scores and one of margins."""
+    from jaipur_ai.rules.move import Move
+    from jaipur_ai.search._rollout import rollout_outcomes
+    ids = [(m if isinstance(m, Move) else Move.parse(m)).action_id for m in moves]
+    core = getattr(view, "_core", view)
+    scores, margins = [], []
+    for k in range(0, len(ids), 64):
+        s, m = rollout_outcomes(core, ids[k:k + 64], worlds, seed, first)
+        scores.append(s)
+        margins.append(m)
+    return np.concatenate(scores), np.concatenate(margins)
+
+
+def value_on_demand(p: Position, move: str) -> tuple[float, float]:
+    """The reference value of a move the reference did not roll out, in the same worlds,
+    and the standard error (points) of its difference from the best move."""
+    state, _history = p.replay()
+    view = state.view(state.to_move)
+    sc, _ = reference_values(view, [move, p.best], p.worlds, p.seed)
+    d = sc[0] - sc[1]
+    se = 100.0 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+    return float(sc[0].mean()), se
+
+
+def summarise_losses(losses: Sequence[float], agree: Sequence[bool]) -> dict[str, Any]:
+    """The error rate (mean points of win % lost a decision) with a 95 % interval
+    (Student's t over the positions), the blunder rate and the agreement rate."""
+    x = np.asarray(losses, float)
+    n = len(x)
+    mean = float(x.mean()) if n else float("nan")
+    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    return {"positions": n, "error": mean, "error_lo": mean - half, "error_hi": mean + half,
+            "blunders": float(np.mean(x > BLUNDER)) if n else float("nan"),
+            "agreement": float(np.mean(np.asarray(agree, bool))) if n else float("nan")}
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, float]:
+    """Mean of a - b over the same positions and its 95 % interval."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    n = len(d)
+    mean = float(d.mean()) if n else float("nan")
+    half = 1.96 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    return {"diff": mean, "lo": mean - half, "hi": mean + half}

@@ -1,0 +1,118 @@
+"""The move-quality benchmark: its loader, its error-rate arithmetic on hand-made
+positions, and the rollouts with common random numbers its references come from."""
+from __future__ import annotations
+
+import gzip
+import json
+import math
+
+import numpy as np
+import pytest
+
+import jaipur_ai as jp
+from jaipur_ai.matches.quality import (BLUNDER, FORMAT, Position, QualityError,
+                                       load_positions, paired_difference, reference_values,
+                                       save_positions, summarise_losses, value_on_demand)
+from jaipur_ai.matches.runner import run_match
+
+
+def hand_made() -> Position:
+    s = jp.GameState.new(7, starter=0)
+    moves = [str(m) for m in s.legal_moves()[:3]]
+    return Position(3, deal_seed=7, starter=0, moves=[], seed=11, worlds=64,
+                    values={moves[0]: 0.62, moves[1]: 0.50, moves[2]: 0.615},
+                    se={moves[0]: 0.0, moves[1]: 1.0, moves[2]: 0.8}, played=moves[1])
+
+
+def test_losses_are_points_of_win_chance_below_the_best():
+    p = hand_made()
+    a, b, c = list(p.values)
+    assert p.best == a
+    assert p.loss(a) == 0.0
+    assert p.loss(b) == pytest.approx(12.0)
+    assert p.loss(c) == pytest.approx(0.5)
+    with pytest.raises(QualityError):
+        p.loss("take Z")
+
+
+def test_the_summary_arithmetic():
+    losses = [0.0, 12.0, 0.5, 6.0]
+    s = summarise_losses(losses, [True, False, False, False])
+    assert s["positions"] == 4
+    assert s["error"] == pytest.approx(4.625)
+    assert s["blunders"] == pytest.approx(0.5)            # 12 and 6 lose more than 5
+    assert s["agreement"] == pytest.approx(0.25)
+    half = 1.96 * np.std(losses, ddof=1) / 2
+    assert s["error_lo"] == pytest.approx(4.625 - half)
+    d = paired_difference([1.0, 2.0, 3.0], [0.0, 2.0, 1.0])
+    assert d["diff"] == pytest.approx(1.0) and d["lo"] < 1.0 < d["hi"]
+    assert BLUNDER == 5.0
+
+
+def test_the_loader_round_trips_and_refuses_what_is_not_a_benchmark(tmp_path):
+    path = str(tmp_path / "q.jsonl.gz")
+    save_positions(path, [hand_made()], {"worlds": 64})
+    (p,) = load_positions(path)
+    assert p.to_dict() == hand_made().to_dict()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "other"}\n')
+    with pytest.raises(QualityError):
+        load_positions(str(bad))
+    bad.write_text(json.dumps({"format": FORMAT}) + "\n" + json.dumps(
+        {**hand_made().to_dict(), "values": {"take G": 1.5}}) + "\n")
+    with pytest.raises(QualityError) as e:
+        load_positions(str(bad))
+    assert "values" in e.value.field
+    with gzip.open(tmp_path / "x.gz", "wt") as fh:
+        fh.write(json.dumps({"format": FORMAT}) + "\nnot json\n")
+    with pytest.raises(QualityError):
+        load_positions(str(tmp_path / "x.gz"))
+
+
+def test_a_position_replays_its_game_with_the_moves_as_history():
+    res = run_match("greedy", "random", games=1, seed=3)
+    g = res.records[0]
+    moves = g.rounds_moves()[0]
+    p = Position(0, g.deal_seed, g.starter, moves[:10], 1, 8, {moves[10]: 0.5})
+    state, history = p.replay()
+    assert len(history) == 10 and str(history[-1][1]) == moves[9]
+    assert state.is_legal(moves[10])
+    a = jp.Engine().analyse(state.view(state.to_move), iterations=100, seed=1,
+                            history=history)
+    assert a.best in state.legal_moves()
+    with pytest.raises(QualityError):
+        Position(0, g.deal_seed, g.starter, ["take Z"], 1, 8, {"x": 0.5}).replay()
+
+
+def test_rollouts_use_the_same_worlds_for_every_move():
+    """A move's results in world w do not depend on which other moves are rolled out
+    with it, nor on where the call starts: the common random numbers of the reference,
+    and why a move rolled out on demand is comparable to the stored ones."""
+    s = jp.GameState.new(5, starter=1)
+    view = s.view(s.to_move)
+    moves = [str(m) for m in s.legal_moves()[:4]]
+    sc, mg = reference_values(view, moves, 40, seed=9)
+    assert sc.shape == mg.shape == (4, 40)
+    assert set(np.unique(sc)) <= {0.0, 0.5, 1.0}
+    # a round won is one ahead on points (or level, won on the tie-breaks)
+    assert np.all(mg[sc == 1.0] >= 0) and np.all(mg[sc == 0.0] <= 0)
+    alone, _ = reference_values(view, moves[2:3], 20, seed=9, first=20)
+    assert np.array_equal(alone[0], sc[2, 20:])
+    again, _ = reference_values(view, moves, 40, seed=9)
+    assert np.array_equal(again, sc)
+    other, _ = reference_values(view, moves, 40, seed=10)
+    assert not np.array_equal(other, sc)
+    p = Position(0, 5, 1, [], 9, 40, {m: float(v) for m, v in zip(moves, sc.mean(1))})
+    extra = str(s.legal_moves()[5])
+    value, se = value_on_demand(p, moves[1])
+    assert value == pytest.approx(p.values[moves[1]])
+    value, se = value_on_demand(p, extra)
+    assert 0.0 <= value <= 1.0 and math.isfinite(se)
+
+
+def test_rollouts_refuse_illegal_moves():
+    s = jp.GameState.new(5, starter=1)
+    with pytest.raises(ValueError):
+        reference_values(s.view(s.to_move), ["sell 5D"], 4, seed=1)
+    with pytest.raises(ValueError):
+        reference_values(s.view(1 - s.to_move), [str(s.legal_moves()[0])], 4, seed=1)
