@@ -166,3 +166,57 @@ def test_the_ellipsis_marker():
     assert matches(["a", "  ...", "z"], "a\nz\n")
     assert not matches(["a ... c"], "a b c\nextra\n")
     assert not matches(["x 1"], "x 2\n")
+
+
+# ------------------------------------------------------------------ snippets, as pasted
+# (issue 51, item 14: the Gymnasium snippet of docs/ecosystem.md raised NameError: np, and
+# gymnasium.make after "import jaipur_ai" alone found no environment; the doctests passed,
+# run in one process that had imported everything.)  A Python snippet that begins with an
+# import is where a reader starts pasting: it runs in a fresh interpreter, in an empty
+# folder, with the snippets after it on the same page (until the next one that begins
+# with an import) pasted into the same interpreter.  ``>>>`` snippets are checked as
+# doctests; plain code, on the pages of a newcomer's first hour (README.md,
+# docs/getting-started.md), must run without an error (elsewhere plain code may be a
+# sketch, as docs/search.md's lower level, or a long run, as docs/cli.md's match).
+PY_FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```", re.M | re.S)
+FRESH = re.compile(r"(?:>>> )?(?:import |from \S+ import )")
+RUN_PLAIN = ("README.md", "getting-started.md")
+PASTE = r'''
+import doctest, sys
+text = sys.stdin.read()
+if text.lstrip().startswith(">>>"):
+    test = doctest.DocTestParser().get_doctest(text, {"__name__": "__main__"}, sys.argv[1],
+                                               None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    sys.exit(1 if runner.failures else 0)
+exec(compile(text, sys.argv[1], "exec"), {"__name__": "__main__"})
+'''
+
+
+def pasted_sessions():
+    """(where, the snippets pasted into one fresh interpreter) of README.md and docs/."""
+    for path in DOCS:
+        text = path.read_text()
+        cur = None
+        for m in PY_FENCE.finditer(text):
+            block = m.group(1)
+            doctest = block.lstrip().startswith(">>>")
+            if not doctest and path.name not in RUN_PLAIN:
+                continue
+            if FRESH.match(block.lstrip()):
+                cur = [f"{path.name}:{text.count(chr(10), 0, m.start(1)) + 1}", [], doctest]
+                yield cur
+            if cur is not None and cur[2] == doctest:
+                cur[1].append(block)
+
+
+PASTED = list(pasted_sessions())
+
+
+@pytest.mark.parametrize("where,blocks,doctest", PASTED, ids=[p[0] for p in PASTED])
+def test_python_snippets_run_as_pasted_into_a_fresh_interpreter(where, blocks, doctest, tmp_path):
+    import subprocess
+    p = subprocess.run([sys.executable, "-c", PASTE, where], input="\n".join(blocks),
+                       capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert p.returncode == 0, f"{where}, pasted into a fresh interpreter:\n{p.stdout}{p.stderr}"
