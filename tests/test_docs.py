@@ -220,3 +220,22 @@ def test_python_snippets_run_as_pasted_into_a_fresh_interpreter(where, blocks, d
     p = subprocess.run([sys.executable, "-c", PASTE, where], input="\n".join(blocks),
                        capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert p.returncode == 0, f"{where}, pasted into a fresh interpreter:\n{p.stdout}{p.stderr}"
+
+
+# ------------------------------------------------------------------ the install lines
+# (issue 51, item 13: README's install line failed on a system Python with
+# "externally-managed-environment")
+@pytest.mark.parametrize("page", ["README.md", "docs/getting-started.md"])
+def test_the_install_lines_make_a_virtual_environment_first(page, tmp_path):
+    import subprocess
+    shell = [b for _, b in fenced_blocks(ROOT / page) if "pip install" in b]
+    first = shell[0].splitlines()
+    venv = next((i for i, row in enumerate(first) if row.startswith("python3 -m venv ")), None)
+    pip = next(i for i, row in enumerate(first) if "pip install" in row)
+    assert venv is not None and venv < pip, f"{page}: no virtual environment before pip"
+    # the line runs as shown (sh), and leaves a pip of the environment's own
+    line = first[venv].split("#")[0]
+    p = subprocess.run(["sh", "-c", f"{line} && python3 -c 'import sys; print(sys.prefix)'"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == str(tmp_path / ".venv")
