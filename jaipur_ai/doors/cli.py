@@ -329,6 +329,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--beta", type=_flag("beta", "--beta"), metavar="P",
                    help="SPRT: chance of accepting H0 when H1 holds (default 0.05)")
     m.add_argument("--json", action="store_true", help="print the result as JSON")
+    m.add_argument("--luck", action="store_true",
+                   help="also report the luck-adjusted score: each draw's luck taken out "
+                        "of each game (rounds only; docs/strength.md)")
     m.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
     m.add_argument("--record", metavar="FILE",
                    help="write every game as a JSON record (docs/ecosystem.md)")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import math
 import os
 import re
 import stat
@@ -430,6 +431,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     elif args.alpha is not None or args.beta is not None:
         raise CliError("--alpha", "--alpha and --beta are settings of --sprt")
     games = args.games if args.games is not None else (MAX_GAMES if sprt else 10)
+    if args.luck and args.unit != "round":      # (before the match, not after it)
+        raise CliError("--luck", "luck is adjusted for games of one round (--unit round)")
     if args.record:
         _check_writable(args.record, "--record")      # before the match, not after it
     progress = Progress(2 * games, not args.quiet, open_ended=sprt is not None)
@@ -444,10 +447,25 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise CliError(flag_of(e), e.reason) from None
     finally:
         progress.close()
+    luck = None
+    if args.luck and res.records:
+        from jaipur_ai.matches.luck import luck_summary
+        luck = luck_summary(res.records)
     if args.json:
-        print(res.to_json(indent=2))
+        if luck is None:
+            print(res.to_json(indent=2))
+        else:
+            print(json.dumps({**json.loads(res.to_json(indent=None)), "luck": luck},
+                             indent=2))
     else:
         print(format_result(res))
+        if luck is not None:
+            print(f"luck-adjusted: A scores {100 * luck['adjusted']:.1f} % "
+                  f"(+- {100 * luck['adjusted_half']:.1f}) against {100 * luck['score']:.1f} % "
+                  f"(+- {100 * luck['score_half']:.1f}) raw; a game's SD "
+                  f"{luck['sd_adjusted']:.3f} against {luck['sd_raw']:.3f}"
+                  + (f" (variance {100 * luck['variance_reduction']:.0f} % lower)"
+                     if math.isfinite(luck["variance_reduction"]) else ""))
     if args.record:
         from jaipur_ai.matches.record import GameRecord
         _save_record(GameRecord.from_match(res), args.record,
