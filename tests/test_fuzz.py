@@ -293,3 +293,164 @@ def test_any_json_value_is_a_record_or_a_record_error(value):
     _only_typed(GameRecord.from_dict, {"format": "jaipur-record/1", "games": [value]})
     _only_typed(GameRecord.from_dict, {"format": "jaipur-record/1", "settings": value,
                                        "games": []})
+
+
+# ------------------------------------------------------------------ files: records, weights, shards
+# (issue 51, "Evidence": a fuzz pass of records, weights and shards, with 0 untyped errors)
+# Records as bytes and text; weights files and training shards as .npz archives mutated
+# byte by byte and member by member (crafted .npy headers: any shape, dtype and order,
+# members twice, renamed, dropped, cut short).  Only the typed error of each file kind
+# comes out: RecordError, InvalidWeightsError, InvalidDataError.
+import functools
+import io as _io
+import tempfile
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from jaipur_ai.errors import InvalidDataError, InvalidWeightsError
+
+
+@functools.lru_cache(maxsize=None)
+def _base_files() -> dict:
+    from jaipur_ai.doors.commands import SAMPLE_RECORD
+    from jaipur_ai.learning.selfplay import play_shard
+    from jaipur_ai.search.evaluation import DEFAULT_WEIGHTS
+    buf = _io.BytesIO()
+    np.savez_compressed(buf, round_offset=np.array(0), **play_shard("policy", 1, 0, 2))
+    return {"record": SAMPLE_RECORD.read_bytes(), "weights": DEFAULT_WEIGHTS.read_bytes(),
+            "shard": buf.getvalue()}
+
+
+def _mutate_bytes(data: bytes, draw) -> bytes:
+    b = bytearray(data)
+    for _ in range(draw(st.integers(1, 6))):
+        i = draw(st.integers(0, max(0, len(b) - 1)))
+        op = draw(st.sampled_from(["set", "insert", "delete", "cut"]))
+        if op == "set" and b:
+            b[i] = draw(st.integers(0, 255))
+        elif op == "insert":
+            b[i:i] = draw(st.binary(min_size=1, max_size=8))
+        elif op == "delete" and b:
+            del b[i]
+        elif op == "cut":
+            del b[i:]
+    return bytes(b)
+
+
+_DESCRS = ["'<f8'", "'>f8'", "'<f4'", "'<i8'", "'|u1'", "'|i1'", "'<U40'", "'|S3'", "'|b1'",
+           "'<c16'", "'|O'", "'<M8[s]'", "[('a', '<f8')]", "'<U1000000000'", "'<f2'", "'|V8'",
+           "'x'", "3"]
+_DIMS = st.sampled_from([0, 1, 2, 3, 29, 53, 64, 10**6, 10**12, 2**62, -1])
+
+
+def _npy(draw) -> bytes:
+    """A member: a crafted .npy header (any shape, dtype and order), then data of the
+    size it claims (when that is small) or of any size."""
+    descr = draw(st.sampled_from(_DESCRS))
+    shape = tuple(draw(st.lists(_DIMS, max_size=3)))
+    header = f"{{'descr': {descr}, 'fortran_order': {draw(st.booleans())}, 'shape': {shape}, }}"
+    header = header.ljust(draw(st.sampled_from([len(header), 117, 200]))) + "\n"
+    version = draw(st.sampled_from([1, 1, 2, 3, 9]))
+    head = b"\x93NUMPY" + bytes([version, 0])
+    head += len(header).to_bytes(2 if version == 1 else 4, "little") + header.encode("latin-1")
+    try:
+        nbytes = int(np.prod(shape, dtype=object)) * np.dtype(eval(descr)).itemsize
+    except Exception:  # noqa: BLE001 - a descr numpy does not read: any data
+        nbytes = -1
+    if 0 <= nbytes <= 4096 and draw(st.booleans()):
+        return head + draw(st.binary(min_size=nbytes, max_size=nbytes))
+    return head + draw(st.binary(max_size=64))
+
+
+def _mutate_npz(data: bytes, draw) -> bytes:
+    """The archive rebuilt with one to three of its members changed (or its bytes hit)."""
+    if draw(st.integers(0, 4)) == 0:
+        return _mutate_bytes(data, draw)
+    with zipfile.ZipFile(_io.BytesIO(data)) as z:
+        members = [(i.filename, z.read(i)) for i in z.infolist()]
+    for _ in range(draw(st.integers(1, 3))):
+        k = draw(st.integers(0, len(members) - 1))
+        name, body = members[k]
+        op = draw(st.sampled_from(["header", "header", "twice", "rename", "drop", "cut",
+                                   "array", "bytes"]))
+        if op == "header":
+            members[k] = (name, _npy(draw))
+        elif op == "twice":
+            members.append((name, _npy(draw) if draw(st.booleans()) else body))
+        elif op == "rename":
+            members[k] = (draw(st.sampled_from(["extra.npy", name[:-4], "lin.npy",
+                                                "result.npy", "round.npy", "a/b.npy"])), body)
+        elif op == "drop" and len(members) > 1:
+            del members[k]
+        elif op == "cut":
+            members[k] = (name, body[:draw(st.integers(0, len(body)))])
+        elif op == "array":
+            buf = _io.BytesIO()
+            dtype = draw(st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.bool_,
+                                          "U3", np.complex64]))
+            shape = tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
+            np.save(buf, np.zeros(shape, dtype=dtype))
+            members[k] = (name, buf.getvalue())
+        elif op == "bytes":
+            members[k] = (name, _mutate_bytes(body, draw))
+    out = _io.BytesIO()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                    # (a duplicate name)
+        with zipfile.ZipFile(out, "w", draw(st.sampled_from([zipfile.ZIP_STORED,
+                                                            zipfile.ZIP_DEFLATED]))) as z:
+            for name, body in members:
+                z.writestr(name, body)
+    return out.getvalue()
+
+
+@FUZZ
+@given(st.data())
+def test_record_files_raise_only_record_errors(data):
+    from jaipur_ai.matches.record import GameRecord, RecordError
+    raw = data.draw(st.one_of(st.binary(max_size=200),
+                              st.just(b"").map(lambda _: _mutate_bytes(_base_files()["record"],
+                                                                       data.draw))))
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "r.json"
+        path.write_bytes(raw)
+        for read in (lambda: GameRecord.from_json(raw),
+                     lambda: GameRecord.from_json(raw.decode("latin-1")),
+                     lambda: GameRecord.load(str(path))):
+            try:
+                read()
+            except RecordError:
+                pass
+
+
+@FUZZ
+@given(st.data())
+def test_weights_files_raise_only_invalid_weights_errors(data):
+    from jaipur_ai.search.evaluation import load_evaluation, read_meta
+    raw = _mutate_npz(_base_files()["weights"], data.draw)
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "w.npz"
+        path.write_bytes(raw)
+        for read in (load_evaluation, read_meta):
+            try:
+                read(path)
+            except InvalidWeightsError as e:
+                assert e.field == str(path)
+
+
+@FUZZ
+@given(st.data())
+def test_training_shards_raise_only_invalid_data_errors(data):
+    from jaipur_ai.learning.train import load_shards
+    with tempfile.TemporaryDirectory() as d:
+        for k in range(data.draw(st.integers(1, 2))):
+            raw = _base_files()["shard"]
+            if k == 0 or data.draw(st.booleans()):
+                raw = _mutate_npz(raw, data.draw)
+            (Path(d) / f"shard-{k:05d}.npz").write_bytes(raw)
+        try:
+            load_shards(d)
+        except InvalidDataError as e:
+            assert e.field.startswith(d)

@@ -583,11 +583,13 @@ BAD_MEMBERS = [
     ("lin.npy", _npy("<f8", (-2,), b""), "header claims shape (-2,)"),
     ("lin.npy", b"\x93NUMPY\x01\x00\x05\x00{'de", "not a readable"),
     ("lin", b"\0" * 8, "not an array"),
+    ("lin.npy", b"\x93NUMPY\x01\x00\x1c\x00{'descr': '<f8', 'shape': (\n", "numpy cannot read"),
 ]
 
 
 @pytest.mark.parametrize("member, data, why", BAD_MEMBERS,
-                         ids=["huge", "fortran", "short", "object", "negative", "torn", "raw"])
+                         ids=["huge", "fortran", "short", "object", "negative", "torn", "raw",
+                              "unparsable"])
 def test_a_weights_member_is_checked_before_it_is_read(tmp_path, member, data, why):
     path = tmp_path / "w.npz"
     evaluation.save_weights(path, _random_weights(), {})

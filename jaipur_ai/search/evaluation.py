@@ -45,6 +45,7 @@ import hashlib
 import json
 import math
 import os
+import tokenize
 import zipfile
 import zlib
 from functools import lru_cache
@@ -178,13 +179,16 @@ def _check_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, k: str, name:
     """One member's header against its data, streamed through (nothing kept)."""
     with archive.open(info) as fh:
         version = np.lib.format.read_magic(fh)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-        elif version == (2, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
-        else:
+        if version not in ((1, 0), (2, 0)):
             raise error(name, f"{k}: .npy format version {version[0]}.{version[1]}, "
                               "this build reads 1.0 and 2.0")
+        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                       else np.lib.format.read_array_header_2_0)
+        try:
+            shape, fortran, dtype = read_header(fh)
+        except (SyntaxError, TypeError, tokenize.TokenError, RecursionError) as e:
+            # (numpy reads the header as a Python literal, and an old one token by token)
+            raise error(name, f"{k}: an .npy header numpy cannot read ({e})") from None
         if dtype.hasobject or dtype.kind not in "biufUS":
             raise error(name, f"{k}: an array of {dtype}, not of numbers or text")
         if any(d < 0 for d in shape):
