@@ -253,7 +253,12 @@ def test_a_small_generation_plays_fits_gates_and_resumes(tmp_path):
               epochs=1, seed=3, calibration_rounds=3, calibration_iterations=60)
     s = improve(tmp_path, workers=1, quiet=True, **kw)
     g = s["generations"][0]
-    assert g["games"] == 4 and g["accepted"] == (g["score"] > 0.5)
+    # the gate: both weights against the gauntlet's other families on the same deals,
+    # kept by the joint rating, not by a match against the parent
+    assert g["games"] == 12 and g["gate"] == ["pimc", "handset", "expectimax"]
+    assert g["accepted"] == (g["ratings"]["candidate"] > g["ratings"]["current"])
+    assert g["ratings"]["pimc"] == 0.0
+    assert (tmp_path / "gen0-gauntlet").is_dir() and (tmp_path / "gen1" / "gauntlet").is_dir()
     cand = evaluation.load_evaluation(tmp_path / "gen1" / "candidate.npz")
     assert cand.has_policy
     rep = g["report"]["policy"]

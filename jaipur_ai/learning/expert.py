@@ -10,9 +10,13 @@ Each generation:
    (``train.fit``, target ``"search"``);
 3. **policy**: the move policy fitted to the search's visits (``learning.policy``), its
    prior scores read through the new value;
-4. **gate**: the candidate plays the current weights on mirrored deals, both seats, at
-   ``gate_iterations`` a move; it becomes the current weights only if it scores above
-   one half, never because its loss went down.
+4. **gate**: the candidate and the current weights each play the gauntlet's engines of
+   other families (:data:`GATE_GAUNTLET`: pimc, the hand-set engine, expectimax) on the
+   same mirrored deals, both seats, at ``gate_iterations`` a move; the candidate becomes
+   the current weights only if its rating, fitted jointly over those games
+   (:mod:`jaipur_ai.matches.rating`), is above the current weights' -- never because it
+   beats its parent (which can learn to beat its own habits) nor because its loss went
+   down.  The current weights' gauntlet games are played once and kept.
 
 ``FOLDER/generations.jsonl`` logs every generation (the fits' reports, the gate's
 score, interval and decision); ``FOLDER/evaluation.npz`` is the last kept weights.  Every
@@ -36,12 +40,17 @@ from jaipur_ai.learning.policy import fit_policy, rows_of
 from jaipur_ai.learning.selfplay import make_folder, selfplay
 from jaipur_ai.learning.train import fit, load_shards
 from jaipur_ai.matches.backends import Backend, make_backend
-from jaipur_ai.matches.runner import run_match
+from jaipur_ai.matches.rating import GAUNTLET, fit_ratings, pairing_file, read_pairings, with_limit
+from jaipur_ai.matches.runner import pair_scores, run_match
 from jaipur_ai.errors import InvalidDataError, InvalidOptionError
 from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, evaluation_of,
                                          fingerprint, read_weights, save_weights)
 
-__all__ = ["improve", "IMPROVE_DEFAULTS", "PARTS"]
+__all__ = ["improve", "IMPROVE_DEFAULTS", "PARTS", "GATE_GAUNTLET"]
+
+#: The gate's engines: the gauntlet's families other than our own searches' ancestors
+#: (today's default and the 12-04 default) and greedy (which every generation beats).
+GATE_GAUNTLET = ("pimc", "handset", "expectimax")
 
 
 #: What a generation may refit (``parts``).
@@ -53,7 +62,7 @@ IMPROVE_DEFAULTS: dict[str, Any] = {
     "rounds": 800,             # self-play rounds a generation ...
     "iterations": 1000,        # ... at these ISMCTS iterations a move
     "window": 2,               # generations of self-play each fit reads
-    "gate_deals": 200,         # mirrored deals of the gate match (twice as many games) ...
+    "gate_deals": 100,         # mirrored deals against each gate engine (twice the games) ...
     "gate_iterations": 1000,   # ... at these iterations a move
     "epochs": 4,               # the value fit's epochs
     "seed": 1,
@@ -176,18 +185,51 @@ def _generation(g: int, gdir: Path, current: Path, window: list[Path],
                                  "from": str(current)})
     for k, v in report.items():
         say(f"  {k}: {json.dumps(v)}", quiet)
-    j = cfg["gate_iterations"]
-    a = f"ismcts:iterations={j},weights={cand.resolve()}"
-    b = f"ismcts:iterations={j},weights={current.resolve()}"
-    say(f"  gate: {cfg['gate_deals']} deals, both seats, at {j:,} iterations a move", quiet)
-    res = run_match(a, b, games=cfg["gate_deals"], seed=cfg["seed"] * 1000 + g,
-                    out=str(gdir / "gate.jsonl"), backend=runner)
-    st = res.stats
-    accepted = bool(res.score > 0.5)
-    say(f"  gate score {100 * res.score:.1f} % ({st['wins']}-{st['draws']}-{st['losses']}, "
-         f"95 % {100 * st['win_rate_ci95'][0]:.1f}-{100 * st['win_rate_ci95'][1]:.1f}): "
-         f"{'kept' if accepted else 'discarded'}", quiet)
-    return {"generation": g, "accepted": accepted, "score": res.score,
-            "games": res.n_games, "score_ci95": st["win_rate_ci95"],
-            "paired": st["paired"], "elo": st["elo"], "engine": engine,
+    gate = _gauntlet_gate(cand, current, cfg, runner, quiet)
+    return {"generation": g, **gate, "engine": engine,
             "report": report, "seconds": round(time.monotonic() - t0, 1)}
+
+
+def _gauntlet_dir(weights: Path) -> Path:
+    """Where the gate games of a weights file are kept (beside it: a candidate's become
+    the current weights' games when it is kept)."""
+    return weights.parent / ("gen0-gauntlet" if weights.name == "gen0.npz" else "gauntlet")
+
+
+def _gauntlet_gate(cand: Path, current: Path, cfg: dict[str, Any], runner: Backend,
+                   quiet: bool) -> dict[str, Any]:
+    """The candidate and the current weights against GATE_GAUNTLET on the same deals;
+    the ratings fitted jointly, and the paired score difference over the deals."""
+    j = cfg["gate_iterations"]
+    engines = {"candidate": cand, "current": current}
+    specs = {k: f"ismcts:iterations={j},weights={w.resolve()}" for k, w in engines.items()}
+    opponents = {k: with_limit(GAUNTLET[k], None, j) for k in GATE_GAUNTLET}
+    say(f"  gate: {cfg['gate_deals']} deals against each of {', '.join(GATE_GAUNTLET)}, "
+        f"both seats, at {j:,} iterations a move", quiet)
+    files = []
+    pairs: dict[str, list[float]] = {"candidate": [], "current": []}
+    games = 0
+    for who, w in engines.items():
+        folder = _gauntlet_dir(w)
+        folder.mkdir(exist_ok=True)
+        for name, spec in opponents.items():
+            path = pairing_file(str(folder), "weights", name)
+            res = run_match(specs[who], spec, games=cfg["gate_deals"],
+                            seed=cfg["seed"] * 1000, out=path, backend=runner)
+            files.append(path)
+            pairs[who] += pair_scores(res.records)
+            if who == "candidate":
+                games += res.n_games
+    names = {v: k for k, v in {**specs, **opponents}.items()}
+    ratings = fit_ratings(read_pairings(files, names), anchor=GATE_GAUNTLET[0])
+    d = [(a - b) / 2 for a, b in zip(pairs["candidate"], pairs["current"])]
+    mean = sum(d) / len(d)
+    sd = (sum((x - mean) ** 2 for x in d) / (len(d) - 1)) ** 0.5 if len(d) > 1 else 0.0
+    half = 1.96 * sd / len(d) ** 0.5
+    accepted = bool(ratings["candidate"] > ratings["current"])
+    say(f"  gate: candidate {ratings['candidate']:+.0f}, current {ratings['current']:+.0f} "
+        f"Elo over the gauntlet (pimc 0); paired score difference {100 * mean:+.1f} "
+        f"(+- {100 * half:.1f}) points: {'kept' if accepted else 'discarded'}", quiet)
+    return {"accepted": accepted, "games": games, "ratings": ratings, "paired_difference": mean,
+            "paired_difference_ci95": [mean - half, mean + half],
+            "gate": list(GATE_GAUNTLET)}

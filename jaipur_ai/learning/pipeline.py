@@ -306,13 +306,15 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
     le.set_defaults(func=_cmd_learn)
 
     im = sub.add_parser("improve", help="expert iteration: generations of self-play, "
-                        "value and move-policy fits, each kept only if it wins its gate "
-                        "match", formatter_class=formatter,
+                        "value and move-policy fits, each kept only if it rates above "
+                        "the current weights over the gauntlet", formatter_class=formatter,
                         description="From the shipped weights (or --start) to "
                                     "FOLDER/evaluation.npz: each generation plays self-play "
                                     "by the current weights' search, refits the value and "
-                                    "the move policy on it, and keeps the result only if it "
-                                    "beats the current weights on mirrored deals. Rerun to "
+                                    "the move policy on it, and keeps the result only if its "
+                                    "rating over the gauntlet's other families (pimc, the "
+                                    "hand-set engine, expectimax), on mirrored deals, is "
+                                    "above the current weights'. Rerun to "
                                     "resume; FOLDER/generations.jsonl logs each generation.")
     im.add_argument("folder")
     im.add_argument("--start", default=None, metavar="WEIGHTS",
