@@ -681,9 +681,6 @@ def test_train_out_is_checked_before_training(tmp_path, capsys, monkeypatch):
         assert main(["train", str(tmp_path), "--out", out]) == 2
         o, err = capsys.readouterr()
         assert o == "" and err.count("\n") == 1 and f"{out}: {why}" in err
-        assert main(["calibrate", str(tmp_path / "w.npz"), str(tmp_path / "c"),
-                     "--out", out]) == 2
-        assert why in capsys.readouterr().err
     assert not (tmp_path.parent / (tmp_path.name + ".tmp")).exists()
 
 

@@ -198,8 +198,6 @@ def _cmd_learn(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    if args.out is not None:
-        check_out(args.out)              # before the self-play, not after it
     with redirect_stdout(sys.stderr):
         rec = calibrate(args.weights, args.folder, rounds=args.rounds,
                         iterations=args.iterations, seed=args.seed, out=args.out,
