@@ -72,6 +72,8 @@ def main() -> None:
         row = summarise_losses(loss, [r[3] for r in res])
         row["seconds_a_move"] = sum(r[4] for r in res) / len(res)
         row["spec"] = spec
+        row["losses"] = {r[0]: round(r[2], 3) for r in res}      # by position id
+        row["moves"] = {r[0]: r[1] for r in res}
         rows[spec] = row
         print(f"{spec}: error {row['error']:.2f} ({row['error_lo']:.2f}-{row['error_hi']:.2f}) "
               f"blunders {100 * row['blunders']:.1f} % agreement {100 * row['agreement']:.1f} % "
@@ -81,7 +83,7 @@ def main() -> None:
         rows[spec]["vs_first"] = paired_difference(losses[spec], losses[first])
     if args.json:
         print(json.dumps({"file": args.file, "positions": len(positions),
-                          "engines": list(rows.values())}, indent=2))
+                          "engines": list(rows.values())}))
         return
     print(f"{len(positions)} positions of {args.file}")
     print(f"{'engine':<44} {'error':>6} {'95 % interval':>14} {'blunders':>9} {'agree':>7} "

@@ -2,6 +2,7 @@
 equations on any pairings, the bootstrap over deals, the results files and the command."""
 from __future__ import annotations
 
+import gzip
 import json
 import math
 
@@ -106,6 +107,10 @@ def test_results_files_are_read_by_deal(tmp_path):
     with open(path) as fh:
         lines = [json.loads(x) for x in fh.read().splitlines()[1:]]
     assert p.score == sum(g["score"] for g in lines)
+    gz = tmp_path / "kept.jsonl.gz"                       # as bench/results keeps them
+    with open(path, "rb") as src, gzip.open(gz, "wb") as dst:
+        dst.write(src.read())
+    assert read_pairings([str(gz)], {"greedy": "G", "random": "R"}) == [p]
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{}\n")
     with pytest.raises(RatingError):

@@ -143,7 +143,8 @@ def cmd_rate(args: argparse.Namespace) -> int:
             if res.interrupted:
                 interrupted = True
                 break
-    files = sorted(glob.glob(os.path.join(args.dir, "*.jsonl")))
+    files = sorted(glob.glob(os.path.join(args.dir, "*.jsonl")) +
+                   glob.glob(os.path.join(args.dir, "*.jsonl.gz")))
     if not files:
         raise CliError("--dir", f"no results files in {args.dir!r}")
     try:

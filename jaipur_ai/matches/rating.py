@@ -22,6 +22,7 @@ Resampling whole deals keeps the pairing of the mirrored games.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import os
@@ -182,15 +183,17 @@ def read_pairings(paths: Iterable[str], names: Optional[dict[str, str]] = None,
                   ) -> list[Pairing]:
     """The pairings in match results files (``jaipur-ai match --out``, ``jaipur-ai
     rate``): one per file, the engines named by ``names`` (spec -> name) or by their
-    spec.  Deals with one game only (a match stopped midway) count that game."""
+    spec.  Deals with one game only (a match stopped midway) count that game.  A file
+    whose name ends in ``.gz`` is read through gzip (bench/results keeps them so)."""
     names = names or {}
     out: list[Pairing] = []
     for path in paths:
         try:
-            with open(path, "rb") as fh:
+            with (gzip.open if str(path).endswith(".gz") else open)(path, "rb") as fh:
                 lines = fh.read().split(b"\n")
-        except OSError as e:
-            raise RatingError("results", f"cannot read {path}: {e.strerror}") from None
+        except (OSError, EOFError) as e:
+            raise RatingError("results", f"cannot read {path}: "
+                                         f"{getattr(e, 'strerror', None) or e}") from None
         try:
             head = json.loads(lines[0])
             st = head["settings"]
