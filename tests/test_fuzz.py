@@ -380,7 +380,7 @@ def _mutate_npz(data: bytes, draw) -> bytes:
         elif op == "twice":
             members.append((name, _npy(draw) if draw(st.booleans()) else body))
         elif op == "rename":
-            members[k] = (draw(st.sampled_from(["extra.npy", name[:-4], "lin.npy",
+            members[k] = (draw(st.sampled_from(["extra.npy", name[:-4] or "x", "lin.npy",
                                                 "result.npy", "round.npy", "a/b.npy"])), body)
         elif op == "drop" and len(members) > 1:
             del members[k]
