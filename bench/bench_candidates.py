@@ -7,7 +7,11 @@ and counts, for each engine, the moves it played that the policy would not have
 offered in that position, by kind: the moves the tree never considers one ply or more
 below the root.
 
-    PYTHONPATH=. python3 bench/bench_candidates.py bench/results/feat2-1-vs-025.json
+    git show 165eb4d:bench/results/feat2-1-vs-025.json > /tmp/feat2-1-vs-025.json
+    PYTHONPATH=. python3 bench/bench_candidates.py /tmp/feat2-1-vs-025.json
+
+(bench/results keeps match summaries without their games; git history keeps the games
+of the match docs/strength.md measured this way.)
 """
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The matches behind docs/strength.md.  Each line is one row of the table; results
-# (JSON) go to bench/results/.  The "mixed" rows are this build's default, the "cand"
-# rows the previous one, the "feat2" rows the one before (the shipped weights are
-# features2.npz's, with the reported win probability recalibrated, which changes no
-# move).  Earlier defaults are spelled out with the options they had.  All rows take
-# about twenty-five hours on 2 cores (the "elapsed" of the results files): the "mixed"
+# The headline matches of docs/strength.md ("Headline matches").  Each line is one row of
+# the full table (python3 bench/strength_table.py); its summary (JSON) goes to
+# bench/results/.  The "exit" rows are this build's default, the "mixed" rows the one
+# before, the "cand" rows the one before that, the "feat2" rows the one before that (the
+# weights features2.npz's, with the reported win probability recalibrated, which changes
+# no move).  Earlier defaults are spelled out with the options they had.  All rows take
+# about twenty-five hours on 2 cores (the "elapsed" of the summaries): the "mixed"
 # and "cand" rows about five each, the "feat2" and "view" rows about three each, the
 # "learned" rows two and a quarter, the rest about an hour.
 #   bash bench/strength.sh            # all
@@ -18,7 +19,11 @@ run() {  # name A B deals [seed]
   local name=$1 a=$2 b=$3 deals=$4 seed=${5:-2026}
   [[ -n "$only" && "$name" != *"$only"* ]] && return 0
   echo "== $name: $a vs $b, $deals deals x 2 seats" >&2
-  python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed "$seed" --workers 2 -q --json > "$out/$name.json"
+  # the summary, without the games' records (bench/results/README.md): add --out FILE.jsonl
+  # to the match to keep its games
+  python3 -m jaipur_ai match "$a" "$b" --games "$deals" --seed "$seed" --workers 2 -q --json \
+    | python3 -c 'import json, sys; d = json.load(sys.stdin); d.pop("records", None); print(json.dumps(d, indent=2))' \
+    > "$out/$name.json"
 }
 H=evaluation=heuristic,settings=handset,belief=off    # the hand-set default, move for move
 M=opponent_stats=hand,all_moves_after=1000,belief=on   # this build's default, spelled out

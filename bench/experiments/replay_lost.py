@@ -8,9 +8,13 @@ An engine written ``hands+<spec>`` is shown the opponent's hand (peek_hands.py);
 engine is shown the round's moves, so a searching one weighs the opponent's hand by them
 (``belief``, on by default).
 
-    PYTHONPATH=. python3 bench/experiments/replay_lost.py \
-        bench/results/cand-1-vs-greedy.json bench/results/cand-1-vs-greedy-b.json \
+    git show 165eb4d:bench/results/cand-1-vs-greedy.json > /tmp/g.json
+    git show 165eb4d:bench/results/cand-1-vs-greedy-b.json > /tmp/g-b.json
+    PYTHONPATH=. python3 bench/experiments/replay_lost.py /tmp/g.json /tmp/g-b.json \
         --engine ismcts:iterations=32000 --seeds 1 2 3 --workers 2
+
+(bench/results keeps match summaries without their games; git history keeps the games
+of the matches docs/strength.md replayed.)
 
 ``--record FILE`` writes the lost rounds as they were played, one game of one round each,
 as a game record (``jaipur-record/1``) for ``jaipur-ai review FILE --game N``, and
