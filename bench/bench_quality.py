@@ -8,7 +8,8 @@ Each engine is given the mover's view and the round's moves before it (the belie
 them), searches with a seed derived from the position, and its move's loss is the best
 reference value minus its own, in points of win %; a move the reference did not roll out
 is rolled out on demand in the same worlds.  Reported for each spec: the error rate (mean
-loss a decision, with a 95 % interval), blunders (share of moves losing more than 5
+loss a decision, with a 95 % interval; and by the round's phase: a draw pile of 30 cards
+or more, 10 to 29, under 10), blunders (share of moves losing more than 5
 points), agreement with the reference's best move, mean seconds a move; and for each
 spec after the first, its error rate minus the first's, paired over the positions.
 """
@@ -72,6 +73,12 @@ def main() -> None:
         row = summarise_losses(loss, [r[3] for r in res])
         row["seconds_a_move"] = sum(r[4] for r in res) / len(res)
         row["spec"] = spec
+        pile = {p.id: p.pile for p in positions}
+        row["by_phase"] = {}
+        for band, lo, hi in (("opening", 30, 99), ("middle", 10, 29), ("end", 0, 9)):
+            xs = [r[2] for r in res if pile[r[0]] is not None and lo <= pile[r[0]] <= hi]
+            row["by_phase"][band] = {"positions": len(xs),
+                                     "error": sum(xs) / len(xs) if xs else None}
         row["losses"] = {r[0]: round(r[2], 3) for r in res}      # by position id
         row["moves"] = {r[0]: r[1] for r in res}
         rows[spec] = row
@@ -95,6 +102,9 @@ def main() -> None:
         print(f"{spec:<44} {r['error']:>6.2f} {r['error_lo']:>6.2f} .. {r['error_hi']:<5.2f} "
               f"{100 * r['blunders']:>8.1f}% {100 * r['agreement']:>6.1f}% "
               f"{r['seconds_a_move']:>7.3f}  {vs_text}")
+        print("    by phase: " + ", ".join(
+            f"{b} {v['error']:.2f} ({v['positions']})" for b, v in r["by_phase"].items()
+            if v["error"] is not None))
 
 
 if __name__ == "__main__":

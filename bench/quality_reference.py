@@ -13,6 +13,11 @@ and their reference values by rollouts with common random numbers
    ``--seed``.
 3. Candidates: the hand-set move score's best 8 (greedy's order) and the move played.
    Each is rolled out in ``--worlds`` worlds, the same worlds for every candidate.
+4. Standard errors: a position where some candidate's value against the best has a
+   standard error above ``--max-se`` points is rolled out again in more worlds (the
+   first worlds are the same ones), until none does.
+
+``--top-up FILE`` does step 4 alone on an existing file.
 """
 from __future__ import annotations
 
@@ -91,9 +96,11 @@ def candidate_positions(games: list, n: int, per_game: int, seed: int) -> list[d
 
 
 def reference(task: tuple) -> dict:
+    """One position's reference; ``seed`` None: the position's own (a top-up)."""
     k, pos, worlds, seed = task
     import jaipur_ai as jp
-    p = Position(k, pos["deal_seed"], pos["starter"], pos["moves"], derive_seed(seed, 7, k),
+    pseed = pos["seed"] if seed is None else derive_seed(seed, 7, k)
+    p = Position(k, pos["deal_seed"], pos["starter"], pos["moves"], pseed,
                  worlds, {"-": 0.0}, played=pos["played"], source=pos["source"])
     state, _ = p.replay()
     view = state.view(state.to_move)
@@ -114,6 +121,25 @@ def reference(task: tuple) -> dict:
     return out
 
 
+def top_up(done: list[dict], max_se: float, procs: int) -> list[dict]:
+    """Positions whose largest standard error exceeds max_se, rolled out again in more
+    worlds (the same first worlds, so their values are refined, not replaced)."""
+    while True:
+        todo = [k for k, d in enumerate(done) if max(d["se"].values()) > max_se]
+        if not todo:
+            return done
+        tasks = []
+        for k in todo:
+            d = done[k]
+            grow = (max(d["se"].values()) / max_se) ** 2 * 1.1
+            tasks.append((d["id"], d, int(d["worlds"] * grow) + 1, None))
+        with Pool(procs) as pool:
+            for k, d in zip(todo, pool.map(reference, tasks)):
+                print(f"position {d['id']}: {done[k]['worlds']} -> {d['worlds']} worlds, "
+                      f"largest SE {max(d['se'].values()):.3f}", file=sys.stderr)
+                done[k] = d
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=60, help="deals a pairing")
@@ -124,7 +150,29 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--work", default="runs/quality")
     ap.add_argument("--out", default="bench/quality/positions.jsonl.gz")
+    ap.add_argument("--max-se", type=float, default=1.0,
+                    help="largest standard error (points) of a candidate against the best")
+    ap.add_argument("--top-up", metavar="FILE", help="only step 4, on FILE (rewritten)")
     args = ap.parse_args()
+    if args.top_up:
+        import gzip
+        with gzip.open(args.top_up, "rt") as fh:
+            lines = fh.read().splitlines()
+        meta = json.loads(lines[0])
+        meta.pop("format", None)
+        done = [json.loads(x) for x in lines[1:] if x.strip()]
+        for d in done:
+            if d.get("pile") is None:
+                state, _ = Position.from_dict(d).replay()
+                d["pile"] = state.view(state.to_move).deck_size
+        done = top_up(done, args.max_se, args.procs)
+        positions = [Position.from_dict(d) for d in done]
+        se = np.array([max(p.se.values()) for p in positions])
+        meta.update(se_max_median=float(np.median(se)), se_max_max=float(se.max()),
+                    max_se=args.max_se, top_up=" ".join(sys.argv[1:]))
+        save_positions(args.top_up, positions, meta)
+        print(json.dumps({k: meta[k] for k in ("se_max_median", "se_max_max")}), file=sys.stderr)
+        return
     games = play_games(args.work, args.games, args.seed, args.procs)
     cands = candidate_positions(games, args.positions, args.per_game, args.seed)
     print(f"{len(games)} games, {len(cands)} positions", file=sys.stderr)
@@ -137,6 +185,7 @@ def main() -> None:
             if (i + 1) % 50 == 0:
                 print(f"{i + 1}/{len(tasks)} references, {time.time() - t0:.0f} s",
                       file=sys.stderr)
+    done = top_up(done, args.max_se, args.procs)
     positions = [Position.from_dict(d) for d in done]
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     se = np.array([max(v for m, v in p.se.items()) for p in positions])

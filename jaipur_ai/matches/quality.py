@@ -62,6 +62,7 @@ class Position:
     played: Optional[str] = None          #: the move played in the game it comes from
     source: str = ""                      #: the engines of that game
     check: Optional[float] = None         #: the best move's mean over worlds 0..99
+    pile: Optional[int] = None            #: cards in the draw pile (the round's phase)
 
     @property
     def best(self) -> str:
@@ -97,7 +98,8 @@ class Position:
                 "moves": self.moves, "seed": self.seed, "worlds": self.worlds,
                 "values": {k: round(v, 6) for k, v in self.values.items()},
                 "se": {k: round(v, 4) for k, v in self.se.items()},
-                "played": self.played, "source": self.source, "check": self.check}
+                "played": self.played, "source": self.source, "check": self.check,
+                "pile": self.pile}
 
     @classmethod
     def from_dict(cls, d: Any) -> "Position":
@@ -107,7 +109,8 @@ class Position:
                     [str(m) for m in d["moves"]], int(d["seed"]), int(d["worlds"]),
                     values, {str(k): float(v) for k, v in (d.get("se") or {}).items()},
                     d.get("played"), str(d.get("source", "")),
-                    None if d.get("check") is None else float(d["check"]))
+                    None if d.get("check") is None else float(d["check"]),
+                    None if d.get("pile") is None else int(d["pile"]))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise QualityError("positions", f"not a benchmark position "
                                             f"({type(e).__name__}: {e})") from None
