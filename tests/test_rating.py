@@ -137,8 +137,12 @@ def test_the_rate_command_plays_resumes_and_fits(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert {r["engine"] for r in data["ratings"]} == {"default", "greedy", "random"}
     assert all(p["games"] == 4 for p in data["pairings"])
+    # fitted alone (no limit given): the engines are still found by name
     assert main(["rate", "--fit-only", "--dir", d, "--json", "--anchor", "random"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [r["elo"] for r in data["ratings"] if r["engine"] == "random"] == [0.0]
+    assert {r["engine"] for r in data["ratings"]} == {"default", "greedy", "random"}
+    assert main(["rate", "default=ismcts:cutoff=3", "--dir", d, "-q"]) == 2
+    assert "gauntlet engine" in capsys.readouterr().err
     assert main(["rate", "--fit-only", "--dir", str(tmp_path / "none")]) == 2
     assert "no results files" in capsys.readouterr().err

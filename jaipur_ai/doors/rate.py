@@ -112,6 +112,10 @@ def cmd_rate(args: argparse.Namespace) -> int:
             {"default": GAUNTLET["default"]}
     except JaipurError as e:
         raise CliError("engine", e.reason) from None
+    for name in set(cands) & set(gauntlet):
+        if cands[name] != gauntlet[name]:
+            raise CliError("candidate", f"{name!r} names a gauntlet engine "
+                                        f"({gauntlet[name]}): give the candidate another name")
     specs = {**cands, **gauntlet}
     specs = {k: with_limit(v, time_, args.iterations) for k, v in specs.items()}
     if os.path.exists(args.dir) and not os.path.isdir(args.dir):
@@ -148,7 +152,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
     if not files:
         raise CliError("--dir", f"no results files in {args.dir!r}")
     try:
-        pairings = read_pairings(files, {v: k for k, v in specs.items()})
+        pairings = read_pairings(files, {v: k for k, v in {**GAUNTLET, **specs}.items()})
         rows = rating_table(pairings, args.anchor, args.prior, args.bootstrap, args.seed)
     except JaipurError as e:
         raise CliError(flag_of(e), e.reason) from None

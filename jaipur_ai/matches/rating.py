@@ -36,7 +36,8 @@ from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.results import RESULTS_FORMAT
 
 __all__ = ["GAUNTLET", "Pairing", "RatingError", "fit_ratings", "bootstrap",
-           "read_pairings", "rating_table", "format_table", "pairing_file", "with_limit"]
+           "read_pairings", "rating_table", "format_table", "pairing_file", "with_limit",
+           "without_limit"]
 
 #: The gauntlet: engines of several families, each frozen by one spec (a time or
 #: iteration limit is added by ``jaipur-ai rate``).  docs/strength.md rates them.
@@ -182,8 +183,8 @@ def pairing_file(folder: str, a: str, b: str) -> str:
 def read_pairings(paths: Iterable[str], names: Optional[dict[str, str]] = None,
                   ) -> list[Pairing]:
     """The pairings in match results files (``jaipur-ai match --out``, ``jaipur-ai
-    rate``): one per file, the engines named by ``names`` (spec -> name) or by their
-    spec.  Deals with one game only (a match stopped midway) count that game.  A file
+    rate``): one per file, the engines named by ``names`` (spec -> name; a spec is also
+    found by its options without its time or iteration limit) or by their spec.  Deals with one game only (a match stopped midway) count that game.  A file
     whose name ends in ``.gz`` is read through gzip (bench/results keeps them so)."""
     names = names or {}
     out: list[Pairing] = []
@@ -219,9 +220,26 @@ def read_pairings(paths: Iterable[str], names: Optional[dict[str, str]] = None,
             per_deal.setdefault(key[0], []).append(score)
         a, b = str(st["a"]), str(st["b"])
         deals = [per_deal[k] for k in sorted(per_deal)]
-        out.append(Pairing(names.get(a, a), names.get(b, b), [sum(d) for d in deals],
+        out.append(Pairing(_name_of(a, names), _name_of(b, names), [sum(d) for d in deals],
                            [len(d) for d in deals]))
     return out
+
+
+def without_limit(spec: str) -> str:
+    """``spec`` without its time or iteration limit (``pimc:time=0.1`` -> ``pimc``)."""
+    from jaipur_ai.matches.spec import EngineSpec, SpecError
+    try:
+        s = EngineSpec.parse(spec)
+    except SpecError:
+        return spec
+    return str(EngineSpec(s.algorithm, None, None, dict(s.options)))
+
+
+def _name_of(spec: str, names: dict[str, str]) -> str:
+    if spec in names:
+        return names[spec]
+    bare = {without_limit(k): v for k, v in names.items()}
+    return bare.get(without_limit(spec), spec)
 
 
 def with_limit(spec: str, time: Optional[float], iterations: Optional[int]) -> str:
