@@ -6,13 +6,11 @@ from __future__ import annotations
 import argparse
 import errno
 import json
-import math
 import os
 import re
 import stat
 import sys
 import threading
-import time
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
@@ -21,6 +19,7 @@ from jaipur_ai._version import __version__
 from jaipur_ai.search._table import format_analysis
 from jaipur_ai.matches.backends import BackendError
 from jaipur_ai.errors import InvalidOptionError, JaipurError, MissingExtraError
+from jaipur_ai.doors.progress import Progress
 from jaipur_ai.doors.limits import limits_of
 from jaipur_ai.options import check_clock
 from jaipur_ai.doors.play import Game
@@ -356,69 +355,6 @@ def _save_record(record: Any, path: str, lost: str) -> None:
 
 
 # --------------------------------------------------------------------- match
-class Progress:
-    """The progress bar on stderr of ``match`` (games, with A's results) and ``review``
-    (plies): redrawn in place on a terminal, one line per tenth otherwise."""
-
-    def __init__(self, total: int, enabled: bool, open_ended: bool = False,
-                 unit: str = "games") -> None:
-        self.total = total
-        self.open_ended = open_ended
-        self.enabled = enabled
-        self.unit = unit
-        self.tty = sys.stderr.isatty()
-        self.t0 = time.perf_counter()
-        self.w = self.d = self.l = 0
-        self.step = -1
-        self.new = 0             # games played (plies reviewed) by this run
-        self.done = 0
-
-    def __call__(self, rec: Any, done: int, total: int) -> None:
-        """A match's ``on_result``."""
-        self.w += rec.winner == "A"
-        self.d += rec.winner == "draw"
-        self.l += rec.winner == "B"
-        self.new += 1
-        self.show(done, total, f"A: {self.w} W {self.d} D {self.l} L")
-
-    def plies(self, done: int, total: int) -> None:
-        """A review's ``progress``."""
-        self.total, self.new = total, done
-        self.show(done, total)
-
-    def show(self, done: int, total: int, middle: str = "") -> None:
-        self.done = done
-        if not self.enabled or total <= 0:
-            return
-        width = 24
-        fill = width * done // total
-        elapsed = time.perf_counter() - self.t0
-        rate = self.new / elapsed if elapsed > 0 else 0.0
-        mid = f"  {middle}" if middle else ""
-        if self.open_ended:                           # --sprt: no known end
-            text = f"{done} {self.unit}{mid}  {elapsed:.0f} s"
-        else:
-            text = (f"[{'#' * fill}{'-' * (width - fill)}] {done}/{total} {self.unit}{mid}  "
-                    f"{elapsed:.0f} s")
-            if self.new:
-                left = (total - done) / rate if rate > 0 else 0.0
-                text += f"  {rate:.2f} {self.unit}/s, ~{left:.0f} s left"
-        if self.tty:
-            sys.stderr.write("\r" + text + ("\n" if done == total else ""))
-            sys.stderr.flush()
-        else:
-            step = 10 * done // total if not self.open_ended else done // 100
-            if step != self.step:
-                self.step = step
-                sys.stderr.write(text + "\n")
-                sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled and self.tty and 0 < self.new and self.done < self.total:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
 def cmd_match(args: argparse.Namespace) -> int:
     from jaipur_ai.options import MAX_GAMES
     from jaipur_ai.matches.sprt import parse_sprt
@@ -449,23 +385,13 @@ def cmd_match(args: argparse.Namespace) -> int:
         progress.close()
     luck = None
     if args.luck and res.records:
-        from jaipur_ai.matches.luck import luck_summary
+        from jaipur_ai.matches.luck import format_luck, luck_summary
         luck = luck_summary(res.records)
     if args.json:
-        if luck is None:
-            print(res.to_json(indent=2))
-        else:
-            print(json.dumps({**json.loads(res.to_json(indent=None)), "luck": luck},
-                             indent=2))
+        print(res.to_json(indent=2) if luck is None else
+              json.dumps({**json.loads(res.to_json(indent=None)), "luck": luck}, indent=2))
     else:
-        print(format_result(res))
-        if luck is not None:
-            print(f"luck-adjusted: A scores {100 * luck['adjusted']:.1f} % "
-                  f"(+- {100 * luck['adjusted_half']:.1f}) against {100 * luck['score']:.1f} % "
-                  f"(+- {100 * luck['score_half']:.1f}) raw; a game's SD "
-                  f"{luck['sd_adjusted']:.3f} against {luck['sd_raw']:.3f}"
-                  + (f" (variance {100 * luck['variance_reduction']:.0f} % lower)"
-                     if math.isfinite(luck["variance_reduction"]) else ""))
+        print(format_result(res) + ("" if luck is None else "\n" + format_luck(luck)))
     if args.record:
         from jaipur_ai.matches.record import GameRecord
         _save_record(GameRecord.from_match(res), args.record,

@@ -95,7 +95,8 @@ def _named(text: str) -> tuple[str, str]:
 
 
 def cmd_rate(args: argparse.Namespace) -> int:
-    from jaipur_ai.doors.commands import CliError, EXIT_INTERRUPTED, Progress, flag_of
+    from jaipur_ai.doors.commands import CliError, EXIT_INTERRUPTED, flag_of
+    from jaipur_ai.doors.progress import Progress
     from jaipur_ai.matches.rating import (GAUNTLET, format_table, pairing_file,
                                           rating_table, read_pairings, with_limit)
     from jaipur_ai.matches.runner import run_match

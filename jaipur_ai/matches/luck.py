@@ -24,7 +24,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
-__all__ = ["draw_outcomes", "round_luck", "game_luck", "luck_summary"]
+__all__ = ["draw_outcomes", "round_luck", "game_luck", "luck_summary", "format_luck"]
 
 
 def draw_outcomes(deck: Sequence[int], k: int) -> list[tuple[Counter[int], float]]:
@@ -118,3 +118,14 @@ def luck_summary(records: Sequence[Any], evaluation: Any = None) -> dict[str, An
             "variance_reduction": (1.0 - float(adj.var(ddof=1)) / float(raw.var(ddof=1))
                                    if n > 1 and raw.var() > 0 else float("nan")),
             "mean_luck": float(luck.mean()) if n else float("nan")}
+
+
+def format_luck(luck: dict[str, Any]) -> str:
+    """One line of :func:`luck_summary` for a match's report."""
+    text = (f"luck-adjusted: A scores {100 * luck['adjusted']:.1f} % "
+            f"(+- {100 * luck['adjusted_half']:.1f}) against {100 * luck['score']:.1f} % "
+            f"(+- {100 * luck['score_half']:.1f}) raw; a game's SD "
+            f"{luck['sd_adjusted']:.3f} against {luck['sd_raw']:.3f}")
+    if math.isfinite(luck["variance_reduction"]):
+        text += f" (variance {100 * luck['variance_reduction']:.0f} % lower)"
+    return text
