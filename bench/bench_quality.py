@@ -22,6 +22,8 @@ import sys
 import time
 from multiprocessing import Pool
 
+import numpy as np
+
 from jaipur_ai.matches.quality import (Position, load_positions, paired_difference,
                                        summarise_losses, value_on_demand)
 from jaipur_ai.matches.spec import EngineSpec, derive_seed
@@ -51,6 +53,20 @@ def _judge(task: tuple) -> tuple:
     return p.id, move, max(0.0, 100.0 * (best - value)), move == p.best, seconds
 
 
+def spearman(x: list, y: list) -> float:
+    """Spearman's rank correlation (ties share their mean rank)."""
+    def ranks(v: list) -> np.ndarray:
+        v = np.asarray(v, float)
+        order = np.argsort(v, kind="stable")
+        r = np.empty(len(v))
+        r[order] = np.arange(len(v))
+        for u in np.unique(v):
+            r[v == u] = r[v == u].mean()
+        return r
+    rx, ry = ranks(x), ranks(y)
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("specs", nargs="+", metavar="SPEC")
@@ -58,12 +74,26 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=None, help="only the first N")
     ap.add_argument("--procs", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--rating", metavar="FILE",
+                    help="a rating list (jaipur-ai rate --json): report the Spearman rank "
+                         "correlation of its ratings with the error rates of the same specs")
+    ap.add_argument("--results", metavar="FILE", nargs="+",
+                    help="score earlier --json outputs instead of running the engines")
     args = ap.parse_args()
     specs = [str(EngineSpec.parse(s)) for s in args.specs]
     positions = load_positions(args.file)[: args.positions]
     rows = {}
     losses = {}
-    for spec in specs:
+    if args.results:                 # the engines' rows from earlier runs, by spec
+        for path in args.results:
+            with open(path) as fh:
+                for row in json.load(fh)["engines"]:
+                    row["losses"] = {int(k): v for k, v in row["losses"].items()}
+                    rows[row["spec"]] = row
+        ids = [p.id for p in positions]
+        for spec in specs:
+            losses[spec] = [rows[spec]["losses"][i] for i in ids]
+    for spec in specs if not args.results else ():
         t0 = time.time()
         tasks = [(spec, p.to_dict()) for p in positions]
         with Pool(args.procs) as pool:
@@ -88,9 +118,18 @@ def main() -> None:
     first = specs[0]
     for spec in specs[1:]:
         rows[spec]["vs_first"] = paired_difference(losses[spec], losses[first])
+    rank = None
+    if args.rating:
+        with open(args.rating) as fh:
+            rating = json.load(fh)
+        elo = {rating["engines"][r["engine"]]: r["elo"] for r in rating["ratings"]
+               if r["engine"] in rating["engines"]}
+        both = [s for s in specs if s in elo]
+        rank = {"engines": both, "spearman": spearman([elo[s] for s in both],
+                                                      [-rows[s]["error"] for s in both])}
     if args.json:
         print(json.dumps({"file": args.file, "positions": len(positions),
-                          "engines": list(rows.values())}))
+                          "engines": [rows[s] for s in specs], "rank": rank}))
         return
     print(f"{len(positions)} positions of {args.file}")
     print(f"{'engine':<44} {'error':>6} {'95 % interval':>14} {'blunders':>9} {'agree':>7} "
@@ -105,6 +144,9 @@ def main() -> None:
         print("    by phase: " + ", ".join(
             f"{b} {v['error']:.2f} ({v['positions']})" for b, v in r["by_phase"].items()
             if v["error"] is not None))
+    if rank is not None:
+        print(f"Spearman rank correlation of the rating list with minus the error rate, "
+              f"over {len(rank['engines'])} engines: {rank['spearman']:+.2f}")
 
 
 if __name__ == "__main__":
