@@ -89,6 +89,11 @@ class Limits:
         nodes = self.max_nodes if max_nodes is None else max_nodes
         return nodes, threads * nodes * NODE_BYTES
 
+    def public(self) -> dict[str, Any]:
+        """The limits a client may know (the ``version`` answer's ``limits``): all but
+        the server's weights folder."""
+        return {f: getattr(self, f) for f in LIMIT_OPTIONS if f != "weights_dir"}
+
     def cap(self, stop: threading.Event) -> "TimeCap":
         """Sets ``stop`` (the stop_event of a request's work) once ``max_time`` seconds
         have passed, unless closed first: the server's time limit over every request,

@@ -344,7 +344,7 @@ class Server:
         return {"name": "jaipur_ai", "version": __version__, "protocol": PROTOCOL_VERSION,
                 "formats": [STATE_FORMAT, VIEW_FORMAT], "algorithms": list(ALGORITHMS),
                 "default_algorithm": self.algorithm, "default_threads": self.threads,
-                "actions": sorted(ACTIONS)}
+                "actions": sorted(ACTIONS), "limits": self.limits.public()}
 
     def _do_help(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION,
