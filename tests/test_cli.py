@@ -497,3 +497,61 @@ def test_play_calls_a_move_no_rule_allows_illegal_and_unreadable_text_unreadable
                        capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=60)
     assert "illegal move: sell 1S: silver needs a sale of at least 2 cards" in r.stdout
     assert "cannot read 'sell 9Z' as a move" in r.stdout
+
+
+# ------------------------------------------------ analyse: the board at once, then progress
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_analyse_shows_the_board_at_once_then_the_search_as_it_goes_on_a_terminal():
+    """On a terminal (a pseudo-terminal here) the board comes before the search ends (a
+    60 s search, stopped by Ctrl-C once a progress line has come: so no wait here is a
+    timing, each is bounded by a guard), then a line rewritten in place with the
+    iterations and the best move so far, erased before the table."""
+    import pty
+    import select
+    primary, secondary = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "jaipur_ai", "analyse", "sample",
+                             "--time", "60", "--seed", "1"], cwd=ROOT, env=ENV,
+                            stdout=secondary, stderr=subprocess.PIPE,
+                            preexec_fn=default_sigint)
+    os.close(secondary)
+    seen = b""
+
+    def read_until(marker: bytes, guard: float = 45.0) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + guard
+        while marker not in seen and time.monotonic() < deadline:
+            if select.select([primary], [], [], 0.5)[0]:
+                try:
+                    chunk = os.read(primary, 65536)
+                except OSError:              # the child is gone and the pty closed
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+    try:
+        read_until(b"searching: ")
+        assert b"market" in seen and b"searching: " in seen, seen[-500:]
+        assert seen.index(b"market") < seen.index(b"searching: ")
+        read_until(b"% to win")                   # a best move so far, with its figures
+        assert proc.poll() is None                # (the 60 s search still runs)
+        proc.send_signal(signal.SIGINT)
+        read_until(b"interrupted")
+        assert proc.wait(timeout=60) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(primary)
+    text = seen.decode()
+    progress = text[text.index("searching: "):text.index("#  move")]
+    assert "iterations" in progress and "best " in progress
+    assert progress.endswith("\r\x1b[K")             # erased before the table
+
+
+def test_analyse_piped_prints_no_progress_and_json_is_unchanged():
+    p = cli("analyse", "sample", "--iterations", "300", "--seed", "1")
+    assert p.returncode == 0 and "searching:" not in p.stdout + p.stderr
+    assert "\x1b" not in p.stdout
+    d = json.loads(cli("analyse", "sample", "--iterations", "300", "--seed", "1",
+                       "--json").stdout)
+    assert ANALYSIS_KEYS <= set(d)

@@ -19,7 +19,7 @@ from jaipur_ai._version import __version__
 from jaipur_ai.search._table import format_analysis
 from jaipur_ai.matches.backends import BackendError
 from jaipur_ai.errors import InvalidOptionError, JaipurError, MissingExtraError
-from jaipur_ai.doors.progress import Progress
+from jaipur_ai.doors.progress import Progress, SearchProgress
 from jaipur_ai.doors.limits import limits_of
 from jaipur_ai.options import check_clock
 from jaipur_ai.doors.play import Game
@@ -275,10 +275,21 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                                                                            "expectimax", "pimc"):
         t = DEFAULT_ANALYSE_TIME
 
+    # the board at once, then (on a terminal) the search as it goes; --json: the
+    # analysis alone, at the end
+    live = None if args.json else SearchProgress(sys.stdout)
+    if not args.json:
+        print(shown)
+        for note in notes:
+            print(note)
+        print(flush=True)
+
     def search(stop: threading.Event) -> Any:
+        progress = {} if live is None or not live.live else \
+            {"on_progress": live, "report_every": 0.25}
         return engine.analyse(target, time=t, iterations=n, top=args.top, seed=args.seed,
                               stop_event=stop, history=history, time_left=time_left,
-                              increment=increment)
+                              increment=increment, **progress)
 
     try:
         report, interrupted = _run_interruptibly(search)
@@ -286,13 +297,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         raise CliError(e.field, e.reason) from None
     except ValueError as e:
         raise CliError("analyse", str(e)) from None
+    finally:
+        if live is not None:
+            live.close()
     if args.json:
         print(json.dumps(_report_dict(report), indent=2))
     else:
-        print(shown)
-        for note in notes:
-            print(note)
-        print()
         print(format_analysis(report, args.top))
         if report.best is None and not interrupted:
             # nothing was searched (--iterations 0): say what would be played

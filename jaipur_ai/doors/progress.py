@@ -1,13 +1,13 @@
 """The progress bar on stderr of the long commands (``match``, ``rate``: games, with A's
 results; ``review``: plies): redrawn in place on a terminal, one line per tenth
-otherwise."""
+otherwise; and the live line of ``analyse`` on a terminal (:class:`SearchProgress`)."""
 from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import Any, Optional, TextIO
 
-__all__ = ["Progress"]
+__all__ = ["Progress", "SearchProgress"]
 
 
 class Progress:
@@ -71,3 +71,44 @@ class Progress:
         if self.enabled and self.tty and 0 < self.new and self.done < self.total:
             sys.stderr.write("\n")
             sys.stderr.flush()
+
+
+class SearchProgress:
+    """``jaipur-ai analyse`` on a terminal: the search as it goes on one line of
+    ``stream``, rewritten in place (as a chess engine's info lines: the iterations or
+    the depth, the time, the best move so far with its win probability and margin),
+    erased when the search ends; nothing when ``stream`` is not a terminal, so what is
+    piped or redirected is unchanged.  ``__call__`` is the search's ``on_progress``."""
+
+    def __init__(self, stream: Optional[TextIO] = None) -> None:
+        self.stream = stream if stream is not None else sys.stdout
+        try:
+            self.live = self.stream.isatty()
+        except (AttributeError, ValueError):
+            self.live = False
+        self.shown = False
+
+    def __call__(self, analysis: Any) -> None:
+        if not self.live:
+            return
+        what = (f"depth {analysis.depth}" if analysis.depth is not None
+                else f"{analysis.iterations:,} iterations")
+        text = f"searching: {what}, {analysis.elapsed:.1f} s"
+        if analysis.candidates:
+            c = analysis.candidates[0]
+            text += f", best {c.move}"
+            if c.win_probability is not None:
+                text += f" ({c.win_probability:.1%} to win"
+                if c.expected_margin is not None:
+                    text += f", {c.expected_margin:+.1f} points"
+                text += ")"
+        self.stream.write("\r\x1b[K" + text)
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        """Erase the line (before the result is printed)."""
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
