@@ -406,7 +406,8 @@ OPTIONS: tuple[Option, ...] = (
     _o("beta", "float", 0.05, "SPRT: the chance of accepting H0 when H1 holds", lo=0,
        lo_open=True, hi=0.5, scope="match"),
     # -- a server's limits (jaipur-ai serve and web; jaipur_ai.doors.limits) -----------
-    _o("limit_time", "float", 60.0, "seconds one search of a request may run", lo=0,
+    _o("limit_time", "float", 60.0, "seconds one search of a request may run, whatever "
+       "limit it names (iterations too; on web, a whole review)", lo=0,
        lo_open=True, hi=MAX_TIME, scope="serve"),
     _o("limit_iterations", "int", 10_000_000, "iterations (or expectimax nodes) of one "
        "search of a request that gives no time", lo=1, hi=MAX_ITERATIONS, scope="serve"),
@@ -414,8 +415,8 @@ OPTIONS: tuple[Option, ...] = (
        hi=MAX_THREADS, scope="serve"),
     _o("limit_nodes", "int", 1_000_000, "ISMCTS tree nodes per thread a request gets (at "
        "most)", lo=MIN_NODES, hi=MAX_NODES, scope="serve"),
-    _o("limit_searches", "int", 8, "searches running at once", lo=1, hi=4096,
-       scope="serve"),
+    _o("limit_searches", "int", 8, "searches running at once (on web, reviews too)",
+       lo=1, hi=4096, scope="serve"),
     _o("memory_budget", "int", 1024, "megabytes the running searches may reserve together "
        "(250 bytes a tree node)", lo=16, hi=1 << 20, scope="serve"),
     _o("weights_dir", "path", None, "the folder whose files requests may name as weights "
