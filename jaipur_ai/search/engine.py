@@ -27,6 +27,10 @@ Algorithms (docs/search.md):
 ``"expectimax"``
     depth-limited expectimax with chance nodes for the cards drawn, averaged over
     ``samples`` sampled worlds; ``iterations`` are search nodes.
+``"pimc"``
+    perfect-information Monte Carlo (:mod:`jaipur_ai.search.pimc`): ``worlds`` worlds
+    sampled from the view, each searched by its own perfect-information tree;
+    ``iterations`` are tree iterations in all the worlds together.
 ``"greedy"``
     the move with the best immediate heuristic gain.
 ``"random"``
@@ -116,8 +120,8 @@ class Engine:
     The parameters are the choices a user makes (all keyword arguments after
     ``algorithm``); how the search is tuned is one :class:`Settings` value.
 
-    ``algorithm``: ``"ismcts"`` (default), ``"expectimax"``, ``"greedy"``, ``"random"``
-    or ``"cheat"`` (ISMCTS with ``perfect_information=True``).
+    ``algorithm``: ``"ismcts"`` (default), ``"expectimax"``, ``"pimc"``, ``"greedy"``,
+    ``"random"`` or ``"cheat"`` (ISMCTS with ``perfect_information=True``).
     ``threads``: ISMCTS: independent trees searched in parallel (root parallelism),
     merged by summing the statistics of each root move; the iteration limit is the
     total over all trees.  Expectimax: the sampled worlds are split between threads.
