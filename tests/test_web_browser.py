@@ -639,3 +639,36 @@ def test_the_best_line_is_played_out_on_the_board(page):
     page.wait.until(lambda d: page.find("#review-position").get_attribute("data-line") == "0")
     assert page.find("#review-position").get_attribute("data-position") == before
     assert page.error() == ""
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
+def test_the_hint_is_in_view_with_the_hand_and_the_move_bar(width, height):
+    """Issue 51, item 16: on a laptop's 1280 x 800 the hint came below the window, the
+    hand and the move bar at its bottom edge; now the hint sits beside the table. On a
+    phone it comes under the move bar, its first lines in view. Each hint line's
+    line of play starts with the move, as in the Analyse table and the command line."""
+    phone = width < 600
+    with webpage.serve(LEVEL, HINT) as url, webpage.browser(width, height) as driver:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone})
+        page = webpage.Page(driver, url)
+        page.load()
+        page.new_game(seed=2, you="1")
+        page.find("#hint-button").click()
+        page.idle()
+        page.wait.until(lambda d: page.shown("#hint"))
+        box = driver.execute_script("""
+            const r = (s) => document.querySelector(s).getBoundingClientRect();
+            return {hint: [r("#hint").top, r("#hint").bottom],
+                    first: [r("#hint li").top, r("#hint li").bottom],
+                    hand: [r("#my-hand").top, r("#my-hand").bottom],
+                    bar: [r("#composer").top, r("#composer").bottom],
+                    height: window.innerHeight};""")
+        inside = lambda top, bottom: 0 <= top and bottom <= box["height"]  # noqa: E731
+        assert inside(*box["hand"]) and inside(*box["bar"]), box
+        assert inside(*box["first"]), box                 # the best move's line
+        if not phone:
+            assert inside(*box["hint"]), box              # the whole hint
+        for li in page.find_all("#hint li"):
+            move = li.find_element("css selector", ".hint-move").text
+            assert f", line {move}" in li.text, li.text

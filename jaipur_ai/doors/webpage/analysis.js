@@ -103,8 +103,9 @@ export async function analyse(position, reportError) {
 export function showHint(report) {
   const rows = report.candidates.map((c, i) => el("li", {},
     el("strong", { class: "hint-move", text: c.move }),
+    // the line starts with the move, as in the Analyse table and the command line
     document.createTextNode(`  win ${pct(c.win_probability)} %, margin ${signed(c.expected_margin)}`
-      + (c.pv.length > 1 ? `, line ${c.pv.slice(1, 4).join(", ")}` : ""))));
+      + (c.pv.length ? `, line ${c.pv.slice(0, 4).join(", ")}` : ""))));
   $("hint").replaceChildren(el("span", { text: `Hint (${report.engine}):` }), el("ol", {}, ...rows),
     ...(report.why ? [el("p", { class: "why", text: `Why: ${report.why}` })] : []));
   $("hint").hidden = false;
