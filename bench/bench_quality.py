@@ -34,23 +34,27 @@ _ENGINES: dict = {}
 
 
 def _judge(task: tuple) -> tuple:
-    spec_text, pd = task
+    spec_text, pd, rollout = task
     spec = EngineSpec.parse(spec_text)
     eng = _ENGINES.get(spec_text)
     if eng is None:
         eng = _ENGINES[spec_text] = spec.make_engine()
     p = Position.from_dict(pd)
+    p.rollout = rollout
     state, history = p.replay()
     t0 = time.perf_counter()
     move = str(eng.best_move(state.view(state.to_move), seed=derive_seed(p.seed, 3),
                              history=history or None, **spec.fixed_limits("the benchmark")))
     seconds = time.perf_counter() - t0
+    se = None
     if move in p.values:
         value = p.values[move]
-    else:
-        value, _se = value_on_demand(p, move)
+    else:                 # rolled out now, in the same worlds with the same policy
+        value, se = value_on_demand(p, move)
     best = max(p.values.values())
-    return p.id, move, max(0.0, 100.0 * (best - value)), move == p.best, seconds
+    # a move rolled out now that does as well as the stored best agrees with it
+    return (p.id, move, max(0.0, 100.0 * (best - value)), move == p.best or value >= best,
+            seconds, se)
 
 
 def spearman(x: list, y: list) -> float:
@@ -95,13 +99,15 @@ def main() -> None:
             losses[spec] = [rows[spec]["losses"][i] for i in ids]
     for spec in specs if not args.results else ():
         t0 = time.time()
-        tasks = [(spec, p.to_dict()) for p in positions]
+        tasks = [(spec, p.to_dict(), p.rollout) for p in positions]
         with Pool(args.procs) as pool:
             res = sorted(pool.map(_judge, tasks, chunksize=8))
         loss = [r[2] for r in res]
         losses[spec] = loss
         row = summarise_losses(loss, [r[3] for r in res])
         row["seconds_a_move"] = sum(r[4] for r in res) / len(res)
+        ses = [r[5] for r in res if r[5] is not None]
+        row["on_demand"] = {"moves": len(ses), "largest_se": max(ses) if ses else None}
         row["spec"] = spec
         pile = {p.id: p.pile for p in positions}
         row["by_phase"] = {}

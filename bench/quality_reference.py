@@ -33,7 +33,8 @@ from multiprocessing import Pool
 
 import numpy as np
 
-from jaipur_ai.matches.quality import Position, reference_values, save_positions
+from jaipur_ai.matches.quality import (Position, reference_values, rollout_settings,
+                                       save_positions)
 from jaipur_ai.matches.rating import pairing_file
 from jaipur_ai.matches.runner import run_match
 from jaipur_ai.matches.spec import derive_seed
@@ -70,19 +71,23 @@ def play_games(work: str, games: int, seed: int, workers: int) -> list[tuple[str
 def candidate_positions(games: list, n: int, per_game: int, seed: int) -> list[dict]:
     from jaipur_ai.rules.position import GameState
     bands: dict[str, list] = {"opening": [], "middle": [], "end": []}
+    seen: set = set()           # (the pairings play the same deals: a position once)
     for source, g in games:
         moves = g["moves"][0]
         state = GameState.new(int(g["deal_seed"]), starter=int(g["starter"]))
         here: dict[str, list] = {k: [] for k in bands}
         for ply, text in enumerate(moves):
-            if len(state.legal_moves()) >= 2:
+            key = (int(g["deal_seed"]), int(g["starter"]), tuple(moves[:ply]))
+            if len(state.legal_moves()) >= 2 and key not in seen:
+                seen.add(key)
                 pile = state.view(state.to_move).deck_size
                 band = "opening" if pile >= 30 else ("middle" if pile >= 10 else "end")
                 here[band].append({"deal_seed": int(g["deal_seed"]), "starter": int(g["starter"]),
                                    "moves": moves[:ply], "played": text, "source": source,
                                    "pile": pile})
             state = state.apply(text)
-        rng = random.Random(derive_seed(seed, int(g["deal_seed"]) & 0xFFFFFFFF, g["a_seat"]))
+        rng = random.Random(derive_seed(seed, int(g["deal_seed"]) & 0xFFFFFFFF, g["a_seat"],
+                                        sum(map(ord, source))))
         for k in bands:
             rng.shuffle(here[k])
             bands[k].extend(here[k][:per_game])
@@ -95,9 +100,12 @@ def candidate_positions(games: list, n: int, per_game: int, seed: int) -> list[d
     return out[:n]
 
 
+ROLLOUT: dict = {"weights": None, "fair": False}     # set by main (--rollout-*)
+
+
 def reference(task: tuple) -> dict:
     """One position's reference; ``seed`` None: the position's own (a top-up)."""
-    k, pos, worlds, seed = task
+    k, pos, worlds, seed, rollout = task
     import jaipur_ai as jp
     pseed = pos["seed"] if seed is None else derive_seed(seed, 7, k)
     p = Position(k, pos["deal_seed"], pos["starter"], pos["moves"], pseed,
@@ -108,7 +116,7 @@ def reference(task: tuple) -> dict:
     moves = [str(c.move) for c in greedy.candidates[:CANDIDATES]]
     if pos["played"] not in moves:
         moves.append(pos["played"])
-    sc, _mg = reference_values(view, moves, worlds, p.seed)
+    sc, _mg = reference_values(view, moves, worlds, p.seed, **rollout)
     means = sc.mean(axis=1)
     best = int(np.argmax(means))
     d = sc - sc[best]
@@ -132,7 +140,7 @@ def top_up(done: list[dict], max_se: float, procs: int) -> list[dict]:
         for k in todo:
             d = done[k]
             grow = (max(d["se"].values()) / max_se) ** 2 * 1.1
-            tasks.append((d["id"], d, int(d["worlds"] * grow) + 1, None))
+            tasks.append((d["id"], d, int(d["worlds"] * grow) + 1, None, ROLLOUT))
         with Pool(procs) as pool:
             for k, d in zip(todo, pool.map(reference, tasks)):
                 print(f"position {d['id']}: {done[k]['worlds']} -> {d['worlds']} worlds, "
@@ -153,13 +161,20 @@ def main() -> None:
     ap.add_argument("--max-se", type=float, default=1.0,
                     help="largest standard error (points) of a candidate against the best")
     ap.add_argument("--top-up", metavar="FILE", help="only step 4, on FILE (rewritten)")
+    ap.add_argument("--rollout-weights", default=None, metavar="NAME",
+                    help="shipped weights whose move policy the rollouts read (default: "
+                         "the hand-set move scores alone)")
+    ap.add_argument("--rollout-fair", action="store_true",
+                    help="the mover, too, chooses in worlds re-dealt from what it knows")
     args = ap.parse_args()
+    ROLLOUT.update(weights=args.rollout_weights, fair=args.rollout_fair)
     if args.top_up:
         import gzip
         with gzip.open(args.top_up, "rt") as fh:
             lines = fh.read().splitlines()
         meta = json.loads(lines[0])
         meta.pop("format", None)
+        ROLLOUT.update(rollout_settings(meta))
         done = [json.loads(x) for x in lines[1:] if x.strip()]
         for d in done:
             if d.get("pile") is None:
@@ -176,7 +191,7 @@ def main() -> None:
     games = play_games(args.work, args.games, args.seed, args.procs)
     cands = candidate_positions(games, args.positions, args.per_game, args.seed)
     print(f"{len(games)} games, {len(cands)} positions", file=sys.stderr)
-    tasks = [(k, c, args.worlds, args.seed) for k, c in enumerate(cands)]
+    tasks = [(k, c, args.worlds, args.seed, ROLLOUT) for k, c in enumerate(cands)]
     t0 = time.time()
     done = []
     with Pool(args.procs) as pool:
@@ -191,8 +206,13 @@ def main() -> None:
     se = np.array([max(v for m, v in p.se.items()) for p in positions])
     meta = {"worlds": args.worlds, "seed": args.seed, "games_between": GAMES_BETWEEN,
             "candidates": f"greedy's best {CANDIDATES} and the move played",
-            "rollout_policy": "informed, hand-set move scores, epsilon 0.05, noise 1, "
-                              "the opponent in a world re-dealt from its view",
+            "rollout": dict(ROLLOUT),
+            "rollout_policy": ("informed, " + ("hand-set move scores" if ROLLOUT["weights"]
+                                               is None else "the move policy of weights " +
+                                               ROLLOUT["weights"]) +
+                               ", epsilon 0.05, noise 1, the opponent" +
+                               (" and the mover" if ROLLOUT["fair"] else "") +
+                               " choosing in worlds re-dealt from what it knows"),
             "bands": {b: sum(1 for d in done if (d["pile"] >= 30 if b == "opening" else
                                                   (10 <= d["pile"] < 30 if b == "middle"
                                                    else d["pile"] < 10)))

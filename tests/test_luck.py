@@ -2,6 +2,7 @@
 outcomes, and the adjusted score of a match."""
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 
@@ -10,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaipur_ai as jp
-from jaipur_ai.matches.luck import _with_drawn, draw_outcomes, luck_summary, round_luck
+from jaipur_ai.matches.luck import (LuckError, _with_drawn, draw_outcomes, luck_summary,
+                                    round_luck)
 from jaipur_ai.matches.runner import run_match
 from jaipur_ai.rules._bridge import CoreState
 from jaipur_ai.search.evaluation import default_evaluation
@@ -65,3 +67,9 @@ def test_a_match_is_adjusted_and_the_spread_reported():
     r = res.records[0]
     assert all(math.isfinite(v) for v in round_luck(r.deal_seed, r.starter,
                                                     r.rounds_moves()[0]))
+    one = luck_summary(res.records[:1])                  # one game: no spread, valid JSON
+    assert one["sd_raw"] is None and "NaN" not in json.dumps(one)
+    whole = run_match("greedy", "random", games=1, seed=2, unit="match")
+    with pytest.raises(LuckError) as e:                  # later rounds' deals are unknown
+        luck_summary(whole.records)
+    assert e.value.field == "unit"

@@ -31,6 +31,8 @@ def test_pimc_is_deterministic_with_a_seed():
     assert a.iterations == 3000 and a.determinizations == 5 and a.algorithm == "pimc"
     c = jp.analyse(s, iterations=3000, seed=5, top=None, algorithm="pimc", worlds=5)
     assert table(c) != table(a)          # another seed, other worlds
+    few = jp.analyse(s, iterations=3, seed=4, algorithm="pimc", worlds=5)
+    assert few.determinizations == 3      # worlds that got no iteration are not counted
 
 
 def test_pimc_is_fair():
@@ -70,6 +72,10 @@ def test_the_worlds_follow_the_hand_prior():
         assert [h - k for h, k in zip(hand, known[:6])] == row
     with pytest.raises(InvalidPositionError):
         sample_worlds(v._core, 2, 9, (np.array([row]), np.array([-1.0])))
+    with pytest.raises(InvalidPositionError):
+        sample_worlds(v._core, 2, 9, (np.array([[np.inf] * 6]), np.array([1.0])))
+    with pytest.raises(InvalidPositionError):
+        sample_worlds(v._core, 2, 9, (None, [1.0]))
 
 
 def test_pimc_stops_on_request():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -116,3 +117,51 @@ def test_rollouts_refuse_illegal_moves():
         reference_values(s.view(s.to_move), ["sell 5D"], 4, seed=1)
     with pytest.raises(ValueError):
         reference_values(s.view(1 - s.to_move), [str(s.legal_moves()[0])], 4, seed=1)
+
+
+def test_a_files_rollout_policy_is_the_one_moves_are_rolled_out_with_on_demand(tmp_path):
+    """The header names the rollout policy (the move policy of frozen weights, the mover
+    too in re-dealt worlds); a move rolled out on demand uses it, so its value is the
+    one the reference would have stored, and another policy gives other values."""
+    s = jp.GameState.new(5, starter=1)
+    view = s.view(s.to_move)
+    moves = [str(m) for m in s.legal_moves()[:3]]
+    policy = {"weights": "2026-12-06", "fair": True}
+    sc, _ = reference_values(view, moves, 30, seed=4, **policy)
+    plain, _ = reference_values(view, moves, 30, seed=4)
+    assert not np.array_equal(sc, plain)
+    alone, _ = reference_values(view, moves[1:2], 10, seed=4, first=20, **policy)
+    assert np.array_equal(alone[0], sc[1, 20:])            # the same worlds, fair or not
+    p = Position(0, 5, 1, [], 4, 30, {moves[0]: float(sc[0].mean()),
+                                      moves[2]: float(sc[2].mean())})
+    path = str(tmp_path / "q.jsonl")
+    save_positions(path, [p], {"rollout": policy})
+    (q,) = load_positions(path)
+    assert q.rollout == policy
+    value, _se = value_on_demand(q, moves[1])
+    assert value == pytest.approx(float(sc[1].mean()))
+    with pytest.raises(QualityError):
+        save_positions(path, [p], {"rollout": "fair"})
+        load_positions(path)
+
+
+SHIPPED = Path(__file__).resolve().parents[1] / "bench" / "quality" / "positions.jsonl.gz"
+
+
+@pytest.mark.skipif(not SHIPPED.exists(), reason="the benchmark file ships in the repository only")
+def test_the_shipped_benchmark_holds_and_reproduces():
+    """At least 1,000 distinct positions over the three phases, every candidate's
+    standard error against the best at most 1 point, and the reference reproduces: the
+    best move's mean over the first 100 worlds is the one stored (``check``)."""
+    ps = load_positions(str(SHIPPED))
+    assert len(ps) >= 1000
+    assert len({(p.deal_seed, p.starter, tuple(p.moves)) for p in ps}) == len(ps)
+    assert max(max(p.se.values()) for p in ps) <= 1.0
+    piles = [p.pile for p in ps]
+    assert min(sum(1 for x in piles if x >= 30), sum(1 for x in piles if 10 <= x < 30),
+               sum(1 for x in piles if x < 10)) >= 300
+    for p in ps[:3]:
+        state, _ = p.replay()
+        sc, _ = reference_values(state.view(state.to_move), [p.best], 100, p.seed,
+                                 **p.rollout)
+        assert float(sc[0].mean()) == pytest.approx(p.check)

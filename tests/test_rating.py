@@ -115,6 +115,11 @@ def test_results_files_are_read_by_deal(tmp_path):
     bad.write_text("{}\n")
     with pytest.raises(RatingError):
         read_pairings([str(bad)])
+    with pytest.raises(RatingError):                       # both engines one name
+        read_pairings([path], {"greedy": "G", "random": "G"})
+    (tmp_path / "torn.jsonl.gz").write_bytes(b"\x1f\x8b\x08\x00garbage")
+    with pytest.raises(RatingError):
+        read_pairings([str(tmp_path / "torn.jsonl.gz")])
 
 
 def test_limits_are_added_only_where_an_engine_searches():
@@ -144,5 +149,10 @@ def test_the_rate_command_plays_resumes_and_fits(tmp_path, capsys):
     assert {r["engine"] for r in data["ratings"]} == {"default", "greedy", "random"}
     assert main(["rate", "default=ismcts:cutoff=3", "--dir", d, "-q"]) == 2
     assert "gauntlet engine" in capsys.readouterr().err
+    # two names for one engine would merge in the fit: refused before any game
+    assert main(["rate", "g2=greedy", "--gauntlet", "greedy", "random", "--dir",
+                 str(tmp_path / "dup"), "-q"]) == 2
+    assert "same engine" in capsys.readouterr().err
+    assert not (tmp_path / "dup").exists()
     assert main(["rate", "--fit-only", "--dir", str(tmp_path / "none")]) == 2
     assert "no results files" in capsys.readouterr().err

@@ -97,8 +97,9 @@ def _named(text: str) -> tuple[str, str]:
 def cmd_rate(args: argparse.Namespace) -> int:
     from jaipur_ai.doors.commands import CliError, EXIT_INTERRUPTED, flag_of
     from jaipur_ai.doors.progress import Progress
-    from jaipur_ai.matches.rating import (GAUNTLET, format_table, pairing_file,
-                                          rating_table, read_pairings, with_limit)
+    from jaipur_ai.matches.rating import (GAUNTLET, default_anchor, format_table,
+                                          pairing_file, rating_table, read_pairings,
+                                          with_limit)
     from jaipur_ai.matches.runner import run_match
     if args.time is not None and args.iterations is not None:
         raise CliError("--time", "give --time or --iterations, not both")
@@ -119,6 +120,12 @@ def cmd_rate(args: argparse.Namespace) -> int:
                                         f"({gauntlet[name]}): give the candidate another name")
     specs = {**cands, **gauntlet}
     specs = {k: with_limit(v, time_, args.iterations) for k, v in specs.items()}
+    seen: dict[str, str] = {}
+    for name, spec in specs.items():     # (a results file names its engines by spec)
+        if spec in seen:
+            raise CliError("candidate", f"{name!r} and {seen[spec]!r} are the same engine "
+                                        f"({spec}): rate it under one name")
+        seen[spec] = name
     if os.path.exists(args.dir) and not os.path.isdir(args.dir):
         raise CliError("--dir", f"{args.dir!r} is not a folder")
     interrupted = False
@@ -154,13 +161,14 @@ def cmd_rate(args: argparse.Namespace) -> int:
         raise CliError("--dir", f"no results files in {args.dir!r}")
     try:
         pairings = read_pairings(files, {v: k for k, v in {**GAUNTLET, **specs}.items()})
-        rows = rating_table(pairings, args.anchor, args.prior, args.bootstrap, args.seed)
+        anchor = args.anchor if args.anchor is not None else default_anchor(pairings)
+        rows = rating_table(pairings, anchor, args.prior, args.bootstrap, args.seed)
     except JaipurError as e:
         raise CliError(flag_of(e), e.reason) from None
     used = {p.a for p in pairings} | {p.b for p in pairings}
     shown = {k: v for k, v in specs.items() if k in used}
     if args.json:
-        print(json.dumps({"ratings": rows, "anchor": args.anchor, "prior": args.prior,
+        print(json.dumps({"ratings": rows, "anchor": anchor, "prior": args.prior,
                           "bootstrap": args.bootstrap, "engines": shown,
                           "pairings": [{"a": p.a, "b": p.b, "games": p.n, "score": p.score}
                                        for p in pairings]}, indent=2))

@@ -41,7 +41,7 @@ from jaipur_ai.learning.selfplay import make_folder, selfplay
 from jaipur_ai.learning.train import fit, load_shards
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.rating import GAUNTLET, fit_ratings, pairing_file, read_pairings, with_limit
-from jaipur_ai.matches.runner import pair_scores, run_match
+from jaipur_ai.matches.runner import run_match
 from jaipur_ai.errors import InvalidDataError, InvalidOptionError
 from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, evaluation_of,
                                          fingerprint, read_weights, save_weights)
@@ -207,7 +207,7 @@ def _gauntlet_gate(cand: Path, current: Path, cfg: dict[str, Any], runner: Backe
     say(f"  gate: {cfg['gate_deals']} deals against each of {', '.join(GATE_GAUNTLET)}, "
         f"both seats, at {j:,} iterations a move", quiet)
     files = []
-    pairs: dict[str, list[float]] = {"candidate": [], "current": []}
+    pairs: dict[str, dict[tuple[str, int], float]] = {"candidate": {}, "current": {}}
     games = 0
     for who, w in engines.items():
         folder = _gauntlet_dir(w)
@@ -216,16 +216,28 @@ def _gauntlet_gate(cand: Path, current: Path, cfg: dict[str, Any], runner: Backe
             path = pairing_file(str(folder), "weights", name)
             res = run_match(specs[who], spec, games=cfg["gate_deals"],
                             seed=cfg["seed"] * 1000, out=path, backend=runner)
+            if res.interrupted:        # no decision on part of the games: resume later
+                raise KeyboardInterrupt
             files.append(path)
-            pairs[who] += pair_scores(res.records)
+            seats: dict[int, dict[int, float]] = {}
+            for r in res.records:
+                seats.setdefault(r.deal, {})[r.a_seat] = r.score
+            for deal, both in seats.items():
+                if len(both) == 2:
+                    pairs[who][(name, deal)] = both[0] + both[1]
             if who == "candidate":
                 games += res.n_games
     names = {v: k for k, v in {**specs, **opponents}.items()}
     ratings = fit_ratings(read_pairings(files, names), anchor=GATE_GAUNTLET[0])
-    d = [(a - b) / 2 for a, b in zip(pairs["candidate"], pairs["current"])]
-    mean = sum(d) / len(d)
+    # the same deals against the same engines, candidate minus current, in score units
+    d = [(pairs["candidate"][k] - pairs["current"][k]) / 2
+         for k in pairs["candidate"] if k in pairs["current"]]
+    mean = sum(d) / len(d) if d else 0.0
     sd = (sum((x - mean) ** 2 for x in d) / (len(d) - 1)) ** 0.5 if len(d) > 1 else 0.0
-    half = 1.96 * sd / len(d) ** 0.5
+    half = 1.96 * sd / len(d) ** 0.5 if d else float("inf")
+    # kept on the point estimate, as the gate against the parent kept any score above
+    # one half: a stricter bar (the interval above 0) would keep almost nothing at this
+    # many games, and a generation no better than its parent costs nothing but time
     accepted = bool(ratings["candidate"] > ratings["current"])
     say(f"  gate: candidate {ratings['candidate']:+.0f}, current {ratings['current']:+.0f} "
         f"Elo over the gauntlet (pimc 0); paired score difference {100 * mean:+.1f} "

@@ -24,7 +24,14 @@ from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
-__all__ = ["draw_outcomes", "round_luck", "game_luck", "luck_summary", "format_luck"]
+from jaipur_ai.errors import JaipurError
+
+__all__ = ["draw_outcomes", "round_luck", "game_luck", "luck_summary", "format_luck",
+           "LuckError"]
+
+
+class LuckError(JaipurError):
+    """Games whose luck cannot be measured (field and reason)."""
 
 
 def draw_outcomes(deck: Sequence[int], k: int) -> list[tuple[Counter[int], float]]:
@@ -95,7 +102,11 @@ def round_luck(deal_seed: int, starter: int, moves: Iterable[str],
 
 def game_luck(record: Any, evaluation: Any = None) -> float:
     """The luck of all the draws of a match game (a :class:`GameRecord` of one round)
-    for engine A."""
+    for engine A; a game of several rounds is a :class:`LuckError` (its later rounds'
+    deals are not in the record)."""
+    if record.rounds != 1:
+        raise LuckError("unit", f"deal {record.deal}: a game of {record.rounds} rounds; "
+                                "luck is adjusted for games of one round")
     moves = record.rounds_moves()[0]
     total = sum(round_luck(record.deal_seed, record.starter, moves, evaluation))
     return total if record.a_seat == 0 else -total
@@ -111,21 +122,27 @@ def luck_summary(records: Sequence[Any], evaluation: Any = None) -> dict[str, An
 
     def half(x: np.ndarray) -> float:
         return 1.96 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
-    return {"games": n, "score": float(raw.mean()), "score_half": half(raw),
+    out = {"games": n, "score": float(raw.mean()), "score_half": half(raw),
             "adjusted": float(adj.mean()), "adjusted_half": half(adj),
             "sd_raw": float(raw.std(ddof=1)) if n > 1 else float("nan"),
             "sd_adjusted": float(adj.std(ddof=1)) if n > 1 else float("nan"),
             "variance_reduction": (1.0 - float(adj.var(ddof=1)) / float(raw.var(ddof=1))
                                    if n > 1 and raw.var() > 0 else float("nan")),
             "mean_luck": float(luck.mean()) if n else float("nan")}
+    # (JSON has no NaN: what one game cannot tell is None)
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+            for k, v in out.items()}
 
 
 def format_luck(luck: dict[str, Any]) -> str:
     """One line of :func:`luck_summary` for a match's report."""
+    if luck["sd_raw"] is None:
+        return (f"luck-adjusted: A scores {100 * luck['adjusted']:.1f} % against "
+                f"{100 * luck['score']:.1f} % raw (one game: no spread to compare)")
     text = (f"luck-adjusted: A scores {100 * luck['adjusted']:.1f} % "
             f"(+- {100 * luck['adjusted_half']:.1f}) against {100 * luck['score']:.1f} % "
             f"(+- {100 * luck['score_half']:.1f}) raw; a game's SD "
             f"{luck['sd_adjusted']:.3f} against {luck['sd_raw']:.3f}")
-    if math.isfinite(luck["variance_reduction"]):
+    if luck["variance_reduction"] is not None:
         text += f" (variance {100 * luck['variance_reduction']:.0f} % lower)"
     return text

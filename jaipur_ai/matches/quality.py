@@ -32,6 +32,7 @@ import numpy as np
 from jaipur_ai.errors import JaipurError
 
 __all__ = ["Position", "QualityError", "load_positions", "save_positions", "reference_values",
+           "rollout_settings", "value_on_demand",
            "summarise_losses", "paired_difference", "BLUNDER", "FORMAT"]
 
 FORMAT = "jaipur-quality/1"
@@ -63,6 +64,9 @@ class Position:
     source: str = ""                      #: the engines of that game
     check: Optional[float] = None         #: the best move's mean over worlds 0..99
     pile: Optional[int] = None            #: cards in the draw pile (the round's phase)
+    #: the rollouts' policy (the file's, :func:`rollout_settings`): the same for a move
+    #: rolled out on demand as for the stored ones
+    rollout: dict[str, Any] = field(default_factory=dict)
 
     @property
     def best(self) -> str:
@@ -121,6 +125,16 @@ class Position:
         return p
 
 
+def rollout_settings(meta: dict[str, Any]) -> dict[str, Any]:
+    """The rollout policy a benchmark file's header names: ``weights`` (shipped weights
+    whose move policy the rollouts read, or None: the hand-set move scores alone) and
+    ``fair`` (the mover, too, chooses in worlds re-dealt from what it knows)."""
+    r = meta.get("rollout") or {}
+    if not isinstance(r, dict):
+        raise QualityError("rollout", f"expected an object, got {type(r).__name__}")
+    return {"weights": r.get("weights"), "fair": bool(r.get("fair", False))}
+
+
 def load_positions(path: str) -> list[Position]:
     """The positions of a benchmark file (JSON lines, gzip when it ends in ``.gz``):
     a header ``{"format": "jaipur-quality/1", ...}``, then one position a line."""
@@ -136,13 +150,16 @@ def load_positions(path: str) -> list[Position]:
         head = None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise QualityError("positions", f"{path} is not a benchmark file ({FORMAT})")
+    rollout = rollout_settings(head)
     out = []
     for i, line in enumerate(lines[1:]):
         try:
             d = json.loads(line)
         except ValueError:
             raise QualityError("positions", f"{path}: line {i + 2} is not JSON") from None
-        out.append(Position.from_dict(d))
+        p = Position.from_dict(d)
+        p.rollout = dict(rollout)
+        out.append(p)
     return out
 
 
@@ -155,16 +172,21 @@ def save_positions(path: str, positions: Iterable[Position], meta: dict[str, Any
 
 
 def reference_values(view: Any, moves: Sequence[Any], worlds: int, seed: int,
-                     first: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                     first: int = 0, weights: Optional[str] = None,
+                     fair: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Rollout results of ``moves`` (Move objects or texts) in the mover's ``view``:
-    an array (moves, worlds) of the mover's scores and one of margins."""
+    an array (moves, worlds) of the mover's scores and one of margins.  ``weights``,
+    ``fair``: the rollout policy (:func:`rollout_settings`)."""
     from jaipur_ai.rules.move import Move
     from jaipur_ai.search._rollout import rollout_outcomes
+    from jaipur_ai.search.evaluation import cached_evaluation
     ids = [(m if isinstance(m, Move) else Move.parse(m)).action_id for m in moves]
     core = getattr(view, "_core", view)
+    ev = None if weights is None else cached_evaluation(weights)
     scores, margins = [], []
     for k in range(0, len(ids), 64):
-        s, m = rollout_outcomes(core, ids[k:k + 64], worlds, seed, first)
+        s, m = rollout_outcomes(core, ids[k:k + 64], worlds, seed, first, evaluation=ev,
+                                fair=fair)
         scores.append(s)
         margins.append(m)
     return np.concatenate(scores), np.concatenate(margins)
@@ -175,7 +197,7 @@ def value_on_demand(p: Position, move: str) -> tuple[float, float]:
     and the standard error (points) of its difference from the best move."""
     state, _history = p.replay()
     view = state.view(state.to_move)
-    sc, _ = reference_values(view, [move, p.best], p.worlds, p.seed)
+    sc, _ = reference_values(view, [move, p.best], p.worlds, p.seed, **p.rollout)
     d = sc[0] - sc[1]
     se = 100.0 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
     return float(sc[0].mean()), se
@@ -183,7 +205,7 @@ def value_on_demand(p: Position, move: str) -> tuple[float, float]:
 
 def summarise_losses(losses: Sequence[float], agree: Sequence[bool]) -> dict[str, Any]:
     """The error rate (mean points of win % lost a decision) with a 95 % interval
-    (Student's t over the positions), the blunder rate and the agreement rate."""
+    (normal, over the positions), the blunder rate and the agreement rate."""
     x = np.asarray(losses, float)
     n = len(x)
     mean = float(x.mean()) if n else float("nan")

@@ -27,6 +27,7 @@ import json
 import math
 import os
 import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
@@ -37,7 +38,7 @@ from jaipur_ai.matches.results import RESULTS_FORMAT
 
 __all__ = ["GAUNTLET", "Pairing", "RatingError", "fit_ratings", "bootstrap",
            "read_pairings", "rating_table", "format_table", "pairing_file", "with_limit",
-           "without_limit"]
+           "without_limit", "default_anchor"]
 
 #: The gauntlet: engines of several families, each frozen by one spec (a time or
 #: iteration limit is added by ``jaipur-ai rate``).  docs/strength.md rates them.
@@ -154,10 +155,12 @@ def _check_connected(names: list[str], pairings: Sequence[Pairing]) -> None:
 def bootstrap(pairings: Sequence[Pairing], replicates: int = 1000, seed: int = 1,
               anchor: Optional[str] = None, prior: float = 1.0) -> dict[str, np.ndarray]:
     """Each engine's ratings over ``replicates`` fits to the pairings' deals drawn with
-    replacement (within each pairing)."""
+    replacement (within each pairing: pairings that played the same deals are resampled
+    independently, which errs on the wide side).  A replicate that cannot be fitted (with
+    ``prior=0``, one where an engine scored nothing or everything) is NaN."""
     rng = np.random.default_rng(seed)
     names, i_idx, j_idx, _n, _s = _arrays_of(pairings)
-    out = {nm: np.empty(replicates) for nm in names}
+    out = {nm: np.full(replicates, np.nan) for nm in names}
     deals = [np.asarray(p.deals, float) for p in pairings]
     games = [np.asarray(p.games, float) for p in pairings]
     for b in range(replicates):
@@ -166,8 +169,11 @@ def bootstrap(pairings: Sequence[Pairing], replicates: int = 1000, seed: int = 1
         for q, (d, g) in enumerate(zip(deals, games)):
             pick = rng.integers(0, len(d), len(d)) if len(d) else np.zeros(0, np.intp)
             n[q], s[q] = g[pick].sum(), d[pick].sum()
-        r = fit_ratings(pairings, anchor, prior, tol=1e-7,
-                        _arrays=(names, i_idx, j_idx, n, s))
+        try:
+            r = fit_ratings(pairings, anchor, prior, tol=1e-7,
+                            _arrays=(names, i_idx, j_idx, n, s))
+        except RatingError:        # (prior 0: a replicate where someone scored nothing)
+            continue
         for nm in names:
             out[nm][b] = r[nm]
     return out
@@ -192,7 +198,7 @@ def read_pairings(paths: Iterable[str], names: Optional[dict[str, str]] = None,
         try:
             with (gzip.open if str(path).endswith(".gz") else open)(path, "rb") as fh:
                 lines = fh.read().split(b"\n")
-        except (OSError, EOFError) as e:
+        except (OSError, EOFError, zlib.error) as e:
             raise RatingError("results", f"cannot read {path}: "
                                          f"{getattr(e, 'strerror', None) or e}") from None
         try:
@@ -200,6 +206,7 @@ def read_pairings(paths: Iterable[str], names: Optional[dict[str, str]] = None,
             st = head["settings"]
             if head.get("format") != RESULTS_FORMAT:
                 raise ValueError
+            a, b = str(st["a"]), str(st["b"])
         except (ValueError, KeyError, TypeError, IndexError):
             raise RatingError("results", f"{path} is not a match results file "
                                          f"({RESULTS_FORMAT})") from None
@@ -218,10 +225,11 @@ def read_pairings(paths: Iterable[str], names: Optional[dict[str, str]] = None,
                 continue
             seen.add(key)
             per_deal.setdefault(key[0], []).append(score)
-        a, b = str(st["a"]), str(st["b"])
         deals = [per_deal[k] for k in sorted(per_deal)]
-        out.append(Pairing(_name_of(a, names), _name_of(b, names), [sum(d) for d in deals],
-                           [len(d) for d in deals]))
+        na, nb = _name_of(a, names), _name_of(b, names)
+        if na == nb:
+            raise RatingError("results", f"{path}: an engine against itself ({na})")
+        out.append(Pairing(na, nb, [sum(d) for d in deals], [len(d) for d in deals]))
     return out
 
 
@@ -253,13 +261,19 @@ def with_limit(spec: str, time: Optional[float], iterations: Optional[int]) -> s
 
 
 # ------------------------------------------------------------------------- the table
+def default_anchor(pairings: Sequence[Pairing]) -> str:
+    """The engine rated 0 when none is named: greedy when it played, else the first."""
+    names = _arrays_of(pairings)[0]
+    return "greedy" if "greedy" in names else names[0]
+
+
 def rating_table(pairings: Sequence[Pairing], anchor: Optional[str] = None,
                  prior: float = 1.0, replicates: int = 1000,
                  seed: int = 1) -> list[dict[str, Any]]:
     """One row per engine, best first: rating, 95 % bootstrap interval, games, score."""
     names = _arrays_of(pairings)[0]
     if anchor is None:
-        anchor = "greedy" if "greedy" in names else names[0]
+        anchor = default_anchor(pairings)
     r = fit_ratings(pairings, anchor, prior)
     boot = bootstrap(pairings, replicates, seed, anchor, prior) if replicates else None
     rows = []
@@ -269,7 +283,9 @@ def rating_table(pairings: Sequence[Pairing], anchor: Optional[str] = None,
                     for p in pairings if nm in (p.a, p.b))
         lo = hi = None
         if boot is not None:
-            lo, hi = (float(x) for x in np.percentile(boot[nm], [2.5, 97.5]))
+            ok = boot[nm][np.isfinite(boot[nm])]
+            if len(ok):
+                lo, hi = (float(x) for x in np.percentile(ok, [2.5, 97.5]))
         rows.append({"engine": nm, "elo": r[nm], "lo": lo, "hi": hi, "games": games,
                      "score": score / games if games else None})
     rows.sort(key=lambda x: -x["elo"])

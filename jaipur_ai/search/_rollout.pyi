@@ -8,4 +8,5 @@ MAX_ROLLOUT_PLIES: int
 
 def rollout_outcomes(view: Any, actions: Sequence[int] | NDArray[Any], worlds: int,
                      seed: int, first: int = ..., epsilon: float = ...,
-                     noise: float = ...) -> tuple[NDArray[np.float32], NDArray[np.int16]]: ...
+                     noise: float = ..., evaluation: Any = ...,
+                     fair: bool = ...) -> tuple[NDArray[np.float32], NDArray[np.int16]]: ...

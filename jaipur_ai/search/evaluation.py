@@ -410,9 +410,11 @@ def default_evaluation() -> Evaluation:
 
 #: Earlier defaults' weights, shipped so that an engine spec can name them (the
 #: gauntlet of ``jaipur-ai rate``): ``weights=2026-12-04`` is the default of 4 December
-#: 2026, before the learned move policy.  A file of that name in the working folder
+#: 2026, before the learned move policy; ``2026-12-06`` the default of 6 December 2026
+#: (the move-quality benchmark's rollouts read its move policy).  A file of that name in the working folder
 #: would be shadowed: a path with a folder (``./2026-12-04``) names the file.
-SHIPPED_WEIGHTS = {"2026-12-04": DEFAULT_WEIGHTS.parent / "weights-2026-12-04.npz"}
+SHIPPED_WEIGHTS = {"2026-12-04": DEFAULT_WEIGHTS.parent / "weights-2026-12-04.npz",
+                   "2026-12-06": DEFAULT_WEIGHTS.parent / "weights-2026-12-06.npz"}
 
 
 def cached_evaluation(path: PathLike) -> Evaluation:

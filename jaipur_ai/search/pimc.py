@@ -44,8 +44,12 @@ def sample_worlds(view: Any, n: int, seed: int,
     worlds = []
     hands = weights = None
     if hand_prior is not None:
-        hands = np.asarray(hand_prior[0])
-        weights = np.asarray(hand_prior[1], dtype=np.float64)
+        try:
+            hands = np.asarray(hand_prior[0])
+            weights = np.asarray(hand_prior[1], dtype=np.float64)
+        except (TypeError, ValueError, IndexError) as e:
+            raise InvalidPositionError("hand_prior", "expected (hands, weights): "
+                                                     f"{e}") from None
         if hands.ndim != 2 or len(weights) != len(hands) or not len(hands) \
                 or not np.all(np.isfinite(weights)) or np.any(weights < 0) \
                 or not weights.sum() > 0:
@@ -62,8 +66,8 @@ def sample_worlds(view: Any, n: int, seed: int,
         row = int(np.searchsorted(cum, x, side="right"))
         try:
             worlds.append(view.sample(ws, [int(c) for c in hands[min(row, len(hands) - 1)]]))
-        except ValueError as e:
-            raise InvalidPositionError("hand_prior", str(e)) from None
+        except (TypeError, ValueError, OverflowError) as e:
+            raise InvalidPositionError("hand_prior", str(e) or type(e).__name__) from None
     return worlds
 
 
@@ -106,7 +110,8 @@ def run_pimc(run: Run, core: Any, time: Optional[float], iterations: Optional[in
     children = [c for c in children if c["visits"]]
     if top is not None:
         children = children[:max(1, int(top))]
-    return Analysis(candidates_of(children), "pimc", seed, iters, n,
+    searched = sum(1 for s in searchers if s.iterations > 0)   # worlds that were searched
+    return Analysis(candidates_of(children), "pimc", seed, iters, searched,
                     _time.monotonic() - t0, threads=run.threads, stopped=stopped or
                     call.stopped(), perfect_information=False, legal_moves=legal,
                     options=run.options)

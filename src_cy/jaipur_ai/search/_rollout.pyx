@@ -8,11 +8,13 @@ with the same random numbers for the rollout policy, to the end of the round.  T
 candidates' results then differ only where the moves themselves lead apart, so the
 difference of their means has a far smaller variance than two independent estimates.
 
-The rollout policy is fixed and cheap: the informed playout policy with the hand-set
-move scores only (no learned weights, so that the reference does not change with the
-engine's weights), a uniformly random candidate with chance ``epsilon``, and the
-opponent choosing in a world re-dealt from what it knows (it never reads the mover's
-hidden cards).
+The rollout policy is fixed and cheap: the informed playout policy, by the hand-set
+move scores alone or with the learned move policy of given (frozen) weights, a
+uniformly random candidate with chance ``epsilon``.  The opponent chooses in a world
+re-dealt from what it knows (it never reads the mover's hidden cards); with ``fair``
+the mover does too after its first move (it never reads the opponent's hidden cards
+nor the pile's order), so neither side of a rollout plays with the sampled world's
+secrets.
 """
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, int32_t
@@ -28,6 +30,7 @@ from jaipur_ai.rules._dealing cimport sample_view
 from jaipur_ai.search._params cimport Params, PLAYOUT_INFORMED
 from jaipur_ai.search._policy cimport policy_move
 from jaipur_ai.search._worlds cimport mix, opponent_world
+from jaipur_ai.search._evaluation cimport Evaluation
 
 cnp.import_array()
 
@@ -40,7 +43,8 @@ MAX_ROLLOUT_PLIES = MAX_PLIES
 
 
 def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int first=0,
-                     double epsilon=0.05, double noise=1.0):
+                     double epsilon=0.05, double noise=1.0, Evaluation evaluation=None,
+                     bint fair=False):
     """The results of playing each of ``actions`` (action ids, legal for the view's
     mover) in worlds ``first`` .. ``first + worlds - 1`` and rolling the round out.
 
@@ -48,7 +52,7 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
     mover's result (1 won, 0.5 drawn, 0 lost the round) and its points minus the
     opponent's.  World ``w`` and its random numbers depend only on ``seed`` and ``w``,
     so that a later call for another move, or for more worlds, is comparable world
-    by world."""
+    by world (with the same policy: ``epsilon``, ``noise``, ``evaluation``, ``fair``)."""
     cdef cnp.ndarray[cnp.int32_t, ndim=1] acts = np.ascontiguousarray(actions, dtype=np.int32)
     cdef int n = acts.shape[0], i, w, mover = view.v.observer, plies
     cdef cnp.ndarray[cnp.float32_t, ndim=2] score = np.zeros((n, worlds), np.float32)
@@ -77,6 +81,9 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
     P.noise = noise
     P.observer = mover
     P.opp_view = 1
+    if evaluation is not None:
+        P.model = &evaluation.m
+        P.use_policy = 1
     with nogil:
         for w in range(first, first + worlds):
             ws = mix(seed ^ mix(<uint64_t>w + 1))
@@ -93,6 +100,11 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
                     if s.to_move != mover:
                         # the opponent chooses in a world re-dealt from what it knows
                         opponent_world(&s, mover, &t, &r)
+                        if policy_move(&t, &r, &P, &m) != 0:
+                            break
+                    elif fair:
+                        # and so does the mover
+                        opponent_world(&s, 1 - mover, &t, &r)
                         if policy_move(&t, &r, &P, &m) != 0:
                             break
                     elif policy_move(&s, &r, &P, &m) != 0:
