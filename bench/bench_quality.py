@@ -95,8 +95,19 @@ def main() -> None:
                     row["losses"] = {int(k): v for k, v in row["losses"].items()}
                     rows[row["spec"]] = row
         ids = [p.id for p in positions]
-        for spec in specs:
+        best = {p.id: p.best for p in positions}
+        for spec in specs:           # the summary again, over these positions only
             losses[spec] = [rows[spec]["losses"][i] for i in ids]
+            moves = rows[spec].get("moves", {})
+            agree = [loss == 0.0 or moves.get(str(i), moves.get(i)) == best[i]
+                     for i, loss in zip(ids, losses[spec])]
+            rows[spec].update(summarise_losses(losses[spec], agree))
+            rows[spec].pop("vs_first", None)          # (against another first engine)
+            pile = {p.id: p.pile for p in positions}
+            for band, lo, hi in (("opening", 30, 99), ("middle", 10, 29), ("end", 0, 9)):
+                xs = [x for i, x in zip(ids, losses[spec]) if lo <= (pile[i] or 0) <= hi]
+                rows[spec]["by_phase"][band] = {"positions": len(xs),
+                                                "error": sum(xs) / len(xs) if xs else None}
     for spec in specs if not args.results else ():
         t0 = time.time()
         tasks = [(spec, p.to_dict(), p.rollout) for p in positions]
