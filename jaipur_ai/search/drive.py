@@ -21,6 +21,7 @@ from jaipur_ai.search.clock import MIN_CHECK, TimeKeeper, TimePlan
 from jaipur_ai.search.endgame import near_end, solve_endgame
 from jaipur_ai.search.evaluation import calibrated
 from jaipur_ai.search.settings import Settings
+from jaipur_ai.search.threads import run_threads
 
 __all__ = ["Call", "Run", "run_ismcts", "run_expectimax", "run_greedy", "run_random",
            "with_clock", "run_threads", "merge_trees", "candidates_of", "DEFAULT_DEPTH"]
@@ -29,7 +30,6 @@ DEFAULT_DEPTH = 3
 """Expectimax plies when ``depth`` is not given and the search has no time limit (with
 one, it deepens until the time is spent, up to :data:`jaipur_ai.options.MAX_DEPTH`)."""
 
-_POLL = 0.02     # seconds between checks of stop_event while a search runs
 
 
 def _initial_nodes(max_nodes: int) -> int:
@@ -79,38 +79,6 @@ class Call:
 
     def stopped(self) -> bool:
         return self.requested or (self.event is not None and self.event.is_set())
-
-
-def run_threads(jobs: Sequence[Callable[..., Any]], call: Call) -> None:
-    """Run the callables in threads (they release the GIL), polling stop_event.
-
-    On KeyboardInterrupt the searches are stopped and joined before re-raising."""
-    errors = []
-
-    def wrap(fn: Callable[[], None]) -> Any:
-        def run() -> None:
-            try:
-                fn()
-            except BaseException as e:  # pragma: no cover - reported below
-                errors.append(e)
-        return run
-
-    threads = [threading.Thread(target=wrap(fn), daemon=True) for fn in jobs]
-    for t in threads:
-        t.start()
-    try:
-        for t in threads:
-            while t.is_alive():
-                t.join(_POLL)
-                if call.stopped():
-                    call.stop()
-    except BaseException:
-        call.stop()
-        for t in threads:
-            t.join()
-        raise
-    if errors:
-        raise errors[0]
 
 
 def _judge(searchers: list[Any], deadline: Optional[float], call: Call) -> None:

@@ -14,7 +14,6 @@ same iterations give the same move).
 """
 from __future__ import annotations
 
-import threading
 import time as _time
 from typing import Any, Callable, Optional
 
@@ -25,6 +24,7 @@ from jaipur_ai.search._endgame import EndgameSolver
 from jaipur_ai.search._search import derive_seed
 from jaipur_ai.search.analysis import Analysis, Candidate
 from jaipur_ai.search.settings import Settings
+from jaipur_ai.search.threads import run_threads
 
 __all__ = ["near_end", "solve_endgame", "TIME_SHARE", "NODES_PER_ITERATION"]
 
@@ -36,7 +36,6 @@ NODES_PER_ITERATION = 100
 
 _SEED_PATH = 0xE4D
 
-_POLL = 0.02     # seconds between looks at the caller's stop while a depth is solved
 
 
 def near_end(core: Any, settings: Settings) -> bool:
@@ -90,31 +89,12 @@ def solve_endgame(settings: Settings, core: Any, time: Optional[float],
 
 def _polled(solve: Callable[[], bool], call: Any) -> bool:
     """``solve()`` (one depth: the compiled solver, which releases the GIL) in a thread,
-    while this one looks at the search's stop every :data:`_POLL` seconds: a stop_event
+    while this one looks at the search's stop every :data:`jaipur_ai.search.threads.POLL` seconds: a stop_event
     set by the caller reaches the solver (which looks at its stop flag every 1,024
-    positions), as it reaches the tree searchers in drive.run_threads."""
-    out: list[Any] = []
-
-    def run() -> None:
-        try:
-            out.append(solve())
-        except BaseException as e:  # pragma: no cover - raised below
-            out.append(e)
-
-    t = threading.Thread(target=run, name="jaipur-endgame", daemon=True)
-    t.start()
-    try:
-        while t.is_alive():
-            t.join(_POLL)
-            if call.stopped():
-                call.stop()
-    except BaseException:
-        call.stop()
-        t.join()
-        raise
-    if isinstance(out[0], BaseException):
-        raise out[0]
-    return bool(out[0])
+    positions), as it reaches the tree searchers (:func:`run_threads`)."""
+    out: list[bool] = []
+    run_threads([lambda: out.append(solve())], call)
+    return bool(out[0]) if out else False
 
 
 def _analysis(summary: dict[str, Any], seed: int, t0: float, top: Optional[int],

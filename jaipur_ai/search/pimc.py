@@ -30,7 +30,8 @@ import numpy as np
 from jaipur_ai.errors import InvalidPositionError
 from jaipur_ai.search._search import IsmctsSearcher, derive_seed
 from jaipur_ai.search.analysis import Analysis
-from jaipur_ai.search.drive import Call, Run, candidates_of, merge_trees, run_threads
+from jaipur_ai.search.drive import Call, Run, candidates_of, merge_trees
+from jaipur_ai.search.threads import run_threads
 
 __all__ = ["run_pimc", "sample_worlds"]
 
