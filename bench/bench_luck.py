@@ -11,28 +11,13 @@ mirrored deals (both games of a deal together), which is what the paired statist
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import math
 
 import numpy as np
 
-from jaipur_ai.matches.games import GameRecord
 from jaipur_ai.matches.luck import game_luck, luck_summary
-
-
-def read(path: str) -> tuple[dict, list[GameRecord]]:
-    with (gzip.open if path.endswith(".gz") else open)(path, "rt") as fh:
-        lines = [x for x in fh.read().splitlines() if x.strip()]
-    head = json.loads(lines[0])
-    recs = {}
-    for x in lines[1:]:
-        try:
-            r = GameRecord.from_dict(json.loads(x))
-        except (ValueError, KeyError, TypeError):
-            continue
-        recs.setdefault((r.deal, r.a_seat), r)
-    return head["settings"], [recs[k] for k in sorted(recs)]
+from jaipur_ai.matches.results import read_results
 
 
 def main() -> None:
@@ -42,7 +27,7 @@ def main() -> None:
     args = ap.parse_args()
     out = []
     for path in args.files:
-        settings, recs = read(path)
+        settings, recs = read_results(path)
         s = luck_summary(recs)
         # the pair scores of complete deals, raw and adjusted
         by_deal: dict[int, list[tuple[float, float]]] = {}

@@ -24,8 +24,8 @@ from multiprocessing import Pool
 
 import numpy as np
 
-from jaipur_ai.matches.quality import (Position, load_positions, paired_difference,
-                                       summarise_losses, value_on_demand)
+from jaipur_ai.matches.quality import (Position, errors_by_phase, load_positions,
+                                       paired_difference, summarise_losses, value_on_demand)
 from jaipur_ai.matches.spec import EngineSpec, derive_seed
 
 DEFAULT_FILE = os.path.join(os.path.dirname(__file__), "quality", "positions.jsonl.gz")
@@ -88,6 +88,7 @@ def main() -> None:
     positions = load_positions(args.file)[: args.positions]
     rows = {}
     losses = {}
+    piles = {p.id: p.pile for p in positions}
     if args.results:                 # the engines' rows from earlier runs, by spec
         for path in args.results:
             with open(path) as fh:
@@ -103,11 +104,7 @@ def main() -> None:
                      for i, loss in zip(ids, losses[spec])]
             rows[spec].update(summarise_losses(losses[spec], agree))
             rows[spec].pop("vs_first", None)          # (against another first engine)
-            pile = {p.id: p.pile for p in positions}
-            for band, lo, hi in (("opening", 30, 99), ("middle", 10, 29), ("end", 0, 9)):
-                xs = [x for i, x in zip(ids, losses[spec]) if lo <= (pile[i] or 0) <= hi]
-                rows[spec]["by_phase"][band] = {"positions": len(xs),
-                                                "error": sum(xs) / len(xs) if xs else None}
+            rows[spec]["by_phase"] = errors_by_phase(dict(zip(ids, losses[spec])), piles)
     for spec in specs if not args.results else ():
         t0 = time.time()
         tasks = [(spec, p.to_dict(), p.rollout) for p in positions]
@@ -120,12 +117,7 @@ def main() -> None:
         ses = [r[5] for r in res if r[5] is not None]
         row["on_demand"] = {"moves": len(ses), "largest_se": max(ses) if ses else None}
         row["spec"] = spec
-        pile = {p.id: p.pile for p in positions}
-        row["by_phase"] = {}
-        for band, lo, hi in (("opening", 30, 99), ("middle", 10, 29), ("end", 0, 9)):
-            xs = [r[2] for r in res if pile[r[0]] is not None and lo <= pile[r[0]] <= hi]
-            row["by_phase"][band] = {"positions": len(xs),
-                                     "error": sum(xs) / len(xs) if xs else None}
+        row["by_phase"] = errors_by_phase({r[0]: r[2] for r in res}, piles)
         row["losses"] = {r[0]: round(r[2], 3) for r in res}      # by position id
         row["moves"] = {r[0]: r[1] for r in res}
         rows[spec] = row

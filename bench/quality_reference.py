@@ -33,8 +33,8 @@ from multiprocessing import Pool
 
 import numpy as np
 
-from jaipur_ai.matches.quality import (Position, reference_values, rollout_settings,
-                                       save_positions)
+from jaipur_ai.matches.quality import (PHASES, Position, phase_of, reference_values,
+                                       rollout_settings, save_positions)
 from jaipur_ai.matches.rating import pairing_file
 from jaipur_ai.matches.runner import run_match
 from jaipur_ai.matches.spec import derive_seed
@@ -70,7 +70,7 @@ def play_games(work: str, games: int, seed: int, workers: int) -> list[tuple[str
 
 def candidate_positions(games: list, n: int, per_game: int, seed: int) -> list[dict]:
     from jaipur_ai.rules.position import GameState
-    bands: dict[str, list] = {"opening": [], "middle": [], "end": []}
+    bands: dict[str, list] = {ph: [] for ph in PHASES}
     seen: set = set()           # (the pairings play the same deals: a position once)
     for source, g in games:
         moves = g["moves"][0]
@@ -81,7 +81,7 @@ def candidate_positions(games: list, n: int, per_game: int, seed: int) -> list[d
             if len(state.legal_moves()) >= 2 and key not in seen:
                 seen.add(key)
                 pile = state.view(state.to_move).deck_size
-                band = "opening" if pile >= 30 else ("middle" if pile >= 10 else "end")
+                band = phase_of(pile)
                 here[band].append({"deal_seed": int(g["deal_seed"]), "starter": int(g["starter"]),
                                    "moves": moves[:ply], "played": text, "source": source,
                                    "pile": pile})
@@ -213,10 +213,7 @@ def main() -> None:
                                ", epsilon 0.05, noise 1, the opponent" +
                                (" and the mover" if ROLLOUT["fair"] else "") +
                                " choosing in worlds re-dealt from what it knows"),
-            "bands": {b: sum(1 for d in done if (d["pile"] >= 30 if b == "opening" else
-                                                  (10 <= d["pile"] < 30 if b == "middle"
-                                                   else d["pile"] < 10)))
-                      for b in ("opening", "middle", "end")},
+            "bands": {ph: sum(1 for d in done if phase_of(d["pile"]) == ph) for ph in PHASES},
             "se_max_median": float(np.median(se)), "se_max_max": float(se.max()),
             "command": " ".join(["bench/quality_reference.py"] + sys.argv[1:])}
     save_positions(args.out, positions, meta)

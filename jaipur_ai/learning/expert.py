@@ -41,7 +41,7 @@ from jaipur_ai.learning.selfplay import make_folder, selfplay
 from jaipur_ai.learning.train import fit, load_shards
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.rating import GAUNTLET, fit_ratings, pairing_file, read_pairings, with_limit
-from jaipur_ai.matches.runner import run_match
+from jaipur_ai.matches.runner import deal_scores, run_match
 from jaipur_ai.errors import InvalidDataError, InvalidOptionError
 from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, evaluation_of,
                                          fingerprint, read_weights, save_weights)
@@ -219,12 +219,8 @@ def _gauntlet_gate(cand: Path, current: Path, cfg: dict[str, Any], runner: Backe
             if res.interrupted:        # no decision on part of the games: resume later
                 raise KeyboardInterrupt
             files.append(path)
-            seats: dict[int, dict[int, float]] = {}
-            for r in res.records:
-                seats.setdefault(r.deal, {})[r.a_seat] = r.score
-            for deal, both in seats.items():
-                if len(both) == 2:
-                    pairs[who][(name, deal)] = both[0] + both[1]
+            for deal, score in deal_scores(res.records).items():
+                pairs[who][(name, deal)] = score
             if who == "candidate":
                 games += res.n_games
     names = {v: k for k, v in {**specs, **opponents}.items()}

@@ -32,12 +32,33 @@ import numpy as np
 from jaipur_ai.errors import JaipurError
 
 __all__ = ["Position", "QualityError", "load_positions", "save_positions", "reference_values",
-           "rollout_settings", "value_on_demand",
+           "rollout_settings", "value_on_demand", "PHASES", "phase_of", "errors_by_phase",
            "summarise_losses", "paired_difference", "BLUNDER", "FORMAT"]
 
 FORMAT = "jaipur-quality/1"
 #: Points of win % lost by a move that counts as a blunder.
 BLUNDER = 5.0
+#: The round's phases by the cards left in the draw pile.
+PHASES = ("opening", "middle", "end")
+
+
+def phase_of(pile: int) -> str:
+    """The phase of a position with ``pile`` cards in the draw pile: the opening (30 or
+    more), the middle (10 to 29) or the end (under 10)."""
+    return "opening" if pile >= 30 else ("middle" if pile >= 10 else "end")
+
+
+def errors_by_phase(losses: dict[int, float], piles: dict[int, Optional[int]],
+                    ) -> dict[str, dict[str, Any]]:
+    """The mean loss (the error rate) of the positions of each phase: ``losses`` and
+    ``piles`` by position id."""
+    out: dict[str, list[float]] = {ph: [] for ph in PHASES}
+    for i, x in losses.items():
+        pile = piles.get(i)
+        if pile is not None:
+            out[phase_of(pile)].append(x)
+    return {ph: {"positions": len(xs), "error": sum(xs) / len(xs) if xs else None}
+            for ph, xs in out.items()}
 
 
 class QualityError(JaipurError):

@@ -22,19 +22,16 @@ Resampling whole deals keeps the pairing of the mirrored games.
 """
 from __future__ import annotations
 
-import gzip
-import json
 import math
 import os
 import re
-import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
 from jaipur_ai.errors import JaipurError
-from jaipur_ai.matches.results import RESULTS_FORMAT
+from jaipur_ai.matches.results import ResultsFileError, read_results
 
 __all__ = ["GAUNTLET", "Pairing", "RatingError", "fit_ratings", "bootstrap",
            "read_pairings", "rating_table", "format_table", "pairing_file", "with_limit",
@@ -190,41 +187,19 @@ def read_pairings(paths: Iterable[str], names: Optional[dict[str, str]] = None,
                   ) -> list[Pairing]:
     """The pairings in match results files (``jaipur-ai match --out``, ``jaipur-ai
     rate``): one per file, the engines named by ``names`` (spec -> name; a spec is also
-    found by its options without its time or iteration limit) or by their spec.  Deals with one game only (a match stopped midway) count that game.  A file
-    whose name ends in ``.gz`` is read through gzip (bench/results keeps them so)."""
+    found by its options without its time or iteration limit) or by their spec.  Deals with one game only (a match stopped midway) count that game.
+    Files are read by :func:`jaipur_ai.matches.results.read_results` (``.gz`` too)."""
     names = names or {}
     out: list[Pairing] = []
     for path in paths:
         try:
-            with (gzip.open if str(path).endswith(".gz") else open)(path, "rb") as fh:
-                lines = fh.read().split(b"\n")
-        except (OSError, EOFError, zlib.error) as e:
-            raise RatingError("results", f"cannot read {path}: "
-                                         f"{getattr(e, 'strerror', None) or e}") from None
-        try:
-            head = json.loads(lines[0])
-            st = head["settings"]
-            if head.get("format") != RESULTS_FORMAT:
-                raise ValueError
-            a, b = str(st["a"]), str(st["b"])
-        except (ValueError, KeyError, TypeError, IndexError):
-            raise RatingError("results", f"{path} is not a match results file "
-                                         f"({RESULTS_FORMAT})") from None
+            st, games = read_results(path)
+        except ResultsFileError as e:
+            raise RatingError("results", e.reason) from None
+        a, b = str(st["a"]), str(st["b"])
         per_deal: dict[int, list[float]] = {}
-        seen = set()
-        for line in lines[1:]:
-            if not line.strip():
-                continue
-            try:
-                g = json.loads(line)
-                key = (int(g["deal"]), int(g["a_seat"]))
-                score = float(g["score"])
-            except (ValueError, KeyError, TypeError):
-                continue            # a torn last line: the game is played again on resume
-            if key in seen:
-                continue
-            seen.add(key)
-            per_deal.setdefault(key[0], []).append(score)
+        for g in games:
+            per_deal.setdefault(g.deal, []).append(g.score)
         deals = [per_deal[k] for k in sorted(per_deal)]
         na, nb = _name_of(a, names), _name_of(b, names)
         if na == nb:

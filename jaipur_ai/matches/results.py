@@ -2,8 +2,10 @@
 game, appended as it finishes, so that a rerun with the same file resumes the match."""
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import zlib
 import stat
 from typing import Any, Optional
 
@@ -15,7 +17,7 @@ except ImportError:  # pragma: no cover - Windows
 from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.games import GameRecord
 
-__all__ = ["RESULTS_FORMAT", "ResultsFile", "ResultsFileError"]
+__all__ = ["RESULTS_FORMAT", "ResultsFile", "ResultsFileError", "read_results"]
 
 
 # ------------------------------------------------------------------ results file
@@ -176,6 +178,38 @@ class ResultsFile:
         if self._fh is not None:
             self._fh.close()
             self._fh = None
+
+
+def read_results(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
+    """The settings and the games of a results file, read only (no lock: a match may be
+    writing it): a torn line is passed over, a deal and seat found twice count once, the
+    games in (deal, seat) order.  A name ending in ``.gz`` is read through gzip (as
+    bench/results keeps them).  A file that is not one is a :class:`ResultsFileError`."""
+    try:
+        with (gzip.open if str(path).endswith(".gz") else open)(path, "rb") as fh:
+            lines = fh.read().split(b"\n")
+    except (OSError, EOFError, zlib.error) as e:
+        raise ResultsFileError("results", f"cannot read {path}: "
+                                          f"{getattr(e, 'strerror', None) or e}") from None
+    try:
+        head = json.loads(lines[0])
+        if head.get("format") != RESULTS_FORMAT:
+            raise ValueError
+        settings = dict(head["settings"])
+        str(settings["a"]), str(settings["b"])
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        raise ResultsFileError("results", f"{path} is not a match results file "
+                                          f"({RESULTS_FORMAT})") from None
+    games: dict[tuple[int, int], GameRecord] = {}
+    for line in lines[1:]:
+        if not line.strip():
+            continue
+        try:
+            rec = GameRecord.from_dict(json.loads(line))
+        except (ValueError, KeyError, TypeError):
+            continue              # a torn last line: the game is played again on resume
+        games.setdefault((rec.deal, rec.a_seat), rec)
+    return settings, [games[k] for k in sorted(games)]
 
 
 def _lock(fh: Any, path: str) -> None:

@@ -61,7 +61,8 @@ from jaipur_ai.matches.games import GameRecord, play_game
 from jaipur_ai.matches.results import ResultsFile
 from jaipur_ai.matches.stats import elo_difference, normal_interval, wilson_interval
 
-__all__ = ["MatchResult", "run_match", "summarise", "format_result", "pair_scores"]
+__all__ = ["MatchResult", "run_match", "summarise", "format_result", "pair_scores",
+           "deal_scores"]
 
 log = logging.getLogger(__name__)
 
@@ -80,12 +81,18 @@ def _finite(x: float) -> Optional[float]:
     return x if math.isfinite(x) else None
 
 
-def pair_scores(records: Iterable[GameRecord]) -> list[float]:
-    """A's pair score (0 .. 2) of every deal with both games finished, in deal order."""
+def deal_scores(records: Iterable[GameRecord]) -> dict[int, float]:
+    """A's pair score (0 .. 2) by deal, for every deal with both games finished, in deal
+    order."""
     by_deal: dict[int, dict[int, float]] = {}
     for r in records:
         by_deal.setdefault(r.deal, {})[r.a_seat] = r.score
-    return [seats[0] + seats[1] for _, seats in sorted(by_deal.items()) if len(seats) == 2]
+    return {d: seats[0] + seats[1] for d, seats in sorted(by_deal.items()) if len(seats) == 2}
+
+
+def pair_scores(records: Iterable[GameRecord]) -> list[float]:
+    """A's pair score (0 .. 2) of every deal with both games finished, in deal order."""
+    return list(deal_scores(records).values())
 
 
 def summarise(records: Sequence[GameRecord]) -> dict[str, Any]:
