@@ -10,7 +10,7 @@ reference value minus its own, in points of win %; a move the reference did not 
 is rolled out on demand in the same worlds.  Reported for each spec: the error rate (mean
 loss a decision, with a 95 % interval; and by the round's phase: a draw pile of 30 cards
 or more, 10 to 29, under 10), blunders (share of moves losing more than 5
-points), agreement with the reference's best move, mean seconds a move; and for each
+points) and gross errors (more than 20), agreement with the reference's best move, mean seconds a move; and for each
 spec after the first, its error rate minus the first's, paired over the positions.
 """
 from __future__ import annotations
@@ -122,7 +122,8 @@ def main() -> None:
         row["moves"] = {r[0]: r[1] for r in res}
         rows[spec] = row
         print(f"{spec}: error {row['error']:.2f} ({row['error_lo']:.2f}-{row['error_hi']:.2f}) "
-              f"blunders {100 * row['blunders']:.1f} % agreement {100 * row['agreement']:.1f} % "
+              f"blunders {100 * row['blunders']:.1f} % over 20 points {100 * row['gross']:.1f} % "
+              f"agreement {100 * row['agreement']:.1f} % "
               f"[{time.time() - t0:.0f} s]", file=sys.stderr)
     first = specs[0]
     for spec in specs[1:]:
@@ -141,14 +142,16 @@ def main() -> None:
                           "engines": [rows[s] for s in specs], "rank": rank}))
         return
     print(f"{len(positions)} positions of {args.file}")
-    print(f"{'engine':<44} {'error':>6} {'95 % interval':>14} {'blunders':>9} {'agree':>7} "
+    print(f"{'engine':<44} {'error':>6} {'95 % interval':>14} {'blunders':>9} {'>20 pts':>8} "
+          f"{'agree':>7} "
           f"{'s/move':>7}  vs {first}")
     for spec in specs:
         r = rows[spec]
         vs = r.get("vs_first")
         vs_text = "" if vs is None else f"{vs['diff']:+.2f} ({vs['lo']:+.2f} .. {vs['hi']:+.2f})"
         print(f"{spec:<44} {r['error']:>6.2f} {r['error_lo']:>6.2f} .. {r['error_hi']:<5.2f} "
-              f"{100 * r['blunders']:>8.1f}% {100 * r['agreement']:>6.1f}% "
+              f"{100 * r['blunders']:>8.1f}% {100 * r.get('gross', float('nan')):>7.1f}% "
+              f"{100 * r['agreement']:>6.1f}% "
               f"{r['seconds_a_move']:>7.3f}  {vs_text}")
         print("    by phase: " + ", ".join(
             f"{b} {v['error']:.2f} ({v['positions']})" for b, v in r["by_phase"].items()

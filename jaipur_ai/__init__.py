@@ -16,12 +16,13 @@ from jaipur_ai.matches.record import GameRecord, RecordError
 from jaipur_ai.rules.move import N_ACTIONS, Move
 from jaipur_ai.rules.position import GameState, PlayerState, View, read_position
 from jaipur_ai.search.engine import Analysis, Candidate, Engine, analyse, best_move
+from jaipur_ai.search.levels import Level, levels
 from jaipur_ai.search.settings import Settings
 from jaipur_ai.vecenv import VectorEnv
 
 __all__ = [
     "GameState", "PlayerState", "View", "Move", "N_ACTIONS", "read_position",
-    "Engine", "Settings", "Analysis", "Candidate", "analyse", "best_move",
+    "Engine", "Settings", "Analysis", "Candidate", "analyse", "best_move", "levels", "Level",
     "review_game", "GameReview", "PlyReview", "ReviewError",
     "JaipurError", "InvalidPositionError", "InvalidMoveError", "IllegalMoveError",
     "InvalidOptionError", "MissingExtraError", "VectorEnv", "GameRecord", "RecordError",

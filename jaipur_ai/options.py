@@ -38,12 +38,15 @@ from typing import Any, Iterable, Mapping, Optional, Union
 from jaipur_ai.errors import InvalidOptionError
 
 __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIONS",
-           "SEARCH_LIMITS", "ALGORITHMS", "SETTINGS_NAMES",
+           "SEARCH_LIMITS", "ALGORITHMS", "SETTINGS_NAMES", "LEVEL_NAMES",
            "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",
            "check", "check_engine_options", "check_clock", "parse_text", "describe", "option",
            "unknown", "did_you_mean", "markdown_table"]
 
 ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "cheat")
+#: The names of the levels (jaipur_ai/data/levels.json: the ladder, then its aliases;
+#: a test keeps them equal).
+LEVEL_NAMES = ("1", "2", "3", "4", "5", "6", "7", "max", "easy", "medium", "hard")
 #: The named search settings (jaipur_ai.search.settings.NAMED).
 SETTINGS_NAMES = ("default", "handset")
 
@@ -129,6 +132,8 @@ class Option:
                 return bool(value)
             raise self.fail(value)
         if k == "choice":
+            if self.name == "level" and isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)              # (Engine(level=3))
             if isinstance(value, str) and value in self.choices:
                 return value
             raise self.fail(value)
@@ -300,6 +305,17 @@ OPTIONS: tuple[Option, ...] = (
        "matches and games show every move), read as the moves of a player like the search "
        "or of a greedy one (docs/search.md, \"A belief over the opponent's hand\"); false: "
        "deal them uniformly", algorithms=_TREE),
+    _o("temperature", "float", None, "a weaker player's choice: best_move picks among the "
+       "searched moves at random, a move valued d points of win % below the best with "
+       "weight exp(-d / temperature), moves more than 4 temperatures below left out "
+       "(none: the level's, else 0, always the best; docs/levels.md)", lo=0, hi=100,
+       none=True, algorithms=_SEARCH),
+    _o("level", "choice", None, "a level of the rated ladder, weakest first (`jaipur-ai "
+       "levels`; docs/levels.md): its iterations a move (unless a limit is given) and "
+       "its temperature", choices=LEVEL_NAMES, none=True, algorithms=_IS),
+    _o("elo", "float", None, "a strength on the levels' rating scale: the point of the "
+       "ladder between two levels rated so (`jaipur-ai levels`), its iterations a move "
+       "and temperature interpolated", lo=0, hi=4000, none=True, algorithms=_IS),
     _o("settings", "choice", None, "the search's tuning by name: this build's, or "
        "`handset`, the baseline the hand-set evaluation was tuned with (the fields below "
        "change single settings; none: `default`)", choices=SETTINGS_NAMES, none=True,

@@ -396,7 +396,7 @@ def test_play_says_when_the_engine_thinks_and_its_budget():
     from jaipur_ai.doors.play import _budget
     from jaipur_ai.matches.spec import EngineSpec
     assert _budget(EngineSpec.parse("ismcts:time=0.2")) == "up to 0.2 s"
-    assert _budget(EngineSpec.parse("medium")) == "up to 0.2 s"
+    assert _budget(EngineSpec.parse("ismcts:time=0.2,threads=2")) == "up to 0.2 s"
     assert _budget(EngineSpec.parse("300")) == "300 iterations"
     assert _budget(EngineSpec.parse("ismcts:time=1,iterations=5000")) == "5,000 iterations or 1 s"
     assert _budget(EngineSpec.parse("greedy")) == ""            # answers at once

@@ -12,6 +12,7 @@ import pytest
 from jaipur_ai import GameState
 from jaipur_ai.matches.games import GameRecord, play_game, play_round
 from jaipur_ai.matches.runner import MatchResult, format_result, run_match, summarise
+from jaipur_ai.search.levels import level
 from jaipur_ai.matches.spec import EngineSpec, deal_seeds, derive_seed
 from jaipur_ai.matches.stats import elo_difference, normal_interval, wilson_interval
 
@@ -30,10 +31,9 @@ TINY = "ismcts:iterations=120"
     ("ismcts:time=2s", "ismcts", 2.0, None, {}),
     ("ismcts:iterations=10,perfect_information=true", "ismcts", None, 10,
      {"perfect_information": True}),
-    ("easy", "greedy", None, None, {}),
-    ("medium", "ismcts", 0.2, None, {}),
-    ("hard", "ismcts", 1.0, None, {}),
-    ("max", "ismcts", 3.0, None, {}),
+    *[(name, "ismcts", None, level(name).iterations,          # the levels (test_levels.py)
+       {"temperature": level(name).temperature} if level(name).temperature else {})
+      for name in ("1", "easy", "medium", "hard", "max")],
     ("2500", "ismcts", None, 2500, {}),
 ])
 def test_spec_parse(text, algorithm, t, n, options):

@@ -142,12 +142,11 @@ examples:
 
 PLAY_EPILOG = f"""\
 levels:
-  easy     greedy: the best immediate gain, no look-ahead
-  medium   ISMCTS, 0.2 s per move
-  hard     ISMCTS, 1 s per move
-  max      ISMCTS, 3 s per move
-  N        ISMCTS, N iterations per move (reproducible with --seed)
-  SPEC     any engine spec, e.g. 'expectimax:time=0.5' (see 'jaipur-ai match --help')
+  1 .. 7, max   the rated ladder, weakest first ('jaipur-ai levels' lists each one's
+                rating and ms a move; reproducible with --seed)
+  easy, medium, hard   levels 2, 5 and 7
+  SPEC          any engine spec, e.g. 'expectimax:time=0.5', 'ismcts:elo=1500'
+                (see 'jaipur-ai match --help')
 
 Moves are typed in the notation (take D, camels, sell 3L, swap DG for LM; case, spaces
 and full names are forgiven); 'moves' lists them, 'hint' asks the engine, 'help', 'quit'.
@@ -161,7 +160,8 @@ examples:
 
 MATCH_EPILOG = f"""\
 engine specs: ALGORITHM[:key=value,...]
-  ALGORITHM   ismcts, expectimax, greedy or random (or a level: easy, medium, hard, max)
+  ALGORITHM   ismcts, expectimax, pimc, greedy or random (or a level: 1 .. 7, max, easy,
+              medium, hard; 'jaipur-ai levels')
   time=S      seconds per move;  iterations=N  iterations per move
   other keys  passed to jaipur_ai.Engine, e.g. playout=random, threads=2, depth=2;
               perfect_information=true lets that engine see the hidden cards (cheating)
@@ -291,8 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=PLAY_EPILOG,
                         description="Play a match (to two seals) against the engine.")
     pl.add_argument("--level", default="medium",
-                    help="easy, medium, hard, max, a number of iterations, or an engine spec "
-                         "(default medium)")
+                    help="a level (1 to 7, max; easy, medium, hard: 'jaipur-ai levels'), "
+                         "or an engine spec (default medium)")
     pl.add_argument("--seed", type=_flag("seed", "--seed"), help="seed of the deals and the engine's searches")
     pl.add_argument("--you", choices=("0", "1", "random"), default="random",
                     help="your player number (default random)")
@@ -400,8 +400,8 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--host", default="127.0.0.1", metavar="H",
                    help="address to bind (default 127.0.0.1: this machine only)")
     w.add_argument("--level", default="medium",
-                   help="the engine of new games that choose none: easy, medium, hard, "
-                        "max, a number of iterations, or an engine spec (default medium)")
+                   help="the engine of new games that choose none: a level (1 to 7, max; "
+                        "easy, medium, hard) or an engine spec (default medium)")
     w.add_argument("--hint", type=_hint_spec, default=EngineSpec.parse("ismcts:time=0.5"),
                    metavar="SPEC",
                    help="the engine of hints (default ismcts:time=0.5)")
@@ -414,6 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_learning_commands(sub, _formatter, _flag)
     from jaipur_ai.doors.rate import add_command as _add_rate_command
     _add_rate_command(sub, _formatter, _flag)
+    from jaipur_ai.doors.levels import add_command as _add_levels_command
+    _add_levels_command(sub, _formatter, _flag)
     v = sub.add_parser("version", help="print the version", formatter_class=_formatter)
     v.set_defaults(func=cmd_version)
     return p

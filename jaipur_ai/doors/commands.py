@@ -320,13 +320,18 @@ def _result_text(r: Any) -> str:
 
 # ---------------------------------------------------------------------- play
 def _level_spec(level: str) -> EngineSpec:
+    if level.strip().isdigit() and level.strip() not in LEVELS:
+        # (a bare number here is a level: an unknown one is not read as iterations)
+        raise CliError("--level", f"unknown level {level.strip()!r} (the levels, weakest "
+                                  f"first: {', '.join(LEVELS)}; 'jaipur-ai levels' lists "
+                                  f"them; N iterations: ismcts:iterations=N)")
     try:
         spec = EngineSpec.parse(level)
     except InvalidOptionError as e:
         raise CliError("--level", f"{level!r}: {e}") from None
     except JaipurError as e:
-        raise CliError("--level", f"{level!r} is not a level ({', '.join(LEVELS)}), a number "
-                                  f"of iterations or an engine spec: {e.reason}") from None
+        raise CliError("--level", f"{level!r} is not a level ({', '.join(LEVELS)}) or an "
+                                  f"engine spec: {e.reason}") from None
     try:
         spec.make_engine()        # its weights file read and checked now, not mid-game
     except JaipurError as e:

@@ -1,7 +1,8 @@
 """``jaipur-ai rate``: engines rated against the gauntlet, on one Elo scale.
 
-Each candidate plays every engine of the gauntlet (``--pairs star``, the default), or
-every engine plays every other (``--pairs all``), on mirrored deals in both seats, each
+Each candidate plays every engine of the gauntlet (``--pairs star``, the default),
+every engine plays every other (``--pairs all``), or each candidate also plays the
+next one given (``--pairs ladder``: the levels), on mirrored deals in both seats, each
 pairing in its own results file of the folder ``--dir``; then the ratings are fitted
 jointly over every results file of the folder (:mod:`jaipur_ai.matches.rating`).  A
 rerun with the same folder resumes: finished games are not played again, and more
@@ -52,9 +53,10 @@ def add_command(sub: Any, formatter: Any, flag: Callable[[str, str], Any]) -> No
     r.add_argument("--gauntlet", nargs="+", metavar="NAME", default=None,
                    help="the gauntlet's engines to play, by name (default: all), or "
                         "NAME=SPEC for others")
-    r.add_argument("--pairs", choices=("star", "all"), default="star",
+    r.add_argument("--pairs", choices=("star", "all", "ladder"), default="star",
                    help="star: each candidate against each gauntlet engine (default); "
-                        "all: every engine against every other")
+                        "all: every engine against every other; ladder: star, and each "
+                        "candidate against the next one given (a ladder of levels)")
     r.add_argument("--time", type=flag("time", "--time"), default=None, metavar="S",
                    help="seconds a move for every searching engine without a limit "
                         "(default 0.1)")
@@ -68,9 +70,9 @@ def add_command(sub: Any, formatter: Any, flag: Callable[[str, str], Any]) -> No
     r.add_argument("--workers", type=flag("workers", "--workers"), default=None,
                    metavar="W", help="games played at once")
     add_backend_arguments(r)
-    r.add_argument("--anchor", default=None, metavar="NAME",
-                   help="the engine rated 0 (default: greedy when it played, else the "
-                        "first)")
+    r.add_argument("--anchor", default=None, metavar="NAME[=ELO]",
+                   help="the engine rated 0, or ELO (default: greedy when it played, "
+                        "else the first)")
     r.add_argument("--prior", type=float, default=1.0, metavar="G",
                    help="virtual drawn games in each pairing (default 1; keeps a "
                         "perfect score finite)")
@@ -94,26 +96,69 @@ def _named(text: str) -> tuple[str, str]:
     return text, str(EngineSpec.parse(text))
 
 
+def _anchor(text: Any) -> tuple[Any, float]:
+    """``--anchor NAME`` or ``NAME=ELO``: the engine and the rating it is given."""
+    from jaipur_ai.doors.commands import CliError
+    if text is None:
+        return None, 0.0
+    name, eq, elo = str(text).partition("=")
+    try:
+        at = float(elo) if eq else 0.0
+    except ValueError:
+        at = float("nan")
+    if not name.strip() or not abs(at) <= 100_000:
+        raise CliError("--anchor", f"expected NAME or NAME=ELO (a number), got {text!r}")
+    return name.strip(), at
+
+
 def cmd_rate(args: argparse.Namespace) -> int:
-    from jaipur_ai.doors.commands import CliError, EXIT_INTERRUPTED, flag_of
-    from jaipur_ai.doors.progress import Progress
-    from jaipur_ai.matches.rating import (GAUNTLET, default_anchor, format_table,
-                                          pairing_file, rating_table, read_pairings,
-                                          with_limit)
-    from jaipur_ai.matches.runner import run_match
+    from jaipur_ai.doors.commands import CliError, EXIT_INTERRUPTED
+    from jaipur_ai.matches.rating import GAUNTLET, format_table
     if args.time is not None and args.iterations is not None:
         raise CliError("--time", "give --time or --iterations, not both")
-    if args.bootstrap < 0 or args.bootstrap > 100_000:
-        raise CliError("--bootstrap", f"expected 0 to 100000 replicates, got {args.bootstrap}")
-    if not (0 <= args.prior <= 1000):
-        raise CliError("--prior", f"expected 0 to 1000 games, got {args.prior}")
-    time_ = args.time if args.time is not None or args.iterations is not None else 0.1
     try:
         gauntlet = dict(_named(g) for g in args.gauntlet) if args.gauntlet else dict(GAUNTLET)
         cands = dict(_named(c) for c in args.candidates) if args.candidates else \
             {"default": GAUNTLET["default"]}
     except JaipurError as e:
         raise CliError("engine", e.reason) from None
+    anchor, at = _anchor(args.anchor)
+    rows, pairings, shown, interrupted = rate(cands, gauntlet, args, anchor, at)
+    if args.json:
+        print(json.dumps({"ratings": rows, "anchor": rows and anchor_of(rows, anchor, at),
+                          "anchor_elo": at, "prior": args.prior,
+                          "bootstrap": args.bootstrap, "engines": shown,
+                          "pairings": [{"a": p.a, "b": p.b, "games": p.n, "score": p.score}
+                                       for p in pairings]}, indent=2))
+    else:
+        print(format_table(rows, pairings, shown))
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def anchor_of(rows: list[dict[str, Any]], anchor: Any, at: float) -> Any:
+    """The anchor's name (the row rated ``at`` exactly when none was named)."""
+    if anchor is not None:
+        return anchor
+    return next((r["engine"] for r in rows if r["elo"] == at), None)
+
+
+def rate(cands: dict[str, str], gauntlet: dict[str, str], args: argparse.Namespace,
+         anchor: Any = None, at: float = 0.0) -> tuple[list[dict[str, Any]], list[Any],
+                                                       dict[str, str], bool]:
+    """Play the pairings ``args.pairs`` asks for (resuming ``args.dir``), then fit every
+    results file of the folder: ``(rows, pairings, specs shown, interrupted)``.
+    ``args`` carries the flags of ``jaipur-ai rate`` (``jaipur-ai levels --rate``
+    passes the same)."""
+    from jaipur_ai.doors.commands import CliError, flag_of
+    from jaipur_ai.doors.progress import Progress
+    from jaipur_ai.matches.rating import (GAUNTLET, default_anchor, pairing_file,
+                                          rating_table, read_pairings, with_limit)
+    from jaipur_ai.matches.runner import run_match
+    if args.bootstrap < 0 or args.bootstrap > 100_000:
+        raise CliError("--bootstrap", f"expected 0 to 100000 replicates, got {args.bootstrap}")
+    if not (0 <= args.prior <= 1000):
+        raise CliError("--prior", f"expected 0 to 1000 games, got {args.prior}")
+    time_ = args.time if args.time is not None or args.iterations is not None else 0.1
     for name in set(cands) & set(gauntlet):
         if cands[name] != gauntlet[name]:
             raise CliError("candidate", f"{name!r} names a gauntlet engine "
@@ -136,8 +181,11 @@ def cmd_rate(args: argparse.Namespace) -> int:
             todo = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
         else:
             todo = [(c, g) for c in cands for g in gauntlet if g != c]
+            if args.pairs == "ladder":
+                ladder = list(cands)
+                todo = list(zip(ladder, ladder[1:])) + todo
             todo = [p for k, p in enumerate(todo)          # (a pair once, in one order)
-                    if (p[1], p[0]) not in todo[:k]]
+                    if (p[1], p[0]) not in todo[:k] and p not in todo[:k]]
         for k, (a, b) in enumerate(todo, 1):
             if not args.quiet:
                 sys.stderr.write(f"[{k}/{len(todo)}] {a} vs {b}: {specs[a]} vs {specs[b]}\n")
@@ -161,17 +209,10 @@ def cmd_rate(args: argparse.Namespace) -> int:
         raise CliError("--dir", f"no results files in {args.dir!r}")
     try:
         pairings = read_pairings(files, {v: k for k, v in {**GAUNTLET, **specs}.items()})
-        anchor = args.anchor if args.anchor is not None else default_anchor(pairings)
-        rows = rating_table(pairings, anchor, args.prior, args.bootstrap, args.seed)
+        anchor = anchor if anchor is not None else default_anchor(pairings)
+        rows = rating_table(pairings, anchor, args.prior, args.bootstrap, args.seed, at)
     except JaipurError as e:
         raise CliError(flag_of(e), e.reason) from None
     used = {p.a for p in pairings} | {p.b for p in pairings}
     shown = {k: v for k, v in specs.items() if k in used}
-    if args.json:
-        print(json.dumps({"ratings": rows, "anchor": anchor, "prior": args.prior,
-                          "bootstrap": args.bootstrap, "engines": shown,
-                          "pairings": [{"a": p.a, "b": p.b, "games": p.n, "score": p.score}
-                                       for p in pairings]}, indent=2))
-    else:
-        print(format_table(rows, pairings, shown))
-    return EXIT_INTERRUPTED if interrupted else 0
+    return rows, pairings, shown, interrupted

@@ -39,6 +39,7 @@ from jaipur_ai.doors.requests import (RequestError, error_body, json_error_reaso
 from jaipur_ai.doors.limits import Budget, Limits
 from jaipur_ai.doors.serve import Server
 from jaipur_ai.rules.position import View
+from jaipur_ai.search.levels import levels
 from jaipur_ai.doors.webgame import GameStore, WebGame
 
 __all__ = ["WebApp", "Response", "json_response", "error_response", "PAGE_DIR",
@@ -204,8 +205,8 @@ class WebApp:
     @staticmethod
     def _level(text: Any, name: str) -> EngineSpec:
         if not isinstance(text, (str, EngineSpec)):
-            raise RequestError(name, f"expected a level ({', '.join(LEVELS)}), a number of "
-                                     f"iterations or an engine spec, got {describe(text)}")
+            raise RequestError(name, f"expected a level ({', '.join(LEVELS)}) or an engine "
+                                     f"spec, got {describe(text)}")
         try:
             spec = EngineSpec.parse(text)
             spec.make_engine()    # its weights file read and checked at start, not per game
@@ -270,6 +271,7 @@ class WebApp:
         from jaipur_ai.doors.review import DEFAULT_ITERATIONS
         return json_response({
             "name": "jaipur_ai", "version": __version__, "levels": dict(LEVELS),
+            "ladder": [lv.to_dict() for lv in levels()],
             "level": str(self.spec), "hint": str(self.hint_spec),
             "review_iterations": DEFAULT_ITERATIONS, "max_time": self.limits.max_time,
             "endpoints": [{"method": m, "path": p, "fields": f, "answer": a}

@@ -33,11 +33,13 @@ from jaipur_ai.errors import JaipurError
 
 __all__ = ["Position", "QualityError", "load_positions", "save_positions", "reference_values",
            "rollout_settings", "value_on_demand", "PHASES", "phase_of", "errors_by_phase",
-           "summarise_losses", "paired_difference", "BLUNDER", "FORMAT"]
+           "summarise_losses", "paired_difference", "BLUNDER", "GROSS", "FORMAT"]
 
 FORMAT = "jaipur-quality/1"
 #: Points of win % lost by a move that counts as a blunder.
 BLUNDER = 5.0
+#: Points of win % lost by a move no sensible player makes (the levels' report).
+GROSS = 20.0
 #: The round's phases by the cards left in the draw pile.
 PHASES = ("opening", "middle", "end")
 
@@ -226,13 +228,15 @@ def value_on_demand(p: Position, move: str) -> tuple[float, float]:
 
 def summarise_losses(losses: Sequence[float], agree: Sequence[bool]) -> dict[str, Any]:
     """The error rate (mean points of win % lost a decision) with a 95 % interval
-    (normal, over the positions), the blunder rate and the agreement rate."""
+    (normal, over the positions), the blunder rate (moves losing more than BLUNDER
+    points), the gross rate (more than GROSS) and the agreement rate."""
     x = np.asarray(losses, float)
     n = len(x)
     mean = float(x.mean()) if n else float("nan")
     half = 1.96 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
     return {"positions": n, "error": mean, "error_lo": mean - half, "error_hi": mean + half,
             "blunders": float(np.mean(x > BLUNDER)) if n else float("nan"),
+            "gross": float(np.mean(x > GROSS)) if n else float("nan"),
             "agreement": float(np.mean(np.asarray(agree, bool))) if n else float("nan")}
 
 

@@ -190,18 +190,21 @@ def read_pairings(paths: Iterable[str], names: Optional[dict[str, str]] = None,
     found by its options without its time or iteration limit) or by their spec.  Deals with one game only (a match stopped midway) count that game.
     Files are read by :func:`jaipur_ai.matches.results.read_results` (``.gz`` too)."""
     names = names or {}
-    out: list[Pairing] = []
+    read = []
     for path in paths:
         try:
-            st, games = read_results(path)
+            read.append((path, *read_results(path)))
         except ResultsFileError as e:
             raise RatingError("results", e.reason) from None
+    name_of = _names_of({str(st[k]) for _, st, _ in read for k in ("a", "b")}, names)
+    out: list[Pairing] = []
+    for path, st, games in read:
         a, b = str(st["a"]), str(st["b"])
         per_deal: dict[int, list[float]] = {}
         for g in games:
             per_deal.setdefault(g.deal, []).append(g.score)
         deals = [per_deal[k] for k in sorted(per_deal)]
-        na, nb = _name_of(a, names), _name_of(b, names)
+        na, nb = name_of[a], name_of[b]
         if na == nb:
             raise RatingError("results", f"{path}: an engine against itself ({na})")
         out.append(Pairing(na, nb, [sum(d) for d in deals], [len(d) for d in deals]))
@@ -218,11 +221,20 @@ def without_limit(spec: str) -> str:
     return str(EngineSpec(s.algorithm, None, None, dict(s.options)))
 
 
-def _name_of(spec: str, names: dict[str, str]) -> str:
-    if spec in names:
-        return names[spec]
+def _names_of(specs: Iterable[str], names: dict[str, str]) -> dict[str, str]:
+    """Each spec's name: its own in ``names``, else the name of the same spec without
+    its limit, unless another spec of these files has that name already (engines
+    that differ only in their limits, as the levels do, are never merged)."""
     bare = {without_limit(k): v for k, v in names.items()}
-    return bare.get(without_limit(spec), spec)
+    out = {s: names[s] for s in specs if s in names}
+    guesses: dict[str, list[str]] = {}
+    for s in specs:
+        if s not in out and without_limit(s) in bare:
+            guesses.setdefault(bare[without_limit(s)], []).append(s)
+    for name, ss in guesses.items():
+        if len(ss) == 1 and name not in out.values():
+            out[ss[0]] = name
+    return {s: out.get(s, s) for s in specs}
 
 
 def with_limit(spec: str, time: Optional[float], iterations: Optional[int]) -> str:
@@ -244,8 +256,9 @@ def default_anchor(pairings: Sequence[Pairing]) -> str:
 
 def rating_table(pairings: Sequence[Pairing], anchor: Optional[str] = None,
                  prior: float = 1.0, replicates: int = 1000,
-                 seed: int = 1) -> list[dict[str, Any]]:
-    """One row per engine, best first: rating, 95 % bootstrap interval, games, score."""
+                 seed: int = 1, at: float = 0.0) -> list[dict[str, Any]]:
+    """One row per engine, best first: rating, 95 % bootstrap interval, games, score;
+    the ``anchor`` rated ``at`` (the levels' scale puts the default engine at 2000)."""
     names = _arrays_of(pairings)[0]
     if anchor is None:
         anchor = default_anchor(pairings)
@@ -260,8 +273,8 @@ def rating_table(pairings: Sequence[Pairing], anchor: Optional[str] = None,
         if boot is not None:
             ok = boot[nm][np.isfinite(boot[nm])]
             if len(ok):
-                lo, hi = (float(x) for x in np.percentile(ok, [2.5, 97.5]))
-        rows.append({"engine": nm, "elo": r[nm], "lo": lo, "hi": hi, "games": games,
+                lo, hi = (at + float(x) for x in np.percentile(ok, [2.5, 97.5]))
+        rows.append({"engine": nm, "elo": at + r[nm], "lo": lo, "hi": hi, "games": games,
                      "score": score / games if games else None})
     rows.sort(key=lambda x: -x["elo"])
     return rows

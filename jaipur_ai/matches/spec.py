@@ -27,13 +27,14 @@ __all__ = ["EngineSpec", "RoundClock", "SpecError", "LEVELS", "ALGORITHMS", "DEF
 ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random")
 _SEARCHING = ("ismcts", "expectimax", "pimc")
 
-#: Named strengths, shared with ``jaipur-ai play --level``.
-LEVELS = {
-    "easy": "greedy",
-    "medium": "ismcts:time=0.2",
-    "hard": "ismcts:time=1",
-    "max": "ismcts:time=3",
-}
+def _levels() -> dict[str, str]:
+    from jaipur_ai.search.levels import level, names
+    return {name: level(name).spec for name in names()}
+
+
+#: The levels by name (the rated ladder, weakest first, then its aliases: easy,
+#: medium, hard), each the spec it stands for; ``jaipur-ai levels`` lists them.
+LEVELS = _levels()
 
 #: Seconds per move used when a searching engine is given no limit at all.
 DEFAULT_TIME = 1.0
@@ -139,8 +140,10 @@ class EngineSpec:
     ``time`` (seconds per move) and ``iterations`` (per move) are the limits, or
     ``clock=S+I`` (S seconds a round, I added after each move: :class:`RoundClock`);
     every other key is passed to :class:`jaipur_ai.Engine` (``playout``,
-    ``threads``, ``depth``, ...).  A level name (``easy``, ``medium``, ``hard``,
-    ``max``) stands for its spec, and a bare number for ``ismcts:iterations=N``.
+    ``threads``, ``depth``, ...).  A level's name (``1`` to ``7``, ``max``, or
+    ``easy``, ``medium``, ``hard``: ``jaipur-ai levels``) stands for its spec, and any
+    other bare number for ``ismcts:iterations=N``; ``level=3`` or ``elo=1500`` among
+    the options gives that level's (or point's) iterations and temperature.
 
     >>> s = EngineSpec.parse("ismcts:iterations=5000,playout=random")
     >>> s.algorithm, s.iterations, s.time, s.options
@@ -239,6 +242,17 @@ class EngineSpec:
                 options[key] = parse_text(key, val)
             else:
                 raise unknown(key)
+        if "level" in options or "elo" in options:      # (a level is a limit and a
+            from jaipur_ai.search.levels import level_limits    # temperature)
+            try:
+                its, temp = level_limits(options.pop("level", None), options.pop("elo", None))
+            except InvalidOptionError as e:
+                raise SpecError(e.field, e.reason) from None
+            if limits["time"] is None and limits["iterations"] is None and \
+                    limits.get("clock") is None:
+                limits["iterations"] = its
+            if temp and "temperature" not in options:
+                options["temperature"] = temp
         return cls(algo, limits["time"], limits["iterations"], options,
                    limits.get("clock"))
 

@@ -48,7 +48,7 @@ import threading
 import time as _time
 from typing import Any, Callable, Optional, Sequence, Union
 
-from jaipur_ai.errors import InvalidPositionError
+from jaipur_ai.errors import InvalidOptionError, InvalidPositionError
 from jaipur_ai.options import SETTING_OPTIONS, check, check_clock, check_engine_options
 from jaipur_ai.rules._bridge import CoreState, CoreView
 from jaipur_ai.rules.move import Move
@@ -61,6 +61,7 @@ from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_ismcts,
                                     run_random, with_clock)
 from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
+from jaipur_ai.search.levels import choose, level_limits
 from jaipur_ai.search.pimc import run_pimc
 from jaipur_ai.search.settings import Settings, settings_of
 
@@ -139,6 +140,12 @@ class Engine:
     InvalidWeightsError.
     ``perfect_information``: search the true full state (needs a GameState): cheating,
     for study only.
+    ``level``: a level of the rated ladder (``1`` to ``7``, ``"max"``, or ``"easy"``,
+    ``"medium"``, ``"hard"``; :func:`jaipur_ai.levels`), or ``elo``: a point of the ladder
+    by its rating; either gives the default ``iterations`` (when no limit is given) and
+    ``temperature``.  ``temperature`` (points of win %; ISMCTS, expectimax, PIMC):
+    :meth:`best_move` draws among the searched moves by their values instead of always
+    playing the best (:mod:`jaipur_ai.search.levels`; 0 or none: the best).
     ``settings``: the search's tuning, a :class:`Settings` or the name of one
     (``"default"``, or ``"handset"``: the settings the hand-set evaluation was tuned
     with); docs/search.md explains each field, docs/strength.md the matches behind the
@@ -150,6 +157,9 @@ class Engine:
     8
     >>> jp.Engine.from_options(cutoff=8).settings == jp.Settings(cutoff=8)
     True
+    >>> e = jp.Engine(level=3)        # a beginner's level: few iterations, some mistakes
+    >>> (e.iterations, e.temperature) == (jp.levels()[2].iterations, jp.levels()[2].temperature)
+    True
     """
 
     def __init__(self, algorithm: str = "ismcts", *, threads: int = 1,
@@ -157,14 +167,17 @@ class Engine:
                  seed: Optional[int] = None, belief: bool = True,
                  evaluation: str = "learned", weights: Optional[str] = None,
                  perfect_information: bool = False,
-                 settings: Union[None, str, Settings] = None) -> None:
+                 settings: Union[None, str, Settings] = None,
+                 temperature: Optional[float] = None,
+                 level: Union[None, str, int] = None, elo: Optional[float] = None) -> None:
         # every option is checked against the one table (jaipur_ai.options); the
         # settings, a Settings value or a name, by settings_of
         o = check_engine_options({
             "algorithm": algorithm, "threads": threads, "time": time,
             "iterations": iterations, "seed": seed, "belief": belief,
             "evaluation": evaluation, "weights": weights,
-            "perfect_information": perfect_information})
+            "perfect_information": perfect_information, "temperature": temperature,
+            "level": level, "elo": elo})
         self.algorithm: str = o["algorithm"]
         self.perfect_information = bool(o["perfect_information"])
         if self.algorithm == "cheat":
@@ -177,6 +190,21 @@ class Engine:
         self.evaluation: str = o["evaluation"]
         self.weights: Optional[str] = None if o["weights"] is None else str(o["weights"])
         self.settings: Settings = settings_of(settings)
+        self.level: Optional[str] = o["level"]
+        self.elo: Optional[float] = o["elo"]
+        if self.level is not None or self.elo is not None:
+            # a level (or a point between two) is a limit and a temperature, each the
+            # default where the caller gives none
+            if self.algorithm != "ismcts" or self.perfect_information:
+                raise InvalidOptionError("level" if self.level is not None else "elo",
+                                         f"the levels are ismcts engines, not "
+                                         f"{o['algorithm']}")
+            its, temp = level_limits(self.level, self.elo)
+            if self.time is None and self.iterations is None:
+                self.iterations = its
+            if o["temperature"] is None:
+                o["temperature"] = temp
+        self.temperature: float = o["temperature"] or 0.0
         self._beliefs: dict[int, HandBelief] = {}     # observer -> its belief (belief on)
         # the learned weights are loaded (and checked) once, here
         self._evaluation: Optional[Evaluation] = None
@@ -231,6 +259,8 @@ class Engine:
         if self.algorithm in ("ismcts", "pimc"):
             d["belief"] = self.belief
         d["perfect_information"] = self.perfect_information
+        if self.temperature:
+            d["temperature"] = self.temperature
         return d
 
     def searcher_options(self) -> dict[str, Any]:
@@ -327,13 +357,17 @@ class Engine:
 
         A move that ends the round and wins in every sampled world is played at once.
         When nothing could be searched (``iterations=0``, or stopped before the first
-        iteration), the greedy engine's choice is returned."""
-        a = self._analyse(position, time, iterations, 1, seed, stop_event, None, None,
-                          short_circuit=True, hand_prior=hand_prior, history=history,
+        iteration), the greedy engine's choice is returned.  With a ``temperature`` (a
+        weaker level), a move is drawn among the searched ones by its value
+        (:func:`jaipur_ai.search.levels.choose`), the same for the same seed."""
+        weaker = self.temperature > 0 and self.algorithm in ("ismcts", "expectimax", "pimc")
+        a = self._analyse(position, time, iterations, None if weaker else 1, seed,
+                          stop_event, None, None, short_circuit=True,
+                          hand_prior=hand_prior, history=history,
                           time_left=time_left, increment=increment)
         best = a.best
         if best is not None:
-            return best
+            return choose(a, self.temperature) if weaker else best
         scores, _table = greedy_scores(_core_of(position, self.perfect_information),
                                        a.seed, self.settings.decisive_samples)
         return _move(scores[0][0])

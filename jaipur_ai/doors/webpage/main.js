@@ -129,8 +129,11 @@ async function start() {
   $("version").textContent = `jaipur_ai ${info.version}`;
   $("review-iterations").value = String(info.review_iterations);
   setLiveEvalLimit(info.max_time);
+  // the rated ladder, weakest first, each with its rating (GET /api's "ladder")
   const levels = [[info.level, `default (${info.level})`],
-    ...Object.entries(info.levels).map(([name, spec]) => [name, `${name} (${spec})`])];
+    ...info.ladder.map((lv) => [lv.name,
+      `level ${lv.name}: rating ${Math.round(lv.elo)}` +
+      (lv.ms === null ? "" : `, ${lv.ms < 10 ? lv.ms.toFixed(1) : Math.round(lv.ms)} ms a move`)])];
   $("level").replaceChildren(...levels.map(([value, label]) => {
     const o = document.createElement("option");
     o.value = value; o.textContent = label;
