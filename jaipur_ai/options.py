@@ -43,7 +43,7 @@ __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIO
            "check", "check_engine_options", "check_clock", "parse_text", "describe", "option",
            "unknown", "did_you_mean", "markdown_table"]
 
-ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "cheat")
+ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "ply1", "cheat")
 #: The names of the levels (jaipur_ai/data/levels.json: the ladder, then its aliases;
 #: a test keeps them equal).
 LEVEL_NAMES = ("1", "2", "3", "4", "5", "6", "7", "max", "easy", "medium", "hard")
@@ -264,6 +264,7 @@ _IS = ("ismcts",)
 _TREE = ("ismcts", "pimc")        # the settings of the tree that PIMC grows in each world
 _X = ("expectimax",)
 _SEARCH = ("ismcts", "expectimax", "pimc")
+_EVAL = _SEARCH + ("ply1",)       # the algorithms that read an evaluation
 
 #: Every option, in the order of the docs.
 OPTIONS: tuple[Option, ...] = (
@@ -289,17 +290,19 @@ OPTIONS: tuple[Option, ...] = (
     # -- the engine -------------------------------------------------------------------
     _o("algorithm", "choice", "ismcts", "the search: ISMCTS, expectimax, PIMC (perfect-"
        "information Monte Carlo: a tree in each of several sampled worlds), greedy (the best "
-       "immediate gain), random, or cheat (ISMCTS on the true full state, for study)",
+       "immediate gain), random, ply1 (the evaluation alone: the move whose position after "
+       "it the evaluation values best, averaged over sampled worlds), or cheat (ISMCTS on "
+       "the true full state, for study)",
        choices=ALGORITHMS),
     _o("threads", "int", 1, "search threads (ISMCTS: root-parallel trees; expectimax: the "
        "sampled worlds split between threads)", lo=1, hi=MAX_THREADS),
     _o("perfect_information", "bool", False, "search the true full state (needs a full "
        "state): cheating, for study only"),
-    _o("evaluation", "choice", "learned", "leaf evaluation of ISMCTS and expectimax: "
-       "weights learned by self-play, or the hand-set one", choices=("learned", "heuristic"),
-       algorithms=_SEARCH),
+    _o("evaluation", "choice", "learned", "leaf evaluation of ISMCTS and expectimax, and "
+       "ply1's only judge: weights learned by self-play, or the hand-set one",
+       choices=("learned", "heuristic"), algorithms=_EVAL),
     _o("weights", "path", None, "a weights file of one's own for evaluation=learned "
-       "(none: the shipped weights)", none=True, algorithms=_SEARCH),
+       "(none: the shipped weights)", none=True, algorithms=_EVAL),
     _o("belief", "bool", True, "weigh the opponent's unseen goods by the moves it was "
        "shown playing this round (Engine.see_move or the history given with the position; "
        "matches and games show every move), read as the moves of a player like the search "
@@ -395,8 +398,8 @@ OPTIONS: tuple[Option, ...] = (
        lo=1, hi=MAX_SAMPLES, algorithms=("pimc",), scope="settings"),
     _o("depth", "int", None, "expectimax plies (none: 3 without a time limit; with one, "
        "deeper until the time is spent)", lo=1, hi=MAX_DEPTH, none=True, algorithms=_X, scope="settings"),
-    _o("samples", "int", 8, "sampled worlds expectimax averages over", lo=1, hi=MAX_SAMPLES,
-       algorithms=_X, scope="settings"),
+    _o("samples", "int", 8, "sampled worlds expectimax (and ply1) averages over", lo=1,
+       hi=MAX_SAMPLES, algorithms=_X + ("ply1",), scope="settings"),
     _o("beam", "int", 0, "expectimax moves tried at inner nodes (0: all)", lo=0, hi=1024,
        algorithms=_X, scope="settings"),
     _o("chance_samples", "int", 4, "expectimax: sampled draws when three or more cards "

@@ -38,7 +38,7 @@ __all__ = ["CliError", "load_position", "load_history", "SAMPLE_PATH", "SAMPLE_R
 
 PROG = "jaipur-ai"
 SAMPLE_RECORD = Path(__file__).resolve().parents[1] / "data" / "sample-record.json"
-ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random")
+ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "ply1")
 DEFAULT_ANALYSE_TIME = 1.0
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130

@@ -24,7 +24,7 @@ from jaipur_ai.options import (SPEC_OPTIONS, check, check_clock, check_engine_op
 __all__ = ["EngineSpec", "RoundClock", "SpecError", "LEVELS", "ALGORITHMS", "DEFAULT_TIME",
            "derive_seed", "deal_seed", "deal_seeds", "game_seed", "option_value"]
 
-ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random")
+ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "ply1")
 _SEARCHING = ("ismcts", "expectimax", "pimc")
 
 def _levels() -> dict[str, str]:

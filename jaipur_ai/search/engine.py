@@ -35,6 +35,10 @@ Algorithms (docs/search.md):
     the move with the best immediate heuristic gain.
 ``"random"``
     a uniformly random legal move.
+``"ply1"``
+    the evaluation alone (:mod:`jaipur_ai.search.ply1`): the move whose position after
+    it, averaged over ``samples`` worlds sampled from the view, the evaluation values
+    best; no search, no limits.
 
 With neither ``time`` nor ``iterations`` a search runs for :data:`DEFAULT_TIME` seconds.
 The same ``seed`` (and thread count and limits in iterations) gives the same result;
@@ -63,6 +67,7 @@ from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_i
 from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
 from jaipur_ai.search.levels import choose, level_limits
 from jaipur_ai.search.pimc import run_pimc
+from jaipur_ai.search.ply1 import run_ply1
 from jaipur_ai.search.settings import Settings, settings_of
 
 __all__ = ["Engine", "Analysis", "Candidate", "Settings", "best_move", "analyse",
@@ -70,7 +75,7 @@ __all__ = ["Engine", "Analysis", "Candidate", "Settings", "best_move", "analyse"
 
 log = logging.getLogger(__name__)
 
-ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random")
+ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "ply1")
 DEFAULT_TIME = 1.0
 """Seconds a search runs when neither ``time`` nor ``iterations`` is given."""
 
@@ -122,7 +127,8 @@ class Engine:
     ``algorithm``); how the search is tuned is one :class:`Settings` value.
 
     ``algorithm``: ``"ismcts"`` (default), ``"expectimax"``, ``"pimc"``, ``"greedy"``,
-    ``"random"`` or ``"cheat"`` (ISMCTS with ``perfect_information=True``).
+    ``"random"``, ``"ply1"`` (the evaluation alone) or ``"cheat"`` (ISMCTS with
+    ``perfect_information=True``).
     ``threads``: ISMCTS: independent trees searched in parallel (root parallelism),
     merged by summing the statistics of each root move; the iteration limit is the
     total over all trees.  Expectimax: the sampled worlds are split between threads.
@@ -133,7 +139,8 @@ class Engine:
     (or the ``history`` given to :meth:`analyse`), as a player at the table would
     (:mod:`jaipur_ai.search.belief`); ``False`` deals them uniformly.  Without moves
     shown (``analyse`` of a bare position) both are the same.
-    ``evaluation``: the leaf evaluation and tree priors of ISMCTS and expectimax:
+    ``evaluation``: the leaf evaluation and tree priors of ISMCTS and expectimax (and
+    all that ply1 reads):
     ``"learned"`` (weights learned by self-play, docs/search.md "Learned evaluation")
     or ``"heuristic"`` (the hand-set one).  ``weights``: a weights file of one's own for
     ``"learned"`` (default: the shipped weights); a missing or mismatched file raises
@@ -252,9 +259,9 @@ class Engine:
                          "widen", "tree_depth", "puct", "prior_temp", "max_nodes",
                          "all_moves_after", "policy"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples"),
-                "greedy": (), "random": ()}[self.algorithm]
+                "greedy": (), "random": (), "ply1": ("samples",)}[self.algorithm]
         d: dict[str, Any] = {k: getattr(s, k) for k in keys}
-        if self.algorithm in ("ismcts", "expectimax", "pimc"):
+        if self.algorithm in ("ismcts", "expectimax", "pimc", "ply1"):
             d["evaluation"], d["weights"] = self.evaluation, self.weights
         if self.algorithm in ("ismcts", "pimc"):
             d["belief"] = self.belief
@@ -473,6 +480,8 @@ class Engine:
             return with_clock(run_greedy(self._run, core, seed, t0, top, time), plan, "instant")
         if self.algorithm == "random":
             return with_clock(run_random(self._run, core, seed, t0), plan, "instant")
+        if self.algorithm == "ply1":
+            return with_clock(run_ply1(self._run, core, seed, t0, top), plan, "instant")
         call = Call(stop_event)
         with self._lock:
             self._calls.add(call)
