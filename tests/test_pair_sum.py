@@ -1,0 +1,43 @@
+"""bench/bench_pair_sum.py (issue 53's pair sum): its sums are win probabilities of two
+players added, its report has its fields, and a spec with an iteration limit gives the
+same numbers twice."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+from jaipur_ai.matches.quality import load_positions
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_pair_sum.py"
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_pair_sum", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_pair_sums_of_three_positions():
+    b = _bench()
+    positions = load_positions(b.DEFAULT_FILE)[:3]
+    rep = b.report(["ismcts:iterations=50"], positions, history=True)
+    again = b.report(["ismcts:iterations=50"], positions, history=True)
+    assert json.loads(json.dumps(rep)) == rep            # (plain JSON)
+
+    def numbers(r):
+        return [{k: v for k, v in e.items() if k != "seconds"} for e in r["engines"]]
+    assert numbers(rep) == numbers(again)                 # deterministic
+    assert {"file", "positions", "history", "engines"} <= set(rep) and rep["positions"] == 3
+    row = rep["engines"][0]
+    assert {"spec", "history", "positions", "skipped_round_over", "raw", "reported",
+            "seconds", "pairs"} <= set(row)
+    assert row["positions"] + row["skipped_round_over"] == 3 and row["positions"] > 0
+    for kind in ("raw", "reported"):
+        assert set(row[kind]) == {"mean", "lo", "hi"}
+        for pair in row["pairs"]:
+            assert 0.0 < sum(pair[kind]) < 2.0
+            assert all(0.0 <= x <= 1.0 for x in pair[kind])
+    # the reported win % is the raw value through the calibration map (both differ)
+    assert any(p["raw"] != p["reported"] for p in row["pairs"])
