@@ -672,3 +672,16 @@ def test_the_hint_is_in_view_with_the_hand_and_the_move_bar(width, height):
         for li in page.find_all("#hint li"):
             move = li.find_element("css selector", ".hint-move").text
             assert f", line {move}" in li.text, li.text
+
+
+def test_the_level_picker_lists_the_ladder_with_ratings_and_a_level_plays(page):
+    from jaipur_ai.search.levels import levels
+    page.screen("play")
+    options = page.find_all("#level option")
+    values = [o.get_attribute("value") for o in options]
+    assert values[1:] == [lv.name for lv in levels()]          # after the server's default
+    for o, lv in zip(options[1:], levels()):
+        assert f"level {lv.name}: rating {round(lv.elo)}" in o.text
+    game = page.new_game(seed=4, you="0", level="2")
+    assert game["engine"] == levels()[1].spec
+    page.new_game(seed=4, you="0")                      # (the others play the default)

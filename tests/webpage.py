@@ -190,9 +190,12 @@ class Page:
     def screen(self, name: str) -> None:
         self.find(f"#tabs button[data-screen={name}]").click()
 
-    def new_game(self, seed: Optional[int] = None, you: str = "0") -> dict:
+    def new_game(self, seed: Optional[int] = None, you: str = "0",
+                 level: Optional[str] = None) -> dict:
         from selenium.webdriver.support.ui import Select
         self.screen("play")
+        Select(self.find("#level")).select_by_index(0) if level is None else \
+            Select(self.find("#level")).select_by_value(level)
         seed_box = self.find("#seed")
         seed_box.clear()
         if seed is not None:

@@ -160,7 +160,7 @@ examples:
 
 MATCH_EPILOG = f"""\
 engine specs: ALGORITHM[:key=value,...]
-  ALGORITHM   ismcts, expectimax, pimc, greedy or random (or a level: 1 .. 7, max, easy,
+  ALGORITHM   ismcts, expectimax, pimc, ply1, greedy or random (or a level: 1 .. 7, max, easy,
               medium, hard; 'jaipur-ai levels')
   time=S      seconds per move;  iterations=N  iterations per move
   other keys  passed to jaipur_ai.Engine, e.g. playout=random, threads=2, depth=2;

@@ -83,7 +83,7 @@ class Level:
     """One level of the ladder: ``iterations`` a move and ``temperature`` (the
     engine), its rating ``elo`` with the 95 % interval ``lo``..``hi``, and what was
     measured of it: ``ms`` a move, the move-quality benchmark's ``error`` (points of
-    win % lost a decision) and ``blunders`` (the share of its moves losing more than
+    win % lost a decision) and ``gross`` (the share of its moves losing more than
     20 points); None where not measured."""
 
     name: str
@@ -94,7 +94,7 @@ class Level:
     hi: Optional[float] = None
     ms: Optional[float] = None
     error: Optional[float] = None
-    blunders: Optional[float] = None
+    gross: Optional[float] = None
 
     @property
     def spec(self) -> str:
@@ -106,7 +106,7 @@ class Level:
         return {"name": self.name, "spec": self.spec, "iterations": self.iterations,
                 "temperature": self.temperature, "elo": self.elo, "lo": self.lo,
                 "hi": self.hi, "ms": self.ms, "error": self.error,
-                "blunders": self.blunders}
+                "gross": self.gross}
 
     def __repr__(self) -> str:
         return f"<Level {self.name}: {self.spec}, Elo {self.elo:.0f}>"
@@ -148,7 +148,7 @@ def read_levels(path: str = LEVELS_FILE) -> tuple[list[Level], dict[str, str], d
         ladder.append(Level(row["name"], it, float(temp),
                             float(_number(row, "elo", where, none=False)),
                             *(_number(row, key, where)
-                              for key in ("lo", "hi", "ms", "error", "blunders"))))
+                              for key in ("lo", "hi", "ms", "error", "gross"))))
     names = [lv.name for lv in ladder]
     if len(set(names)) != len(names):
         raise InvalidDataError(f"{path}: levels", "a level's name given twice")
