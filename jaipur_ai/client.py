@@ -183,7 +183,7 @@ class EngineClient:
     def best_move(self, position: Position, *, timeout: Any = _DEFAULT,
                   **limits: Any) -> Move:
         """The engine's move for the player to move (see :meth:`analyse`)."""
-        best = self.analyse(position, timeout=timeout, **limits).best
+        best = self.analyse(position, timeout=timeout, **limits).play
         if best is None:
             raise EngineError("best", "the engine found no move to play")
         return best
@@ -494,4 +494,15 @@ def _analysis_of(answer: dict[str, Any]) -> Analysis:
                          optional=True, default=0),
         options=dict(_get(answer, "options", "", (dict,), "an object", optional=True,
                           default={})),
-        clock=_get(answer, "clock", "", (dict,), "an object or null", optional=True))
+        clock=_get(answer, "clock", "", (dict,), "an object or null", optional=True),
+        drawn=_drawn(answer, best))
+
+
+def _drawn(answer: dict[str, Any], best: Optional[str]) -> Optional[Move]:
+    """The ``play`` of an answer when it is not its best (a level's draw)."""
+    play = _get(answer, "play", "", (str,), "a move's text or null", optional=True,
+                default=best)
+    if (play is None) != (best is None):
+        raise EngineProtocolError("play", f"{describe(play)} with best {describe(best)}",
+                                  "ProtocolError")
+    return None if play is None or play == best else _move(play, "play")

@@ -179,3 +179,30 @@ def test_the_ladders_pairings_and_limits_that_differ_are_never_merged(tmp_path, 
     import glob
     ps = read_pairings(sorted(glob.glob(d + "/*.jsonl")), {"default": "ismcts"})
     assert len({p.a for p in ps} | {p.b for p in ps}) == 4
+
+
+def test_the_move_a_level_plays_reaches_every_door_as_play():
+    s = jp.GameState.new(seed=3, starter=1)
+    e = jp.Engine(level=1)
+    plays = set()
+    for seed in range(12):
+        a = e.analyse(s, seed=seed, top=2)
+        assert len(a.candidates) <= 2 and a.play == e.best_move(s, seed=seed)
+        assert a.to_dict()["play"] == str(a.play) and a.to_dict()["best"] == str(a.best)
+        plays.add(a.play != a.best)
+    assert plays == {True, False}                   # it draws, and sometimes the best
+    assert "plays " in str(next(a for a in (e.analyse(s, seed=k) for k in range(12))
+                                if a.drawn is not None))
+    full = jp.Engine().analyse(s, iterations=300, seed=1)
+    assert full.play == full.best and full.drawn is None and "plays" not in str(full)
+
+
+def test_the_client_reads_a_levels_play(tmp_path):
+    import sys
+    from jaipur_ai.client import EngineClient
+    s = jp.GameState.new(seed=3, starter=1)
+    with EngineClient.popen() as c:
+        for seed in range(6):
+            a = c.analyse(s, level="1", seed=seed, top=1)
+            assert a.play == jp.Engine(level=1).analyse(s, seed=seed).play
+            assert c.best_move(s, level="1", seed=seed) == a.play

@@ -532,7 +532,9 @@ def _analysis_dict(report: Any) -> dict[str, Any]:
     # fields by hand.
     import dataclasses
     d = {f.name: getattr(report, f.name) for f in dataclasses.fields(report)}
-    d.update(best=None, candidates=[], iterations_per_second=report.iterations_per_second,
+    d.pop("drawn", None)
+    d.update(best=None, play=None, candidates=[],
+             iterations_per_second=report.iterations_per_second,
              options=dict(d.get("options") or {}))
     return d
 

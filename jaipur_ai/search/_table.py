@@ -73,6 +73,10 @@ def format_analysis(report: Any, top: Optional[int] = None) -> str:
     out = [line(head)] + [line(r) for r in rows]
     if not rows:
         out.append("(no candidate moves)")
+    drawn = getattr(report, "drawn", None)
+    if drawn is not None:              # a level's move (docs/levels.md)
+        out.append(f"plays {drawn} (a level's draw among the searched moves, temperature "
+                   f"{getattr(report, 'options', {}).get('temperature', '?')})")
     it = getattr(report, "iterations", None)
     el = getattr(report, "elapsed", None)
     ips = getattr(report, "iterations_per_second", None)

@@ -82,6 +82,9 @@ class Analysis:
     legal_moves: int = 0
     options: dict[str, Any] = field(default_factory=dict)
     clock: Optional[dict[str, Any]] = None
+    #: The move the engine plays when it is not the best: a level's (an engine with a
+    #: ``temperature``) draw among the candidates; None: it plays :attr:`best`.
+    drawn: Optional[Move] = None
 
     def __repr__(self) -> str:
         """One short line (``str()`` is the table; ``to_dict()`` has everything)."""
@@ -93,6 +96,12 @@ class Analysis:
     def best(self) -> Optional[Move]:
         """The move the search recommends (``None`` when nothing was searched)."""
         return self.candidates[0].move if self.candidates else None
+
+    @property
+    def play(self) -> Optional[Move]:
+        """The move the engine plays: :attr:`best`, or a level's draw among the
+        candidates (docs/levels.md); ``jaipur-ai serve`` answers it as ``"play"``."""
+        return self.drawn if self.drawn is not None else self.best
 
     @property
     def iterations_per_second(self) -> float:
@@ -118,6 +127,7 @@ class Analysis:
             "algorithm": self.algorithm,
             "seed": self.seed,
             "best": None if self.best is None else str(self.best),
+            "play": None if self.play is None else str(self.play),
             "candidates": [c.to_dict() for c in self.candidates],
             "iterations": self.iterations,
             "determinizations": self.determinizations,

@@ -50,6 +50,7 @@ import logging
 import os
 import threading
 import time as _time
+from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence, Union
 
 from jaipur_ai.errors import InvalidOptionError, InvalidPositionError
@@ -367,14 +368,13 @@ class Engine:
         iteration), the greedy engine's choice is returned.  With a ``temperature`` (a
         weaker level), a move is drawn among the searched ones by its value
         (:func:`jaipur_ai.search.levels.choose`), the same for the same seed."""
-        weaker = self.temperature > 0 and self.algorithm in ("ismcts", "expectimax", "pimc")
-        a = self._analyse(position, time, iterations, None if weaker else 1, seed,
+        a = self._analyse(position, time, iterations, 1, seed,
                           stop_event, None, None, short_circuit=True,
                           hand_prior=hand_prior, history=history,
                           time_left=time_left, increment=increment)
-        best = a.best
+        best = a.play
         if best is not None:
-            return choose(a, self.temperature) if weaker else best
+            return best
         scores, _table = greedy_scores(_core_of(position, self.perfect_information),
                                        a.seed, self.settings.decisive_samples)
         return _move(scores[0][0])
@@ -441,13 +441,33 @@ class Engine:
                              history=history, time_left=time_left, increment=increment)
 
     # -- internals -------------------------------------------------------------
-    def _analyse(self, position: Position, time: Any, iterations: Any, top: Any, seed: Optional[int], stop_event: Any, on_progress: Any,
+    def _analyse(self, position: Position, time: Any, iterations: Any, top: Any,
+                 seed: Optional[int], stop_event: Any, on_progress: Any,
                  report_every: Any, short_circuit: Any = False, hand_prior: Any = None,
                  history: Any = None, time_left: Any = None,
                  increment: Any = None) -> Analysis:
+        top = check("top", top)
+        if self.temperature > 0 and self.algorithm in ("ismcts", "expectimax", "pimc"):
+            # a level draws among all the searched moves, then reports the top ones
+            a = self._search(position, time, iterations, None, seed, stop_event,
+                             on_progress, report_every, short_circuit, hand_prior,
+                             history, time_left, increment)
+            if a.best is None:
+                return a
+            drawn = choose(a, self.temperature)
+            return replace(a, candidates=a.candidates[:top] if top else a.candidates,
+                           drawn=None if drawn == a.best else drawn)
+        return self._search(position, time, iterations, top, seed, stop_event, on_progress,
+                            report_every, short_circuit, hand_prior, history, time_left,
+                            increment)
+
+    def _search(self, position: Position, time: Any, iterations: Any, top: Any,
+                seed: Optional[int], stop_event: Any, on_progress: Any,
+                report_every: Any, short_circuit: Any, hand_prior: Any,
+                history: Any, time_left: Any, increment: Any) -> Analysis:
         time, iterations = check("time", time), check("iterations", iterations)
         time_left, increment = check_clock(time_left, increment, time)
-        top, seed = check("top", top), check("seed", seed)
+        seed = check("seed", seed)
         report_every = check("report_every", report_every)
         core = _core_of(position, self.perfect_information)
         plan = None
