@@ -132,8 +132,9 @@ class Option:
                 return bool(value)
             raise self.fail(value)
         if k == "choice":
-            if self.name == "level" and isinstance(value, int) and not isinstance(value, bool):
-                value = str(value)              # (Engine(level=3))
+            if self.name == "level" and isinstance(value, (int, str)) and \
+                    not isinstance(value, bool):
+                value = str(value).strip().lower()     # (Engine(level=3), "MAX")
             if isinstance(value, str) and value in self.choices:
                 return value
             raise self.fail(value)

@@ -720,3 +720,10 @@ def test_an_output_folder_that_is_a_file_is_refused_before_the_work(tmp_path, ca
     (tmp_path / "f").write_text("")
     assert main([command, str(tmp_path / "f" / "sub")]) == 2
     assert "cannot make the folder" in capsys.readouterr().err
+
+
+def test_train_refuses_a_hidden_layer_the_engine_could_not_load(tmp_path, capsys):
+    from jaipur_ai.doors.cli import main
+    assert main(["train", str(tmp_path), "--hidden", "65", "--out",
+                 str(tmp_path / "w.npz")]) == 2
+    assert "--hidden" in capsys.readouterr().err and not (tmp_path / "w.npz").exists()

@@ -177,8 +177,9 @@ def test_the_ladders_pairings_and_limits_that_differ_are_never_merged(tmp_path, 
     assert [r["elo"] for r in data["ratings"] if r["engine"] == "greedy"] == [1000.0]
     # fitted without names: iteration limits that differ stay apart
     import glob
-    ps = read_pairings(sorted(glob.glob(d + "/*.jsonl")), {"default": "ismcts"})
+    ps = read_pairings(sorted(glob.glob(d + "/*.jsonl")), {"ismcts": "default"})
     assert len({p.a for p in ps} | {p.b for p in ps}) == 4
+    assert "default" not in {p.a for p in ps}      # three specs would claim that name
 
 
 def test_the_move_a_level_plays_reaches_every_door_as_play():
@@ -187,7 +188,10 @@ def test_the_move_a_level_plays_reaches_every_door_as_play():
     plays = set()
     for seed in range(12):
         a = e.analyse(s, seed=seed, top=2)
-        assert len(a.candidates) <= 2 and a.play == e.best_move(s, seed=seed)
+        assert a.play == e.best_move(s, seed=seed)
+        assert a.candidates[:2] == jp.Engine(level=1, temperature=0).analyse(
+            s, seed=seed, top=2).candidates          # the top two, then the drawn move
+        assert len(a.candidates) <= 3 and a.play in [c.move for c in a.candidates]
         assert a.to_dict()["play"] == str(a.play) and a.to_dict()["best"] == str(a.best)
         plays.add(a.play != a.best)
     assert plays == {True, False}                   # it draws, and sometimes the best
@@ -206,3 +210,39 @@ def test_the_client_reads_a_levels_play(tmp_path):
             a = c.analyse(s, level="1", seed=seed, top=1)
             assert a.play == jp.Engine(level=1).analyse(s, seed=seed).play
             assert c.best_move(s, level="1", seed=seed) == a.play
+
+
+def test_one_seed_for_every_move_still_draws_afresh_in_each_position():
+    e = jp.Engine(level=1, seed=1)
+    s, drawn = jp.GameState.new(seed=5, starter=0), 0
+    for _ in range(30):
+        if s.is_round_over:
+            break
+        a = e.analyse(s, top=1)
+        drawn += a.drawn is not None
+        assert a.play in s.legal_moves() and a.play in [c.move for c in a.candidates]
+        s = s.apply(a.play)
+    assert 0 < drawn < 30
+
+
+def test_serve_plays_a_levels_own_iterations_within_the_servers_limits():
+    import io
+    from jaipur_ai.doors.serve import Server
+    from jaipur_ai.doors.limits import Limits
+    reqs = [{"id": 1, "action": "analyse", "position": "sample", "level": "2", "seed": 1},
+            {"id": 2, "action": "analyse", "position": "sample", "level": "max"},
+            {"id": 3, "action": "analyse", "position": "sample", "level": "MAX",
+             "perfect_information": True}]
+    out = io.StringIO()
+    Server(io.StringIO("".join(json.dumps(r) + "\n" for r in reqs)), out,
+           limits=Limits(max_iterations=1000), time=0.5).run()
+    answers = {a["id"]: a for a in map(json.loads, out.getvalue().splitlines())}
+    assert answers[1]["iterations"] == level("2").iterations         # not 0.5 s
+    assert answers[2]["error"]["field"] == "iterations"                # over the limit
+    assert "error" in answers[3]
+
+
+def test_levels_save_is_checked_before_any_game(tmp_path, capsys):
+    assert main(["levels", "--rate", "--dir", str(tmp_path / "r"), "--save",
+                 str(tmp_path / "nowhere" / "x.json")]) == 2
+    assert "--save" in capsys.readouterr().err and not (tmp_path / "r").exists()

@@ -144,7 +144,7 @@ PLAY_EPILOG = f"""\
 levels:
   1 .. 7, max   the rated ladder, weakest first ('jaipur-ai levels' lists each one's
                 rating and ms a move; reproducible with --seed)
-  easy, medium, hard   levels 2, 5 and 7
+  easy, medium, hard   levels 3, 5 and 7
   SPEC          any engine spec, e.g. 'expectimax:time=0.5', 'ismcts:elo=1500'
                 (see 'jaipur-ai match --help')
 

@@ -106,9 +106,12 @@ def cmd_levels(args: argparse.Namespace) -> int:
         return 0
     if args.dir is None:
         raise CliError("--dir", "--rate needs a folder for the pairings' results files")
-    if args.save is not None:
-        from jaipur_ai.matches.results import ResultsFile
-        ResultsFile.check_path(args.save)     # (refused now, not after hours of games)
+    if args.save is not None:                 # (refused now, not after hours of games)
+        folder = os.path.dirname(os.path.abspath(args.save))
+        if not os.path.isdir(folder) or (os.path.exists(args.save) and
+                                         not os.path.isfile(args.save)):
+            raise CliError("--save", f"cannot write {args.save!r}: its folder does not "
+                                     "exist, or it is not a regular file")
     from jaipur_ai.doors.rate import rate
     cands = {lv.name: lv.spec for lv in ladder}
     ns = argparse.Namespace(dir=args.dir, pairs="ladder", time=None, iterations=None,
@@ -136,12 +139,28 @@ def cmd_levels(args: argparse.Namespace) -> int:
         for r in others:
             print(f"{r['engine']:<6} {r['elo']:>6.0f}  ({specs.get(r['engine'])})")
     if args.save is not None and not interrupted:
-        doc = {**head, "levels": [{k: v for k, v in r.items() if k != "spec"} for r in out],
+        import datetime
+        import tempfile
+        from jaipur_ai.errors import InvalidDataError
+        doc = {**head, "measured": f"{datetime.date.today()}: ratings and ms a move (two "
+                                   f"games at a time) by jaipur-ai levels --rate; error "
+                                   f"and gross from the benchmark, as before",
+               "levels": [{k: v for k, v in r.items() if k != "spec"} for r in out],
                "aliases": aliases}
-        with open(args.save, "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
-        read_levels(args.save)           # (a ladder that is not monotone is refused)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(args.save)),
+                                   suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1)
+                f.write("\n")
+            read_levels(tmp)             # (a ladder that is not monotone is refused)
+            os.replace(tmp, args.save)
+        except InvalidDataError as e:
+            raise CliError("--save", f"not saved: the fitted ladder is not valid "
+                                     f"({e.reason}); the ratings are printed above") from None
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
         sys.stderr.write(f"saved the ladder to {args.save} (the shipped one: "
                          f"{LEVELS_FILE})\n")
     return EXIT_INTERRUPTED if interrupted else 0

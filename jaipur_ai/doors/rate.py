@@ -125,7 +125,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
     anchor, at = _anchor(args.anchor)
     rows, pairings, shown, interrupted = rate(cands, gauntlet, args, anchor, at)
     if args.json:
-        print(json.dumps({"ratings": rows, "anchor": rows and anchor_of(rows, anchor, at),
+        print(json.dumps({"ratings": rows, "anchor": anchor_of(rows, anchor, at),
                           "anchor_elo": at, "prior": args.prior,
                           "bootstrap": args.bootstrap, "engines": shown,
                           "pairings": [{"a": p.a, "b": p.b, "games": p.n, "score": p.score}

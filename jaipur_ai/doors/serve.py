@@ -49,6 +49,7 @@ from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import STATE_FORMAT
 from jaipur_ai.rules.position import VIEW_FORMAT, View
 from jaipur_ai.search.clock import TimePlan, plan_for
+from jaipur_ai.search.levels import level_limits
 
 __all__ = ["Server", "PROTOCOL_VERSION", "ACTIONS", "MAX_LINE"]
 
@@ -371,6 +372,11 @@ class Server:
             pos, limits["time_left"], limits["increment"])
         if plan is None:              # (an engine is asked about a clock only with one)
             del limits["time_left"], limits["increment"]
+        level, elo = option_field(req, "level"), option_field(req, "elo")
+        if limits["time"] is None and limits["iterations"] is None and plan is None and \
+                (level is not None or elo is not None):
+            # a level's own limit, its iterations (checked against the server's limits)
+            limits["iterations"] = level_limits(level, elo)[0]
         if limits["time"] is None and limits["iterations"] is None and plan is None \
                 and self.default_time:
             limits["time"] = self.default_time

@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 
-from jaipur_ai.errors import InvalidWeightsError
+from jaipur_ai.errors import InvalidOptionError, InvalidWeightsError
 from jaipur_ai.learning._report import say
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
-from jaipur_ai.search.evaluation import save_weights, with_calibration
+from jaipur_ai.search.evaluation import MAX_HIDDEN, save_weights, with_calibration
 from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, improve
 from jaipur_ai.learning.selfplay import make_folder, selfplay
 from jaipur_ai.learning.train import TARGETS, fit, load_shards
@@ -163,6 +163,9 @@ def check_out(path: str) -> None:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
+    if not 0 <= args.hidden <= MAX_HIDDEN:   # (the engine would refuse the file it wrote)
+        raise InvalidOptionError("--hidden", f"expected 0 to {MAX_HIDDEN} hidden units, "
+                                             f"got {args.hidden}")
     check_out(args.out)                  # before the training, not after it
     data = load_shards(args.data)
     weights, rep = fit(data, hidden=args.hidden, epochs=args.epochs, target=args.target,

@@ -244,6 +244,9 @@ class EngineSpec:
                 raise unknown(key)
         if "level" in options or "elo" in options:      # (a level is a limit and a
             from jaipur_ai.search.levels import level_limits    # temperature)
+            if options.get("perfect_information"):
+                raise SpecError("level" if "level" in options else "elo",
+                                "the levels play fairly: not with perfect_information")
             try:
                 its, temp = level_limits(options.pop("level", None), options.pop("elo", None))
             except InvalidOptionError as e:

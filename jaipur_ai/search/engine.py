@@ -50,6 +50,7 @@ import logging
 import os
 import threading
 import time as _time
+import zlib
 from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence, Union
 
@@ -205,8 +206,10 @@ class Engine:
             # default where the caller gives none
             if self.algorithm != "ismcts" or self.perfect_information:
                 raise InvalidOptionError("level" if self.level is not None else "elo",
-                                         f"the levels are ismcts engines, not "
-                                         f"{o['algorithm']}")
+                                         "the levels play fairly: not with "
+                                         "perfect_information" if self.perfect_information
+                                         else f"the levels are ismcts engines, not "
+                                              f"{o['algorithm']}")
             its, temp = level_limits(self.level, self.elo)
             if self.time is None and self.iterations is None:
                 self.iterations = its
@@ -449,14 +452,23 @@ class Engine:
         top = check("top", top)
         if self.temperature > 0 and self.algorithm in ("ismcts", "expectimax", "pimc"):
             # a level draws among all the searched moves, then reports the top ones
+            # (and the drawn one, wherever it ranks)
+            def trimmed(a: Analysis, drawn: Optional[Move] = None) -> Analysis:
+                if not top or len(a.candidates) <= top:
+                    return replace(a, drawn=drawn)
+                kept = a.candidates[:top]
+                kept += [c for c in a.candidates[top:] if c.move == drawn]
+                return replace(a, candidates=kept, drawn=drawn)
+
+            report = None if on_progress is None else (lambda a: on_progress(trimmed(a)))
             a = self._search(position, time, iterations, None, seed, stop_event,
-                             on_progress, report_every, short_circuit, hand_prior,
+                             report, report_every, short_circuit, hand_prior,
                              history, time_left, increment)
             if a.best is None:
                 return a
-            drawn = choose(a, self.temperature)
-            return replace(a, candidates=a.candidates[:top] if top else a.candidates,
-                           drawn=None if drawn == a.best else drawn)
+            key = zlib.crc32(mover_view(position).to_text().encode())
+            drawn = choose(a, self.temperature, key)
+            return trimmed(a, None if drawn == a.best else drawn)
         return self._search(position, time, iterations, top, seed, stop_event, on_progress,
                             report_every, short_circuit, hand_prior, history, time_left,
                             increment)

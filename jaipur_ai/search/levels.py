@@ -52,28 +52,31 @@ _TAG = 0x6C6576656C      # ("level": the draw's own stream, apart from the searc
 
 
 # ------------------------------------------------------------------- the choice
-def choose(analysis: Analysis, temperature: float) -> Move:
+def choose(analysis: Analysis, temperature: float, key: int = 0) -> Move:
     """The move a player of ``temperature`` plays from ``analysis`` (all its
     candidates, best first).  Values are the candidates' win probabilities; a
     candidate without one (greedy, random) or never visited is not drawn, and a
-    move valued above the search's best (a lucky few visits) weighs as the best."""
+    move valued above the search's best (a lucky few visits) weighs as the best.
+    The draw is seeded by the search's seed and ``key`` (the position's: an engine
+    given one seed for every move still draws afresh in each position)."""
     best = analysis.best
     assert best is not None
-    top = analysis.candidates[0].win_probability if analysis.candidates else None
-    if temperature <= 0 or top is None:
+    best_value = analysis.candidates[0].win_probability if analysis.candidates else None
+    if temperature <= 0 or best_value is None:
         return best
     moves, weights = [], []
     for c in analysis.candidates:
         if c.win_probability is None or (c.visits <= 0 and c.move != best):
             continue
-        d = max(0.0, 100.0 * (top - c.win_probability)) / temperature
+        d = max(0.0, 100.0 * (best_value - c.win_probability)) / temperature
         if d <= CUT:
             moves.append(c.move)
             weights.append(math.exp(-d))
     if len(moves) <= 1:
         return best
     p = np.asarray(weights) / sum(weights)
-    rng = np.random.default_rng([int(analysis.seed) & ((1 << 64) - 1), _TAG])
+    rng = np.random.default_rng([int(analysis.seed) & ((1 << 64) - 1), _TAG,
+                                 int(key) & ((1 << 64) - 1)])
     return moves[int(rng.choice(len(moves), p=p))]
 
 
