@@ -19,6 +19,7 @@ import jaipur_ai as jp
 from jaipur_ai import options as O
 from jaipur_ai.errors import JaipurError
 from jaipur_ai.matches.spec import EngineSpec
+from jaipur_ai.search.levels import levels
 from jaipur_ai.doors.serve import Server
 
 from strategies import states
@@ -207,6 +208,8 @@ def test_every_option_at_every_door(data):
         req[o.name] = value
     if o.name == "increment":
         req["time_left"] = 1.0      # (an increment belongs to a clock: sent with one)
+    if o.name in ("level", "elo"):
+        req["algorithm"] = "ismcts"     # (the levels are ISMCTS engines)
     try:
         line = json.dumps(req, allow_nan=True)
     except (TypeError, ValueError):
@@ -218,7 +221,10 @@ def test_every_option_at_every_door(data):
     if isinstance(value, float) and not math.isfinite(value):
         assert "error" in answer                   # NaN and Infinity are not JSON
         return
-    if ok:       # (a value in the table's range may still be past the server's limits)
+    if ok and o.name == "elo" and norm is not None and \
+            not levels()[0].elo <= norm <= levels()[-1].elo:
+        assert answer["error"]["field"] == "elo", answer   # (in the table, off the ladder)
+    elif ok:     # (a value in the table's range may still be past the server's limits)
         assert "error" not in answer or answer["error"]["field"] != o.name \
             or answer["error"]["type"] == "LimitError", answer
     elif o.scope not in ("match", "review") and value is not None:
@@ -261,7 +267,10 @@ def test_range_ends_reach_the_engine(name):
     if o.scope in ("match", "analyse", "review", "serve") or name in ("time", "iterations",
                                                                       "seed"):
         return
-    for v in (o.lo if not o.lo_open else o.lo + 0.01, o.hi):
+    ends = (o.lo if not o.lo_open else o.lo + 0.01, o.hi)
+    if name == "elo":            # (its range is the ladder's: the table only bounds it)
+        ends = (levels()[0].elo, levels()[-1].elo)
+    for v in ends:
         v = int(v) if o.kind == "int" else float(v)
         jp.Engine.from_options(**{name: v})
 
