@@ -8,6 +8,7 @@ assertion reads what the page shows (the API is asked only which move to click).
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from pathlib import Path
@@ -681,7 +682,8 @@ def test_the_level_picker_lists_the_ladder_with_ratings_and_a_level_plays(page):
     values = [o.get_attribute("value") for o in options]
     assert values[1:] == [lv.name for lv in levels()]          # after the server's default
     for o, lv in zip(options[1:], levels()):
-        assert f"level {lv.name}: rating {round(lv.elo)}" in o.text
+        shown = math.floor(lv.elo + 0.5)                 # (JavaScript's Math.round)
+        assert f"level {lv.name}: rating {shown}" in o.text
     game = page.new_game(seed=4, you="0", level="2")
     assert game["engine"] == levels()[1].spec
     page.new_game(seed=4, you="0")                      # (the others play the default)

@@ -151,7 +151,7 @@ class EngineSpec:
     >>> str(s)
     'ismcts:iterations=5000,playout=random'
     >>> str(EngineSpec.parse("hard"))
-    'ismcts:time=1'
+    'ismcts:iterations=1000'
     >>> EngineSpec.parse("expectimax:time=0.5,depth=2").options
     {'depth': 2}
     """

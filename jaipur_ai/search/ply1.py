@@ -43,7 +43,7 @@ def ply1_values(core: Any, seed: int, samples: int, evaluation: Any = None,
     worlds = [core] if isinstance(core, CoreState) else sample_worlds(core, samples, seed)
     mover = int(worlds[0].raw()["to_move"])
     value = heuristic_value if evaluation is None else evaluation.value
-    rows = []
+    rows: list[dict[str, Any]] = []
     for a in worlds[0].legal_actions():        # (the mover's hand and the market are
         win = margin = 0.0                     # known: the same moves in every world)
         stats: Optional[list[Any]] = None
