@@ -322,9 +322,9 @@ def _result_text(r: Any) -> str:
 def _level_spec(level: str) -> EngineSpec:
     if level.strip().isdigit() and level.strip() not in LEVELS:
         # (a bare number here is a level: an unknown one is not read as iterations)
-        raise CliError("--level", f"unknown level {level.strip()!r} (the levels, weakest "
-                                  f"first: {', '.join(LEVELS)}; 'jaipur-ai levels' lists "
-                                  f"them; N iterations: ismcts:iterations=N)")
+        from jaipur_ai.search.levels import unknown_level
+        raise CliError("--level", f"{unknown_level(level.strip()).reason}; "
+                                  f"N iterations: ismcts:iterations=N")
     try:
         spec = EngineSpec.parse(level)
     except InvalidOptionError as e:

@@ -118,7 +118,8 @@ def cmd_levels(args: argparse.Namespace) -> int:
                             games=args.games, seed=args.seed, workers=args.workers,
                             backend=args.backend, address=args.address, prior=1.0,
                             bootstrap=1000, fit_only=args.fit_only, quiet=args.quiet)
-    rows, _pairings, specs, interrupted = rate(cands, dict(_GAUNTLET), ns, ANCHOR, ANCHOR_ELO)
+    rows, _pairings, specs, interrupted, _ = rate(cands, dict(_GAUNTLET), ns, ANCHOR,
+                                                  ANCHOR_ELO)
     fitted = {r["engine"]: r for r in rows}
     speeds = _speeds(args.dir)
     out = []

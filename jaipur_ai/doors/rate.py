@@ -123,9 +123,9 @@ def cmd_rate(args: argparse.Namespace) -> int:
     except JaipurError as e:
         raise CliError("engine", e.reason) from None
     anchor, at = _anchor(args.anchor)
-    rows, pairings, shown, interrupted = rate(cands, gauntlet, args, anchor, at)
+    rows, pairings, shown, interrupted, anchor = rate(cands, gauntlet, args, anchor, at)
     if args.json:
-        print(json.dumps({"ratings": rows, "anchor": anchor_of(rows, anchor, at),
+        print(json.dumps({"ratings": rows, "anchor": anchor,
                           "anchor_elo": at, "prior": args.prior,
                           "bootstrap": args.bootstrap, "engines": shown,
                           "pairings": [{"a": p.a, "b": p.b, "games": p.n, "score": p.score}
@@ -135,18 +135,11 @@ def cmd_rate(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if interrupted else 0
 
 
-def anchor_of(rows: list[dict[str, Any]], anchor: Any, at: float) -> Any:
-    """The anchor's name (the row rated ``at`` exactly when none was named)."""
-    if anchor is not None:
-        return anchor
-    return next((r["engine"] for r in rows if r["elo"] == at), None)
-
-
 def rate(cands: dict[str, str], gauntlet: dict[str, str], args: argparse.Namespace,
-         anchor: Any = None, at: float = 0.0) -> tuple[list[dict[str, Any]], list[Any],
-                                                       dict[str, str], bool]:
+         anchor: Any = None, at: float = 0.0
+         ) -> tuple[list[dict[str, Any]], list[Any], dict[str, str], bool, str]:
     """Play the pairings ``args.pairs`` asks for (resuming ``args.dir``), then fit every
-    results file of the folder: ``(rows, pairings, specs shown, interrupted)``.
+    results file of the folder: ``(rows, pairings, specs shown, interrupted, anchor)``.
     ``args`` carries the flags of ``jaipur-ai rate`` (``jaipur-ai levels --rate``
     passes the same)."""
     from jaipur_ai.doors.commands import CliError, flag_of
@@ -215,4 +208,4 @@ def rate(cands: dict[str, str], gauntlet: dict[str, str], args: argparse.Namespa
         raise CliError(flag_of(e), e.reason) from None
     used = {p.a for p in pairings} | {p.b for p in pairings}
     shown = {k: v for k, v in specs.items() if k in used}
-    return rows, pairings, shown, interrupted
+    return rows, pairings, shown, interrupted, anchor

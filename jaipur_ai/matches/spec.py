@@ -243,18 +243,19 @@ class EngineSpec:
             else:
                 raise unknown(key)
         if "level" in options or "elo" in options:      # (a level is a limit and a
-            from jaipur_ai.search.levels import level_limits    # temperature)
-            if options.get("perfect_information"):
-                raise SpecError("level" if "level" in options else "elo",
-                                "the levels play fairly: not with perfect_information")
+            from jaipur_ai.search.levels import for_level       # temperature)
             try:
-                its, temp = level_limits(options.pop("level", None), options.pop("elo", None))
+                its, temp = for_level(
+                    options.pop("level", None), options.pop("elo", None),
+                    limited=limits["time"] is not None or limits["iterations"] is not None
+                    or limits.get("clock") is not None,
+                    temperature=options.get("temperature"), algorithm=algo,
+                    perfect_information=bool(options.get("perfect_information")))
             except InvalidOptionError as e:
                 raise SpecError(e.field, e.reason) from None
-            if limits["time"] is None and limits["iterations"] is None and \
-                    limits.get("clock") is None:
+            if its is not None:
                 limits["iterations"] = its
-            if temp and "temperature" not in options:
+            if temp:
                 options["temperature"] = temp
         return cls(algo, limits["time"], limits["iterations"], options,
                    limits.get("clock"))

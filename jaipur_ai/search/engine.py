@@ -54,7 +54,7 @@ import zlib
 from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence, Union
 
-from jaipur_ai.errors import InvalidOptionError, InvalidPositionError
+from jaipur_ai.errors import InvalidPositionError
 from jaipur_ai.options import SETTING_OPTIONS, check, check_clock, check_engine_options
 from jaipur_ai.rules._bridge import CoreState, CoreView
 from jaipur_ai.rules.move import Move
@@ -67,7 +67,7 @@ from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_ismcts,
                                     run_random, with_clock)
 from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
-from jaipur_ai.search.levels import choose, level_limits
+from jaipur_ai.search.levels import choose, for_level
 from jaipur_ai.search.pimc import run_pimc
 from jaipur_ai.search.ply1 import run_ply1
 from jaipur_ai.search.settings import Settings, settings_of
@@ -204,17 +204,12 @@ class Engine:
         if self.level is not None or self.elo is not None:
             # a level (or a point between two) is a limit and a temperature, each the
             # default where the caller gives none
-            if self.algorithm != "ismcts" or self.perfect_information:
-                raise InvalidOptionError("level" if self.level is not None else "elo",
-                                         "the levels play fairly: not with "
-                                         "perfect_information" if self.perfect_information
-                                         else f"the levels are ismcts engines, not "
-                                              f"{o['algorithm']}")
-            its, temp = level_limits(self.level, self.elo)
-            if self.time is None and self.iterations is None:
+            its, o["temperature"] = for_level(
+                self.level, self.elo, limited=self.time is not None or
+                self.iterations is not None, temperature=o["temperature"],
+                algorithm=o["algorithm"], perfect_information=self.perfect_information)
+            if its is not None:
                 self.iterations = its
-            if o["temperature"] is None:
-                o["temperature"] = temp
         self.temperature: float = o["temperature"] or 0.0
         self._beliefs: dict[int, HandBelief] = {}     # observer -> its belief (belief on)
         # the learned weights are loaded (and checked) once, here

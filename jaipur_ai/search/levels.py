@@ -39,7 +39,9 @@ from jaipur_ai.errors import InvalidDataError, InvalidOptionError
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search.analysis import Analysis
 
-__all__ = ["Level", "levels", "level", "level_limits", "choose", "CUT", "LEVELS_FILE",
+__all__ = ["Level", "levels", "level", "unknown_level", "level_limits", "for_level",
+           "choose", "CUT",
+           "LEVELS_FILE",
            "LEVEL_FORMAT", "read_levels"]
 
 #: Moves valued more than CUT temperatures below the best are never drawn.
@@ -191,11 +193,17 @@ def level(name: Union[str, int]) -> Level:
     for lv in ladder:
         if lv.name == key:
             return lv
+    raise unknown_level(name)
+
+
+def unknown_level(name: object) -> InvalidOptionError:
+    """The error for a name that is no level: it lists the levels and their aliases."""
+    ladder, aliases = _shipped()
     shown = name if isinstance(name, (str, int)) and len(str(name)) <= 40 else type(name).__name__
-    raise InvalidOptionError("level", f"unknown level {shown!r} (the levels, weakest first: "
-                                      f"{', '.join(lv.name for lv in ladder)}; also "
-                                      + ", ".join(f"{a} = {b}" for a, b in aliases.items())
-                                      + ")")
+    return InvalidOptionError("level", f"unknown level {shown!r} (the levels, weakest first: "
+                                       f"{', '.join(lv.name for lv in ladder)}; also "
+                                       + ", ".join(f"{a} = {b}" for a, b in aliases.items())
+                                       + ")")
 
 
 def level_limits(name: Union[None, str, int] = None,
@@ -226,3 +234,25 @@ def level_limits(name: Union[None, str, int] = None,
             it = math.exp((1 - f) * math.log(a.iterations) + f * math.log(b.iterations))
             return max(1, round(it)), round((1 - f) * a.temperature + f * b.temperature, 3)
     return ladder[-1].iterations, ladder[-1].temperature   # pragma: no cover
+
+
+def for_level(name: Union[None, str, int], elo: Optional[float], *, limited: bool,
+              temperature: Optional[float], algorithm: str = "ismcts",
+              perfect_information: bool = False) -> tuple[Optional[int], Optional[float]]:
+    """What a level (or an ``elo``) gives an engine: ``(iterations, temperature)``, the
+    level's iterations where the engine has no limit of its own (``limited``: None
+    otherwise) and its temperature where none is given.  The one rule the Python API and
+    engine specs apply; InvalidOptionError for a level of another algorithm or one
+    given perfect information.
+
+    >>> for_level(1, None, limited=True, temperature=0.5) == (None, 0.5)
+    True
+    """
+    field = "level" if name is not None else "elo"
+    if perfect_information:
+        raise InvalidOptionError(field, "the levels play fairly: not with "
+                                        "perfect_information")
+    if algorithm != "ismcts":
+        raise InvalidOptionError(field, f"the levels are ismcts engines, not {algorithm}")
+    its, temp = level_limits(name, elo)
+    return (None if limited else its), (temp if temperature is None else temperature)
