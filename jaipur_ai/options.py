@@ -394,6 +394,20 @@ OPTIONS: tuple[Option, ...] = (
     _o("endgame_nodes", "int", 1_000_000, "exact endgames: positions the solve may visit "
        "before the tree search decides instead (with an iteration limit, at most 100 per "
        "iteration)", lo=1, hi=1_000_000_000, algorithms=_IS, scope="settings"),
+    _o("rollouts", "int", 0, "the search's n best candidates are played to the end of "
+       "the round in the same sampled worlds (the learned move policy for both players, "
+       "each reading only what it knows): each move's result and its difference from "
+       "the search's best, with standard errors, beside the search's values (the "
+       "order and the move played stay the search's; 0: off; docs/search.md, "
+       "\"Rollouts\")", lo=0, hi=64,
+       algorithms=_SEARCH, scope="settings"),
+    _o("rollout_share", "float", 0.5, "rollouts: the share of a time-limited move they "
+       "take (the search takes the rest)", lo=0.05, hi=0.95, algorithms=_SEARCH,
+       scope="settings"),
+    _o("rollout_worlds", "int", 0, "rollouts: worlds each candidate is rolled out in (0: "
+       "as many as the time allows, or 1,000 without a time limit); they stop sooner "
+       "once the ranking is settled", lo=0, hi=10_000_000, algorithms=_SEARCH,
+       scope="settings"),
     _o("worlds", "int", 8, "PIMC: the worlds sampled from the view, each searched by its "
        "own perfect-information tree (the iterations or time split evenly between them)",
        lo=1, hi=MAX_SAMPLES, algorithms=("pimc",), scope="settings"),

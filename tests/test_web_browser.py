@@ -169,7 +169,26 @@ def test_analysis_streams_while_the_engine_thinks(page):
     for r in rows:
         assert 0 <= float(r[2]) <= 100                      # win %
         assert re.fullmatch(r"[+-]\d+\.\d", r[3])           # margin
-        assert r[5].split(", ")[0] == r[1]                  # the line starts with the move
+        assert r[5] == "–"                                  # no rollouts asked for
+        assert r[6].split(", ")[0] == r[1]                  # the line starts with the move
+
+
+def test_analysis_rolls_out_the_best_moves_when_asked(page):
+    game = page.new_game(seed=4, you="0")
+    page.screen("analyse")
+    page.type_into("#analyse-time", "0.6")
+    page.type_into("#analyse-rollouts", "2")
+    page.screen("play")
+    page.find("#analyse-here").click()
+    page.wait.until(lambda d: page.find("#analyse-status").get_attribute("data-state") == "final")
+    assert "rolled out in " in page.text("#analyse-status")
+    rows = _analysis_rows(page)
+    assert len(rows) >= 3 and {r[1] for r in rows} <= set(game["legal_moves"])
+    # the first row: its result; the second: its result and its difference from the
+    # first's; the rest were not rolled out
+    assert re.fullmatch(r"\d+\.\d ±\d+\.\d", rows[0][5])
+    assert re.fullmatch(r"\d+\.\d ±\d+\.\d \([+-]\d+\.\d ±\d+\.\d\)", rows[1][5])
+    assert all(r[5] == "–" for r in rows[2:])
 
 
 def test_position_editor(page):

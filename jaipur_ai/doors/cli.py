@@ -27,6 +27,7 @@ from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.matches.spec import EngineSpec
 from jaipur_ai.options import ALGORITHMS as ENGINE_ALGORITHMS
 from jaipur_ai.options import SPEC_OPTIONS, did_you_mean, option, parse_text, unknown
+from jaipur_ai.search.rollouts import ANALYSIS_ROLLOUTS, LONG_ANALYSIS
 
 __all__ = ["main", "build_parser"]
 
@@ -277,6 +278,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search threads (default 1)")
     a.add_argument("-o", "--option", type=engine_option, action="append", default=[],
                    metavar="KEY=VALUE", help="other Engine option, e.g. playout=random")
+    a.add_argument("--rollouts", type=_flag("rollouts", "--rollouts"), metavar="N",
+                   help=f"after the search, play its N best moves to the end of the round "
+                        f"in the same sampled worlds: each one's result with its standard "
+                        f"error, beside the search's values (default: {ANALYSIS_ROLLOUTS} "
+                        f"when --time is {LONG_ANALYSIS:g} s or more, else none; 0: none)")
     a.add_argument("--perfect-information", action="store_true",
                    help="cheat: search the full state with the hidden cards visible "
                         "(needs a state, not a view)")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from jaipur_ai._version import __version__
+from jaipur_ai.search.rollouts import ANALYSIS_ROLLOUTS, LONG_ANALYSIS
 from jaipur_ai.search._table import format_analysis
 from jaipur_ai.matches.backends import BackendError
 from jaipur_ai.errors import InvalidOptionError, JaipurError, MissingExtraError
@@ -265,8 +266,14 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         raise CliError("--history", "the position is read from stdin: give the history "
                                     "as a file")
     history = None if args.history is None else load_history(args.history, pos)
-    engine = _make_engine(args.algorithm, args.threads, perfect, args.option)
     t, n = args.time, args.iterations
+    options = list(args.option)
+    if args.rollouts is not None:
+        options.append(("rollouts", args.rollouts))
+    elif (t is not None and t >= LONG_ANALYSIS and not perfect and args.algorithm in
+          ("ismcts", "expectimax", "pimc") and all(k != "rollouts" for k, _ in options)):
+        options.append(("rollouts", ANALYSIS_ROLLOUTS))     # a long analysis rolls out
+    engine = _make_engine(args.algorithm, args.threads, perfect, options)
     try:
         time_left, increment = check_clock(args.time_left, args.increment, t)
     except JaipurError as e:

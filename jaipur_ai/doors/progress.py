@@ -94,7 +94,14 @@ class SearchProgress:
         what = (f"depth {analysis.depth}" if analysis.depth is not None
                 else f"{analysis.iterations:,} iterations")
         text = f"searching: {what}, {analysis.elapsed:.1f} s"
-        if analysis.candidates:
+        ro = getattr(analysis, "rollouts", None)
+        if ro is not None and analysis.candidates and analysis.candidates[0].rollout:
+            # the rollouts' ranking as it firms up (docs/search.md, "Rollouts")
+            c = analysis.candidates[0]
+            text = (f"rolling out: {ro.worlds:,} worlds, {c.move} "
+                    f"{c.rollout.win_probability:.1%} ±{c.rollout.se:.1%}"
+                    + (", settled" if ro.settled else ""))
+        elif analysis.candidates:
             c = analysis.candidates[0]
             text += f", best {c.move}"
             if c.win_probability is not None:

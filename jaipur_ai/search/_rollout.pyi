@@ -9,4 +9,5 @@ MAX_ROLLOUT_PLIES: int
 def rollout_outcomes(view: Any, actions: Sequence[int] | NDArray[Any], worlds: int,
                      seed: int, first: int = ..., epsilon: float = ...,
                      noise: float = ..., evaluation: Any = ...,
-                     fair: bool = ...) -> tuple[NDArray[np.float32], NDArray[np.int16]]: ...
+                     fair: bool = ..., hands: Any = ...,
+                     weights: Any = ..., per_ply: bool = ...) -> tuple[NDArray[np.float32], NDArray[np.int16]]: ...

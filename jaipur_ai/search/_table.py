@@ -2,7 +2,9 @@
 
 One row per candidate move, best first: the move, the win probability, the expected
 margin, the visits (ISMCTS) or sampled worlds (expectimax) with thousands separators,
-greedy's score when there is one, and the principal variation (the line of play
+greedy's score when there is one, the rollouts when the engine made them (win %
+with its standard error, and the difference from the first move's with the standard
+error of that difference, in points), and the principal variation (the line of play
 expected after the move, starting with it); then one line of totals.  docs/cli.md
 shows it.
 """
@@ -32,6 +34,18 @@ def _pv_text(pv: Any, limit: int = 8) -> str:
     return ", ".join(items[:limit]) + (", ..." if more else "")
 
 
+def _rollout_cells(r: Any) -> list[str]:
+    """A candidate's rollout win % with its standard error, and its difference from
+    the first candidate's (the search's best) with that difference's standard error
+    (points)."""
+    if r is None:
+        return ["-", "-"]
+    win = f"{100 * r.win_probability:.1f}% ±{100 * r.se:.1f}"
+    if r.diff == 0.0 and r.diff_se == 0.0:
+        return [win, "-"]
+    return [win, f"{100 * r.diff:+.1f} ±{100 * r.diff_se:.1f}"]
+
+
 def format_analysis(report: Any, top: Optional[int] = None) -> str:
     """The table of ``report``'s candidates (the first ``top`` of them, or all)
     and its totals line: an :class:`jaipur_ai.Analysis`, or anything with its
@@ -45,6 +59,9 @@ def format_analysis(report: Any, top: Optional[int] = None) -> str:
     head = ["#", "move", "win", "margin", "visits" if algo != "expectimax" else "worlds"]
     if scores:
         head.append("score")
+    rolled = any(getattr(c, "rollout", None) is not None for c in cands)
+    if rolled:
+        head += ["rollout", "vs #1"]
     head.append("principal variation")
     rows = []
     for i, c in enumerate(cands, 1):
@@ -56,6 +73,8 @@ def format_analysis(report: Any, top: Optional[int] = None) -> str:
                f"{int(visits):,}" if counts and visits is not None else "-"]
         if scores:
             row.append(_fmt_float(getattr(c, "score", None), ".2f"))
+        if rolled:
+            row += _rollout_cells(getattr(c, "rollout", None))
         pv = _pv_text(getattr(c, "pv", None))
         decisive = getattr(c, "decisive", None)
         if decisive:
@@ -103,6 +122,11 @@ def format_analysis(report: Any, top: Optional[int] = None) -> str:
         tot.append("stopped early")
     out.append("")
     out.append(", ".join(tot))
+    ro = getattr(report, "rollouts", None)
+    if ro is not None:
+        out.append(f"rollouts: {int(ro.worlds):,} worlds each, {float(ro.elapsed):.2f} s, "
+                   + ("their best settled (3 standard errors above every other)"
+                      if ro.settled else "their ranking not settled"))
     clock = getattr(report, "clock", None)
     if clock:
         out.append(f"clock: {float(clock['time_left']):.2f} s left + "

@@ -13,7 +13,47 @@ from typing import Any, Iterator, Optional, Union, overload
 
 from jaipur_ai.rules.move import Move
 
-__all__ = ["Analysis", "Candidate"]
+__all__ = ["Analysis", "Candidate", "RolloutStat", "Rollouts"]
+
+
+@dataclass(frozen=True)
+class RolloutStat:
+    """A candidate's rollouts (:mod:`jaipur_ai.search.rollouts`), from the mover's view:
+    ``win_probability`` its mean result over ``worlds`` rolled-out rounds (a draw
+    counts half) and ``se`` that mean's standard error; ``diff`` its mean minus that of
+    the search's best move (the first candidate) in the same worlds (0 for that move)
+    and ``diff_se`` the standard error of that difference (the worlds are shared);
+    ``expected_margin`` the mean points of the mover minus the opponent's."""
+
+    worlds: int
+    win_probability: float
+    se: float
+    diff: float
+    diff_se: float
+    expected_margin: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"worlds": self.worlds, "win_probability": self.win_probability,
+                "se": self.se, "diff": self.diff, "diff_se": self.diff_se,
+                "expected_margin": self.expected_margin}
+
+
+@dataclass(frozen=True)
+class Rollouts:
+    """What the rollouts of an analysis did (``Engine(rollouts=n)``;
+    :mod:`jaipur_ai.search.rollouts`): ``worlds`` each candidate was rolled out in,
+    ``elapsed`` seconds, ``settled`` (the rollouts' own best at least
+    :data:`jaipur_ai.search.rollouts.SETTLED_Z` standard errors above every other), and
+    the worlds' ``seed``."""
+
+    worlds: int
+    elapsed: float
+    settled: bool
+    seed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"worlds": self.worlds, "elapsed": self.elapsed, "settled": self.settled,
+                "seed": self.seed}
 
 
 @dataclass(frozen=True)
@@ -30,6 +70,8 @@ class Candidate:
     ``score``: greedy's heuristic score (``None`` for the other algorithms).
     ``decisive``: ``"win"``/``"loss"``/``"mixed"`` for a move that ends the round at
     once (by its result in the sampled worlds), else ``None``.
+    ``rollout``: the move's rollouts (:class:`RolloutStat`) when the engine rolled
+    it out (``rollouts=n``), else ``None``.
     """
 
     move: Move
@@ -39,6 +81,7 @@ class Candidate:
     pv: list[Move] = field(default_factory=list)
     score: Optional[float] = None
     decisive: Optional[str] = None
+    rollout: Optional[RolloutStat] = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -49,6 +92,7 @@ class Candidate:
             "pv": [str(m) for m in self.pv],
             "score": self.score,
             "decisive": self.decisive,
+            "rollout": None if self.rollout is None else self.rollout.to_dict(),
         }
 
 
@@ -85,6 +129,10 @@ class Analysis:
     #: The move the engine plays when it is not the best: a level's (an engine with a
     #: ``temperature``) draw among the candidates; None: it plays :attr:`best`.
     drawn: Optional[Move] = None
+    #: The rollouts of the best candidates (``rollouts=n``; each candidate's
+    #: :attr:`Candidate.rollout`), a second opinion beside the search's order, which
+    #: they do not change; None: none were made.
+    rollouts: Optional[Rollouts] = None
 
     def __repr__(self) -> str:
         """One short line (``str()`` is the table; ``to_dict()`` has everything)."""
@@ -140,6 +188,7 @@ class Analysis:
             "legal_moves": self.legal_moves,
             "options": dict(self.options),
             "clock": None if self.clock is None else dict(self.clock),
+            "rollouts": None if self.rollouts is None else self.rollouts.to_dict(),
         }
 
     def to_json(self, indent: Optional[int] = None) -> str:

@@ -54,7 +54,7 @@ import zlib
 from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence, Union
 
-from jaipur_ai.errors import InvalidPositionError
+from jaipur_ai.errors import InvalidOptionError, InvalidPositionError
 from jaipur_ai.options import SETTING_OPTIONS, check, check_clock, check_engine_options
 from jaipur_ai.rules._bridge import CoreState, CoreView
 from jaipur_ai.rules.move import Move
@@ -70,6 +70,7 @@ from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
 from jaipur_ai.search.levels import choose, for_level
 from jaipur_ai.search.pimc import run_pimc
 from jaipur_ai.search.ply1 import run_ply1
+from jaipur_ai.search.rollouts import with_rollouts
 from jaipur_ai.search.settings import Settings, settings_of
 
 __all__ = ["Engine", "Analysis", "Candidate", "Settings", "best_move", "analyse",
@@ -199,6 +200,9 @@ class Engine:
         self.evaluation: str = o["evaluation"]
         self.weights: Optional[str] = None if o["weights"] is None else str(o["weights"])
         self.settings: Settings = settings_of(settings)
+        if self.settings.rollouts and self.perfect_information:
+            raise InvalidOptionError("rollouts", "they deal worlds of the mover's view: "
+                                                 "not with perfect_information")
         self.level: Optional[str] = o["level"]
         self.elo: Optional[float] = o["elo"]
         if self.level is not None or self.elo is not None:
@@ -267,6 +271,9 @@ class Engine:
         d["perfect_information"] = self.perfect_information
         if self.temperature:
             d["temperature"] = self.temperature
+        if s.rollouts:
+            d.update(rollouts=s.rollouts, rollout_share=s.rollout_share,
+                     rollout_worlds=s.rollout_worlds)
         return d
 
     def searcher_options(self) -> dict[str, Any]:
@@ -512,25 +519,34 @@ class Engine:
         call = Call(stop_event)
         with self._lock:
             self._calls.add(call)
+        rolled = self.settings.rollouts
+        if rolled and time is not None:
+            time *= 1.0 - self.settings.rollout_share   # the rollouts take the rest
+        search_top = None if rolled else top
         try:
             log.debug("%s search: time %s, iterations %s, seed %s, %d threads",
                       self.algorithm, time, iterations, seed, self.threads)
             if self.algorithm == "ismcts":
-                return run_ismcts(self._run, core, time, iterations, seed, call,
-                                  on_progress, report_every, short_circuit, t0, top,
-                                  hand_prior, plan)
-            if self.algorithm == "pimc":
+                a = run_ismcts(self._run, core, time, iterations, seed, call, on_progress,
+                               report_every, short_circuit, t0, search_top, hand_prior, plan)
+            elif self.algorithm == "pimc":
                 if self.perfect_information:
                     raise InvalidPositionError("perfect_information", "pimc samples the "
                                                "worlds of the mover's view: it has no "
                                                "perfect-information form (use cheat)")
-                return with_clock(run_pimc(self._run, core, time, iterations, seed, call,
-                                           t0, top, hand_prior), plan, "hard")
-            a = run_expectimax(self._run, core, time, iterations, seed, call,
-                               on_progress, short_circuit, t0, top)
-            return with_clock(a, plan, "stopped" if a.stopped else
-                              "soft" if plan is not None and a.elapsed >= plan.soft
-                              else "depth")
+                a = with_clock(run_pimc(self._run, core, time, iterations, seed, call,
+                                        t0, search_top, hand_prior), plan, "hard")
+            else:
+                a = run_expectimax(self._run, core, time, iterations, seed, call,
+                                   on_progress, short_circuit, t0, search_top)
+                a = with_clock(a, plan, "stopped" if a.stopped else
+                               "soft" if plan is not None and a.elapsed >= plan.soft
+                               else "depth")
+            if not rolled:
+                return a
+            return with_rollouts(a, core, rolled, self.settings, time is not None, top,
+                                 self._evaluation, hand_prior, self.threads, call.stopped,
+                                 on_progress, report_every)
         finally:
             with self._lock:
                 self._calls.discard(call)

@@ -136,6 +136,19 @@ class Settings:
     #: Positions the solve may visit before the tree search decides instead.
     endgame_nodes: int = 1_000_000
 
+    # -- rollouts of the best candidates (docs/search.md, "Rollouts") ---------------------
+    #: The search's n best candidates are played to the end of the round in the same
+    #: sampled worlds, a second opinion beside the search's values (0: off). Analysis
+    #: only: picking by them lost most rounds ("Rollouts as a judge"), so they change
+    #: neither the order nor the move played.
+    rollouts: int = 0
+    #: The share of a time-limited move that the rollouts take (the search the rest).
+    rollout_share: float = 0.5
+    #: Worlds each candidate is rolled out in (0: as many as the time allows, or
+    #: 1,000 for a search limited by iterations only); the rollouts stop sooner once
+    #: the ranking is settled.
+    rollout_worlds: int = 0
+
     # -- PIMC (algorithm "pimc"; the tree fields above shape each world's tree) -----------
     #: Worlds sampled from the view, each searched by its own perfect-information tree
     #: (the strongest public Jaipur engine searches 8; tuned in docs/strength.md).

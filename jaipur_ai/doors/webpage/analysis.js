@@ -16,7 +16,17 @@ export function candidateRows(candidates) {
     el("td", { class: "num win", text: pct(c.win_probability) }),
     el("td", { class: "num", text: signed(c.expected_margin) }),
     el("td", { class: "num", text: String(c.visits) }),
+    el("td", { class: "num rollout", text: rolloutText(c.rollout) }),
     el("td", { class: "line", text: c.pv.join(", ") })));
+}
+
+// A rolled-out move's result (win % with its standard error) and, below the first
+// row, its difference from the first move's with that difference's standard error.
+function rolloutText(r) {
+  if (!r) return "–";
+  const se = (x) => (100 * x).toFixed(1);
+  return `${pct(r.win_probability)} ±${se(r.se)}`
+    + (r.diff_se ? ` (${signed(100 * r.diff)} ±${se(r.diff_se)})` : "");
 }
 
 let board = null;             // the analysed position as a view's JSON form, once read
@@ -45,7 +55,9 @@ function show(a) {
   }
   const what = a.final ? (a.terminated ? "stopped" : "done") : "thinking";
   $("analyse-status").textContent = `${what}: ${a.iterations.toLocaleString("en")} iterations, `
-    + `${a.elapsed.toFixed(1)} s, ${a.algorithm}, seed ${a.seed}`;
+    + `${a.elapsed.toFixed(1)} s, ${a.algorithm}, seed ${a.seed}`
+    + (a.rollouts ? `, rolled out in ${a.rollouts.worlds.toLocaleString("en")} worlds`
+       + (a.rollouts.settled ? " (settled)" : "") : "");
   $("analyse-status").dataset.state = a.final ? "final" : "partial";
   const t = $("analysis");
   t.dataset.updates = String(Number(t.dataset.updates || 0) + 1);   // answers shown so far
@@ -61,8 +73,10 @@ export async function analyse(position, reportError) {
   const body = { position, report_every: 0.25, top: 8 };
   const t = parseFloat($("analyse-time").value);
   const n = parseInt($("analyse-iterations").value, 10);
+  const r = parseInt($("analyse-rollouts").value, 10);
   if (!Number.isNaN(t)) body.time = t;
   if (!Number.isNaN(n)) body.iterations = n;
+  if (!Number.isNaN(r)) body.rollouts = r;
   const control = new AbortController();
   latest = control;
   $("analyse-stop").disabled = false;

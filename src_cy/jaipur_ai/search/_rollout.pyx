@@ -23,13 +23,12 @@ import numpy as np
 cimport numpy as cnp
 
 from jaipur_ai.rules._core cimport (State, View, Move, Rng, rng_seed, apply_move, move_of,
-                                    round_totals, RESULT_NONE, RESULT_DRAW)
+                                    round_totals, RESULT_NONE, RESULT_DRAW, N_GOODS)
 from jaipur_ai.rules._movegen cimport is_legal
 from jaipur_ai.rules._bridge cimport CoreView
-from jaipur_ai.rules._dealing cimport sample_view
 from jaipur_ai.search._params cimport Params, PLAYOUT_INFORMED
 from jaipur_ai.search._policy cimport policy_move
-from jaipur_ai.search._worlds cimport mix, opponent_world
+from jaipur_ai.search._worlds cimport mix, opponent_world, sample_world, HandPrior
 from jaipur_ai.search._evaluation cimport Evaluation
 
 cnp.import_array()
@@ -44,7 +43,7 @@ MAX_ROLLOUT_PLIES = MAX_PLIES
 
 def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int first=0,
                      double epsilon=0.05, double noise=1.0, Evaluation evaluation=None,
-                     bint fair=False):
+                     bint fair=False, hands=None, weights=None, bint per_ply=False):
     """The results of playing each of ``actions`` (action ids, legal for the view's
     mover) in worlds ``first`` .. ``first + worlds - 1`` and rolling the round out.
 
@@ -52,7 +51,17 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
     mover's result (1 won, 0.5 drawn, 0 lost the round) and its points minus the
     opponent's.  World ``w`` and its random numbers depend only on ``seed`` and ``w``,
     so that a later call for another move, or for more worlds, is comparable world
-    by world (with the same policy: ``epsilon``, ``noise``, ``evaluation``, ``fair``)."""
+    by world (with the same policy: ``epsilon``, ``noise``, ``evaluation``, ``fair``).
+
+    ``hands``, ``weights``: a belief over the opponent's unknown goods (as
+    ``IsmctsSearcher.set_hand_prior`` takes it): each world deals them as one of the
+    rows of ``hands``, drawn by weight; none: uniformly.
+
+    ``per_ply``: the rollout policy's random numbers are drawn afresh at every ply from
+    the world and the ply's number, so two candidates' rounds use the same numbers at
+    the same ply however many each used before (the numbers stay common after the
+    rounds part).  Off, one stream runs through the round: the benchmark's references
+    were built so and are reproduced."""
     cdef cnp.ndarray[cnp.int32_t, ndim=1] acts = np.ascontiguousarray(actions, dtype=np.int32)
     cdef int n = acts.shape[0], i, w, mover = view.v.observer, plies
     cdef cnp.ndarray[cnp.float32_t, ndim=2] score = np.zeros((n, worlds), np.float32)
@@ -66,6 +75,24 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
     cdef Params P
     cdef int tot[2]
     cdef uint64_t ws
+    cdef HandPrior prior
+    cdef const unsigned char[:, ::1] hv
+    cdef const double[::1] cv
+    prior.n = 0
+    if hands is not None:
+        ha = np.ascontiguousarray(hands, dtype=np.uint8)
+        wa = np.asarray(weights, dtype=np.float64)
+        if ha.ndim != 2 or ha.shape[1] != N_GOODS or ha.shape[0] == 0 or wa.shape != (ha.shape[0],):
+            raise ValueError(f"hands must be a non-empty (k, {N_GOODS}) array of counts, with one "
+                             f"weight per row")
+        if not (np.all(np.isfinite(wa)) and np.all(wa >= 0.0) and wa.sum() > 0.0):
+            raise ValueError("weights must be finite, non-negative and not all 0")
+        ca = np.ascontiguousarray(np.cumsum(wa))
+        hv = ha
+        cv = ca
+        prior.n = ha.shape[0]
+        prior.hands = &hv[0, 0]
+        prior.cum = &cv[0]
     if worlds < 0 or first < 0:
         raise ValueError("worlds and first must be >= 0")
     if n > 64:
@@ -88,15 +115,19 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
         for w in range(first, first + worlds):
             ws = mix(seed ^ mix(<uint64_t>w + 1))
             rng_seed(&r, ws)
-            if sample_view(&view.v, &world, &r) != 0:
+            if sample_world(&view.v, NULL, False, &prior, &world, &r) != 0:
                 with gil:
-                    raise ValueError("the view is inconsistent: no full state matches it")
+                    raise ValueError("the view is inconsistent: no full state matches it"
+                                     if prior.n == 0 else
+                                     "a row of hands does not fit the view")
             for i in range(n):
                 memcpy(&s, &world, sizeof(State))
                 apply_move(&s, &moves[i])
                 rng_seed(&r, mix(ws ^ <uint64_t>0x5851F42D4C957F2D))   # the same for every move
                 plies = 0
                 while s.result == RESULT_NONE and plies < MAX_PLIES:
+                    if per_ply:
+                        rng_seed(&r, mix(ws ^ mix(<uint64_t>plies + 0x9E37)))
                     if s.to_move != mover:
                         # the opponent chooses in a world re-dealt from what it knows
                         opponent_world(&s, mover, &t, &r)
