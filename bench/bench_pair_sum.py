@@ -15,7 +15,8 @@ mean of each sum with a 95 % interval (normal, over the positions), the position
 and those skipped because the mover's move ends the round.
 
     PYTHONPATH=. python3 bench/bench_pair_sum.py ismcts:iterations=2000 \
-        [ismcts:iterations=8000 ...] [--positions 200] [--history] [--procs 1] [--json]
+        [ismcts:iterations=8000 ...] [--positions 200] [--history] [--procs 1] \
+        [--mover best|random] [--json]
 
 Without ``--history`` each search gets the bare view; with it, the round's moves before
 it as ``history`` (the belief reads them; the opponent's include the mover's move).
@@ -29,6 +30,7 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 import time
 from multiprocessing import Pool
@@ -51,9 +53,11 @@ def calibration_of(spec: EngineSpec) -> Optional[Sequence[float]]:
     return (default_evaluation() if w is None else cached_evaluation(w)).calibration
 
 
-def values(analysis: Any, calibration: Optional[Sequence[float]]) -> tuple[float, float]:
-    """(raw, reported) win probability of the analysis's best move."""
-    c = analysis.candidates[0]
+def values(analysis: Any, calibration: Optional[Sequence[float]],
+           index: int = 0) -> tuple[float, float]:
+    """(raw, reported) win probability of the analysis's best move (or its candidate
+    ``index``)."""
+    c = analysis.candidates[index]
     reported = float(c.win_probability)
     if calibration is None or analysis.algorithm != "ismcts" or c.decisive is not None \
             or not c.visits:
@@ -64,7 +68,7 @@ def values(analysis: Any, calibration: Optional[Sequence[float]]) -> tuple[float
 def _pair(task: tuple) -> tuple:
     """(position id, move, raw pair, reported pair), or (id, move, None, None) when the
     move ends the round."""
-    spec_text, pd, with_history = task
+    spec_text, pd, with_history, mover = task
     spec = EngineSpec.parse(spec_text)
     eng = _ENGINES.get(spec_text)
     if eng is None:
@@ -73,15 +77,23 @@ def _pair(task: tuple) -> tuple:
     limits = spec.fixed_limits("the pair sum")
     p = Position.from_dict(pd)
     state, history = p.replay()
-    a = eng.analyse(state.view(state.to_move), seed=derive_seed(p.seed, 3), top=1,
+    a = eng.analyse(state.view(state.to_move), seed=derive_seed(p.seed, 3),
+                    top=1 if mover == "best" else None,
                     history=(history or None) if with_history else None, **limits)
-    move = a.best
+    index = 0
+    if mover == "random":
+        # a move the mover did not pick as its best: no maximum on its side of the sum
+        # (among the moves searched at least a tenth as often as the best)
+        most = max(c.visits for c in a.candidates)
+        pool = [i for i, c in enumerate(a.candidates) if c.visits * 10 >= most]
+        index = random.Random(derive_seed(p.seed, 6)).choice(pool)
+    move = a.candidates[index].move
     after = state.apply(move)
     if after.is_round_over:
         return p.id, str(move), None, None
     b = eng.analyse(after.view(after.to_move), seed=derive_seed(p.seed, 4), top=1,
                     history=history + [(state, move)] if with_history else None, **limits)
-    (ra, pa), (rb, pb) = values(a, cal), values(b, cal)
+    (ra, pa), (rb, pb) = values(a, cal, index), values(b, cal)
     return p.id, str(move), (ra, rb), (pa, pb)
 
 
@@ -95,18 +107,18 @@ def interval(xs: Sequence[float]) -> dict[str, float]:
 
 
 def pair_sums(spec: str, positions: Sequence[Position], history: bool = False,
-              procs: int = 1) -> dict[str, Any]:
+              procs: int = 1, mover: str = "best") -> dict[str, Any]:
     """The pair sums of one spec over ``positions``: its row of the report."""
     spec = str(EngineSpec.parse(spec))
     t0 = time.time()
-    tasks = [(spec, p.to_dict(), history) for p in positions]
+    tasks = [(spec, p.to_dict(), history, mover) for p in positions]
     if procs > 1:
         with Pool(procs) as pool:
             res = sorted(pool.map(_pair, tasks, chunksize=4))
     else:
         res = [_pair(t) for t in tasks]
     used = [r for r in res if r[2] is not None]
-    return {"spec": spec, "history": history, "positions": len(used),
+    return {"spec": spec, "history": history, "mover": mover, "positions": len(used),
             "skipped_round_over": len(res) - len(used),
             "raw": interval([r[2][0] + r[2][1] for r in used]),
             "reported": interval([r[3][0] + r[3][1] for r in used]),
@@ -117,15 +129,16 @@ def pair_sums(spec: str, positions: Sequence[Position], history: bool = False,
 
 
 def report(specs: Sequence[str], positions: Sequence[Position], history: bool = False,
-           procs: int = 1, file: str = DEFAULT_FILE, log: Any = None) -> dict[str, Any]:
+           procs: int = 1, file: str = DEFAULT_FILE, log: Any = None,
+           mover: str = "best") -> dict[str, Any]:
     """The whole report (what ``--json`` prints); ``log(row)`` after each spec."""
     rows = []
     for spec in specs:
-        rows.append(pair_sums(spec, positions, history, procs))
+        rows.append(pair_sums(spec, positions, history, procs, mover))
         if log is not None:
             log(rows[-1])
     return {"file": file, "positions": len(positions), "history": history,
-            "engines": rows}
+            "mover": mover, "engines": rows}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
@@ -136,6 +149,10 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     ap.add_argument("--history", action="store_true",
                     help="give each search the round's moves before it")
     ap.add_argument("--procs", type=int, default=1)
+    ap.add_argument("--mover", choices=("best", "random"), default="best",
+                    help="the mover plays its best move (default), or a random one among "
+                         "those it searched at least a tenth as often: its value then "
+                         "carries no maximum over its moves")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     positions = load_positions(args.file)[: args.positions]
@@ -144,12 +161,14 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         print(f"{row['spec']}: raw {row['raw']['mean']:.3f}, reported "
               f"{row['reported']['mean']:.3f} over {row['positions']} positions "
               f"[{row['seconds']:.0f} s]", file=sys.stderr)
-    rep = report(args.specs, positions, args.history, args.procs, args.file, log)
+    rep = report(args.specs, positions, args.history, args.procs, args.file, log,
+                 args.mover)
     if args.json:
         print(json.dumps(rep))
         return
     print(f"{len(positions)} positions of {args.file}, "
-          f"{'with' if args.history else 'without'} the round's history")
+          f"{'with' if args.history else 'without'} the round's history, the mover's "
+          f"{args.mover} move")
     print(f"{'engine':<40} {'raw sum':>8} {'95 % interval':>15} {'reported':>9} "
           f"{'95 % interval':>15} {'pairs':>6} {'skipped':>8}")
     for r in rep["engines"]:

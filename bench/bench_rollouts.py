@@ -21,8 +21,13 @@ given with the round's moves before it, as bench_quality.py does):
    agreement is expected: it says the rollouts converge to the reference, not that
    either is right (docs/strength.md, "Rollouts as a judge").
 
+4. With ``--judge N``: on the first N positions, the search's choice and the rollouts'
+   choice among its best ``--moves`` (``rollout_pick``; ``--iterations`` and 2,000
+   worlds), each valued by the reference: the win % each loses (docs/strength.md,
+   "Rollouts as a judge").
+
     PYTHONPATH=. python3 bench/bench_rollouts.py --positions 20 --runs 10 --worlds 2000 \
-        [--analysis-time 30] [--json]
+        [--analysis-time 30] [--judge 120] [--json]
 """
 from __future__ import annotations
 
@@ -40,7 +45,7 @@ from jaipur_ai.matches.quality import load_positions
 from jaipur_ai.matches.spec import derive_seed
 from jaipur_ai.search.belief import HandBelief, read_history
 from jaipur_ai.search.evaluation import default_evaluation
-from jaipur_ai.search.rollouts import roll_out
+from jaipur_ai.search.rollouts import roll_out, stats_of
 
 
 def _ratio(reported: list[list[float]], observed: list[list[float]], rng: Any,
@@ -62,6 +67,27 @@ def _ratio(reported: list[list[float]], observed: list[list[float]], rng: Any,
             "items": int(sum(len(r) for r in rep))}
 
 
+def judge(positions: Any, iterations: int, moves: int) -> dict[str, Any]:
+    """The reference's loss of the search's choice and of the rollouts' choice among
+    the search's best ``moves`` (where the reference rolled both out)."""
+    e = jp.Engine.from_options(rollouts=moves, rollout_worlds=2000, rollout_pick=True)
+    search, rolled, differ = [], [], 0
+    for p in positions:
+        state, history = p.replay()
+        an = e.analyse(state.view(state.to_move), iterations=iterations, seed=1,
+                       history=history, top=None)
+        if an.rollouts is None:
+            continue
+        own = max(an.candidates[:moves], key=lambda c: c.visits).move   # the search's
+        top = max(p.values.values())
+        if str(own) in p.values and str(an.best) in p.values:
+            search.append(100 * (top - p.values[str(own)]))
+            rolled.append(100 * (top - p.values[str(an.best)]))
+            differ += own != an.best
+    return {"positions": len(search), "differ": differ,
+            "search_loss": float(np.mean(search)), "rollout_loss": float(np.mean(rolled))}
+
+
 def main(argv: Any = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=20)
@@ -70,6 +96,7 @@ def main(argv: Any = None) -> int:
     ap.add_argument("--moves", type=int, default=4)
     ap.add_argument("--iterations", type=int, default=4000)
     ap.add_argument("--analysis-time", type=float, default=None)
+    ap.add_argument("--judge", type=int, default=0)
     ap.add_argument("--file", default="bench/quality/positions.jsonl.gz")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
@@ -94,12 +121,13 @@ def main(argv: Any = None) -> int:
         runs = []
         for r in range(a.runs):
             t0 = time.perf_counter()
-            stats, done, _ = roll_out(view._core, [m.action_id for m in moves],
-                                      seed=derive_seed(p.seed, 100 + r), worlds=a.worlds,
-                                      evaluation=ev, hand_prior=prior, until_settled=False)
+            scores, margins, _ = roll_out(view._core, [m.action_id for m in moves],
+                                          seed=derive_seed(p.seed, 100 + r), worlds=a.worlds,
+                                          evaluation=ev, hand_prior=prior,
+                                          until_settled=False)
             seconds += time.perf_counter() - t0
-            rollouts += done * len(moves)
-            runs.append(stats)
+            rollouts += scores.size
+            runs.append(stats_of(scores, margins))
         win = np.array([[s.win_probability for s in st] for st in runs])   # runs x moves
         diff = np.array([[s.diff for s in st] for st in runs])
         rep_v.append([float(np.mean([st[i].se for st in runs])) for i in range(len(moves))])
@@ -124,13 +152,14 @@ def main(argv: Any = None) -> int:
                     "rollout_loss": 100 * (top - p.values[str(ro_best.move)]),
                     "search_loss": 100 * (top - p.values[str(known[0].move)])})
         print(f"position {p.id}: {len(moves)} moves", file=sys.stderr)
-    out: dict[str, Any] = {
-        "positions": len(rep_v), "runs": a.runs, "worlds": a.worlds, "moves": a.moves,
-        "value_se": _ratio(rep_v, obs_v, rng), "diff_se": _ratio(rep_d, obs_d, rng),
-        "rollouts_per_second": rollouts / seconds if seconds else 0.0,
-        "mean_value_se_points": 100 * float(np.mean(np.concatenate(rep_v))),
-        "mean_diff_se_points": 100 * float(np.mean(np.concatenate(rep_d))),
-    }
+    out: dict[str, Any] = {"positions": len(rep_v), "runs": a.runs, "worlds": a.worlds,
+                           "moves": a.moves}
+    if rep_v:
+        out.update({
+            "value_se": _ratio(rep_v, obs_v, rng), "diff_se": _ratio(rep_d, obs_d, rng),
+            "rollouts_per_second": rollouts / seconds if seconds else 0.0,
+            "mean_value_se_points": 100 * float(np.mean(np.concatenate(rep_v))),
+            "mean_diff_se_points": 100 * float(np.mean(np.concatenate(rep_d)))})
     if long_rows:
         n = len(long_rows)
         out["analysis"] = {
@@ -141,14 +170,23 @@ def main(argv: Any = None) -> int:
             "rollout_loss": float(np.mean([r["rollout_loss"] for r in long_rows])),
             "search_loss": float(np.mean([r["search_loss"] for r in long_rows])),
             "rows": long_rows}
+    if a.judge:
+        out["judge"] = judge(load_positions(a.file)[:a.judge], a.iterations, a.moves)
     if a.json:
         print(json.dumps(out, indent=1))
     else:
         for k in ("value_se", "diff_se"):
+            if k not in out:
+                continue
             r = out[k]
             print(f"{k}: reported / observed {r['ratio']:.3f} ({r['lo']:.3f} .. {r['hi']:.3f}),"
                   f" {r['items']} moves")
-        print(f"rollouts a second (one thread): {out['rollouts_per_second']:,.0f}")
+        if "rollouts_per_second" in out:
+            print(f"rollouts a second (one thread): {out['rollouts_per_second']:,.0f}")
+        if "judge" in out:
+            j = out["judge"]
+            print(f"judge, {j['positions']} positions ({j['differ']} differ): the search's "
+                  f"choice loses {j['search_loss']:.2f}, the rollouts' {j['rollout_loss']:.2f}")
         if "analysis" in out:
             x = out["analysis"]
             print(f"{x['time']:g} s analyses, {x['positions']} positions: rollouts' best is the "

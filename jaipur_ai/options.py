@@ -360,6 +360,11 @@ OPTIONS: tuple[Option, ...] = (
     _o("opponent_view", "choice", "all", "what the opponent's choices in the search read: "
        "'off' the sampled world; 'all' its priors and playout moves from that world "
        "re-dealt as the opponent sees it", choices=("off", "all"), algorithms=_IS, scope="settings"),
+    _o("own_view", "choice", "off", "what the searcher's own choices below the root "
+       "read: 'off' the sampled world (its imagined future play sees the opponent's "
+       "hand); 'all' its priors and playout moves from that world re-dealt from its own "
+       "information (docs/search.md, \"The searcher's own view\")", choices=("off", "all"),
+       algorithms=_IS, scope="settings"),
     _o("opponent_stats", "choice", "hand", "the statistics the opponent's choices in the "
        "ISMCTS tree read: 'pooled' over the hands it may hold, or 'hand' kept apart for "
        "each hand (docs/search.md, \"The opponent's statistics\")",
@@ -399,15 +404,19 @@ OPTIONS: tuple[Option, ...] = (
        "each reading only what it knows): each move's result and its difference from "
        "the search's best, with standard errors, beside the search's values (the "
        "order and the move played stay the search's; 0: off; docs/search.md, "
-       "\"Rollouts\")", lo=0, hi=64,
+       "\"Rollouts: a second opinion\")", lo=0, hi=64,
        algorithms=_SEARCH, scope="settings"),
     _o("rollout_share", "float", 0.5, "rollouts: the share of a time-limited move they "
        "take (the search takes the rest)", lo=0.05, hi=0.95, algorithms=_SEARCH,
        scope="settings"),
     _o("rollout_worlds", "int", 0, "rollouts: worlds each candidate is rolled out in (0: "
-       "as many as the time allows, or 1,000 without a time limit); they stop sooner "
-       "once the ranking is settled", lo=0, hi=10_000_000, algorithms=_SEARCH,
+       "as many as the time allows, or 1,000 without a time limit; 1 counts as 2); they "
+       "stop sooner once the ranking is settled", lo=0, hi=10_000_000, algorithms=_SEARCH,
        scope="settings"),
+    _o("rollout_pick", "bool", False, "rollouts: order the rolled-out moves by their "
+       "results and play the best of them, instead of the search's (for the study of "
+       "the rollouts as a judge: it lost most rounds, docs/strength.md)",
+       algorithms=_SEARCH, scope="settings"),
     _o("worlds", "int", 8, "PIMC: the worlds sampled from the view, each searched by its "
        "own perfect-information tree (the iterations or time split evenly between them)",
        lo=1, hi=MAX_SAMPLES, algorithms=("pimc",), scope="settings"),

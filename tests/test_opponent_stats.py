@@ -211,3 +211,39 @@ def test_a_bad_opponent_values_is_a_typed_error():
         jp.Engine.from_options(opponent_values="peek")
     with pytest.raises(ValueError, match="opp_values"):
         S.IsmctsSearcher(mid_position(3, 6).view(0)._core, opp_values="peek")
+
+
+# -- the searcher's own view (own_view="all"; docs/search.md, "Where the excess comes
+# from"): its own playout moves and tree priors below the root read a world re-dealt
+# from its information, so its imagined future play does not see the opponent's hand
+
+@pytest.mark.parametrize("seed,plies", [(3, 6), (7, 6)])
+def test_the_searchers_own_view_is_fair_deterministic_and_changes_the_search(seed, plies):
+    s = mid_position(seed, plies)
+    opp = s.players[1 - s.to_move]
+    assert sorted(opp.known) != sorted(opp.hand)      # the re-deal has cards to shuffle
+    v = s.view(s.to_move)
+    w = next(x for x in (v.sample(k) for k in range(50)) if x != s)
+    e = jp.Engine.from_options(own_view="all")
+    a, b, again = (e.analyse(x, iterations=600, seed=3) for x in (s, w, s))
+    key = [(str(c.move), c.visits, c.win_probability) for c in a]
+    assert key == [(str(c.move), c.visits, c.win_probability) for c in b]
+    assert key == [(str(c.move), c.visits, c.win_probability) for c in again]
+    off = jp.Engine().analyse(s, iterations=600, seed=3)
+    assert key != [(str(c.move), c.visits, c.win_probability) for c in off]
+    assert a.options["own_view"] == "all" and "own_view" not in off.options
+
+
+def test_the_own_view_changes_nothing_once_the_opponents_hand_is_known():
+    # every card of the opponent's hand seen taken: nothing to re-deal
+    s = mid_position(7, 15)
+    opp = s.players[1 - s.to_move]
+    assert sorted(opp.known) == sorted(opp.hand)
+    a = jp.Engine.from_options(own_view="all").analyse(s, iterations=600, seed=3)
+    b = jp.Engine().analyse(s, iterations=600, seed=3)
+    assert [(str(c.move), c.visits) for c in a] == [(str(c.move), c.visits) for c in b]
+
+
+def test_a_bad_own_view_is_a_typed_error():
+    with pytest.raises(jp.InvalidOptionError, match="own_view"):
+        jp.Engine.from_options(own_view="peek")

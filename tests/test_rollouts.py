@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -47,10 +48,13 @@ def test_rollouts_are_deterministic_and_do_not_depend_on_the_threads():
     one = R.roll_out(core, acts, seed=9, worlds=300)
     again = R.roll_out(core, acts, seed=9, worlds=300)
     two = R.roll_out(core, acts, seed=9, worlds=300, threads=2)
-    assert one == again == two
-    assert one[1] == 300 or (one[2] and one[1] >= R.MIN_WORLDS)   # all, or settled
+    for x in (again, two):
+        assert np.array_equal(one[0], x[0]) and np.array_equal(one[1], x[1])
+        assert one[2] == x[2]
+    n = one[0].shape[1]
+    assert n == 300 or (one[2] and n >= R.MIN_WORLDS)     # all the worlds, or settled
     other = R.roll_out(core, acts, seed=10, worlds=300)
-    assert other[0] != one[0]
+    assert not np.array_equal(other[0][:, :n], one[0][:, :other[0].shape[1]])
     e = jp.Engine.from_options(rollouts=2, rollout_worlds=200)
     assert _rolled(e.analyse(s, iterations=300, seed=4)) == \
         _rolled(e.analyse(s, iterations=300, seed=4))
@@ -117,7 +121,7 @@ def test_the_rollout_statistics_are_those_of_the_paired_results(k, n, seed):
     rng = np.random.default_rng(seed)
     scores = rng.choice([0.0, 0.5, 1.0], size=(k, n)).astype(np.float32)
     margins = rng.integers(-40, 40, size=(k, n)).astype(np.int16)
-    stats = R._stats(scores, margins)
+    stats = R.stats_of(scores, margins)
     assert stats[0].diff == 0.0 and stats[0].diff_se == 0.0
     for i, r in enumerate(stats):
         assert r.worlds == n
@@ -128,6 +132,23 @@ def test_the_rollout_statistics_are_those_of_the_paired_results(k, n, seed):
         if i:
             assert r.diff_se == pytest.approx(float(d.std(ddof=1)) / math.sqrt(n))
         assert r.expected_margin == pytest.approx(float(margins[i].mean()))
+
+
+def test_rollout_pick_plays_the_rollouts_best():
+    # for the study of the rollouts as a judge: the rolled-out moves in the rollouts'
+    # order, the differences against their best
+    s = mid_position(7, 15)
+    plain = jp.Engine.from_options(rollouts=3, rollout_worlds=400).analyse(
+        s, iterations=800, seed=2, top=None)
+    picked = jp.Engine.from_options(rollouts=3, rollout_worlds=400, rollout_pick=True).analyse(
+        s, iterations=800, seed=2, top=None)
+    wins = [c.rollout.win_probability for c in picked[:3]]
+    assert wins == sorted(wins, reverse=True)
+    assert picked.best == max(plain[:3], key=lambda c: c.rollout.win_probability).move
+    assert all(c.rollout.diff <= 0.0 for c in picked[:3])
+    assert {c.move for c in picked[:3]} == {c.move for c in plain[:3]}
+    assert [c.move for c in picked[3:]] == [c.move for c in plain[3:]]
+    assert picked.options["rollout_pick"] is True
 
 
 def test_bad_rollout_options_are_typed_errors():
@@ -172,3 +193,64 @@ def test_the_command_line_rolls_out(capsys, monkeypatch):
     assert json.loads(capsys.readouterr().out)["rollouts"] is None
     assert main(args + ["--rollouts", "65"]) == 2
     assert "--rollouts" in capsys.readouterr().err
+
+
+def test_where_settled_rollouts_stop_does_not_depend_on_the_threads():
+    # the ranking is looked at every BATCH worlds whatever the threads: the same stop
+    s = mid_position(3, 6)
+    core = s.view(s.to_move)._core
+    acts = [m.action_id for m in s.legal_moves()[:4]]
+    for seed in (1, 2, 3):
+        one = R.roll_out(core, acts, seed=seed, worlds=3000)
+        two = R.roll_out(core, acts, seed=seed, worlds=3000, threads=2)
+        three = R.roll_out(core, acts, seed=seed, worlds=3000, threads=3)
+        for x in (two, three):
+            assert np.array_equal(one[0], x[0]) and one[2] == x[2]
+        n = one[0].shape[1]
+        assert n == 3000 or (one[2] and n % R.BATCH == 0 and n >= R.MIN_WORLDS)
+
+
+def test_reports_are_cut_to_top_and_a_stop_ends_the_rollouts():
+    s = mid_position(7, 15)
+    stop = threading.Event()
+    seen = []
+
+    def report(a):
+        seen.append(a)
+        if a.rollouts is not None:
+            stop.set()                  # stop once the rollouts have begun
+
+    e = jp.Engine.from_options(rollouts=4, rollout_worlds=1_000_000)
+    a = e.analyse(s, iterations=3000, seed=1, top=2, on_progress=report,
+                  report_every=0.01, stop_event=stop)
+    assert seen and all(len(x.candidates) <= 2 for x in seen)
+    assert a.stopped and a.rollouts is not None and a.rollouts.worlds < 1_000_000
+    assert len(a.candidates) == 2
+
+
+def test_best_move_plays_the_search_unless_the_rollouts_pick():
+    s = mid_position(7, 15)
+    plain = jp.Engine().best_move(s, iterations=600, seed=4)
+    assert jp.Engine.from_options(rollouts=3).best_move(s, iterations=600, seed=4) == plain
+    picked = jp.Engine.from_options(rollouts=3, rollout_pick=True)
+    assert picked.best_move(s, iterations=600, seed=4) == \
+        picked.analyse(s, iterations=600, seed=4).best
+
+
+def test_one_world_is_rolled_out_as_two_and_the_json_stays_valid():
+    s = mid_position(7, 15)
+    a = jp.Engine.from_options(rollouts=2, rollout_worlds=1).analyse(s, iterations=300, seed=1)
+    assert a.rollouts.worlds == 2
+    json.loads(a.to_json(), parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+
+
+def test_a_long_analysis_asks_no_rollouts_of_a_perfect_information_search(capsys,
+                                                                           monkeypatch):
+    # -o perfect_information=true with a long --time: the error (the CLI analyses the
+    # mover's view) is about the position, not about rollouts the user never asked for
+    monkeypatch.setattr("jaipur_ai.doors.commands.LONG_ANALYSIS", 0.2)
+    state = jp.GameState.new(seed=3, starter=0).to_text()
+    assert main(["analyse", state, "--time", "0.3", "--seed", "1", "--json",
+                 "-o", "perfect_information=true"]) == 2
+    err = capsys.readouterr().err
+    assert "perfect_information" in err and "rollouts" not in err

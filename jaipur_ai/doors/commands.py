@@ -271,7 +271,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.rollouts is not None:
         options.append(("rollouts", args.rollouts))
     elif (t is not None and t >= LONG_ANALYSIS and not perfect and args.algorithm in
-          ("ismcts", "expectimax", "pimc") and all(k != "rollouts" for k, _ in options)):
+          ("ismcts", "expectimax", "pimc") and "rollouts" not in dict(options)
+          and not dict(options).get("perfect_information")):
         options.append(("rollouts", ANALYSIS_ROLLOUTS))     # a long analysis rolls out
     engine = _make_engine(args.algorithm, args.threads, perfect, options)
     try:

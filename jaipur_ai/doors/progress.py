@@ -96,7 +96,7 @@ class SearchProgress:
         text = f"searching: {what}, {analysis.elapsed:.1f} s"
         ro = getattr(analysis, "rollouts", None)
         if ro is not None and analysis.candidates and analysis.candidates[0].rollout:
-            # the rollouts' ranking as it firms up (docs/search.md, "Rollouts")
+            # the rollouts' ranking as it firms up (docs/search.md, "Rollouts: a second opinion")
             c = analysis.candidates[0]
             text = (f"rolling out: {ro.worlds:,} worlds, {c.move} "
                     f"{c.rollout.win_probability:.1%} ±{c.rollout.se:.1%}"

@@ -60,7 +60,8 @@ class IsmctsSearcher(RootSearch):
                  chance_width: float = ...,
                  puct: float = ..., prior_temp: float = ..., all_moves_after: int = ...,
                  evaluation: Optional[Evaluation] = ..., learned_priors: bool = ...,
-                 opp_view: bool = ..., opp_stats: str = ..., opp_values: str = ...,
+                 opp_view: bool = ..., own_view: bool = ..., opp_stats: str = ...,
+                 opp_values: str = ...,
                  judge: bool = ...,
                  policy: bool = ...) -> None: ...
     @property

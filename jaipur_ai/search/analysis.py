@@ -21,8 +21,9 @@ class RolloutStat:
     """A candidate's rollouts (:mod:`jaipur_ai.search.rollouts`), from the mover's view:
     ``win_probability`` its mean result over ``worlds`` rolled-out rounds (a draw
     counts half) and ``se`` that mean's standard error; ``diff`` its mean minus that of
-    the search's best move (the first candidate) in the same worlds (0 for that move)
-    and ``diff_se`` the standard error of that difference (the worlds are shared);
+    the first candidate (the search's best move; with ``rollout_pick``, the rollouts'
+    best) in the same worlds (0 for that move) and ``diff_se`` the standard error of
+    that difference (the worlds are shared);
     ``expected_margin`` the mean points of the mover minus the opponent's."""
 
     worlds: int

@@ -70,7 +70,7 @@ from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
 from jaipur_ai.search.levels import choose, for_level
 from jaipur_ai.search.pimc import run_pimc
 from jaipur_ai.search.ply1 import run_ply1
-from jaipur_ai.search.rollouts import with_rollouts
+from jaipur_ai.search.rollouts import cut_reports, with_rollouts
 from jaipur_ai.search.settings import Settings, settings_of
 
 __all__ = ["Engine", "Analysis", "Candidate", "Settings", "best_move", "analyse",
@@ -271,9 +271,11 @@ class Engine:
         d["perfect_information"] = self.perfect_information
         if self.temperature:
             d["temperature"] = self.temperature
+        if self.algorithm == "ismcts" and s.own_view != "off":
+            d["own_view"] = s.own_view
         if s.rollouts:
             d.update(rollouts=s.rollouts, rollout_share=s.rollout_share,
-                     rollout_worlds=s.rollout_worlds)
+                     rollout_worlds=s.rollout_worlds, rollout_pick=s.rollout_pick)
         return d
 
     def searcher_options(self) -> dict[str, Any]:
@@ -287,7 +289,7 @@ class Engine:
                 "cutoff": s.cutoff, "widen": s.widen, "tree_depth": s.tree_depth,
                 "chance_nodes": s.chance_nodes, "chance_width": s.chance_width,
                 "puct": s.puct, "prior_temp": s.prior_temp,
-                "opp_view": s.opponent_view == "all",
+                "opp_view": s.opponent_view == "all", "own_view": s.own_view == "all",
                 "opp_stats": s.opponent_stats, "opp_values": s.opponent_values,
                 "all_moves_after": s.all_moves_after,
                 "evaluation": self._evaluation,
@@ -519,10 +521,15 @@ class Engine:
         call = Call(stop_event)
         with self._lock:
             self._calls.add(call)
-        rolled = self.settings.rollouts
+        # rollouts are for analyses: best_move plays the search's move unless it is
+        # the rollouts' to play (rollout_pick), and spends no time on them otherwise
+        rolled = self.settings.rollouts if self.settings.rollout_pick or \
+            not short_circuit else 0
         if rolled and time is not None:
             time *= 1.0 - self.settings.rollout_share   # the rollouts take the rest
         search_top = None if rolled else top
+        if rolled:
+            on_progress = cut_reports(on_progress, top)
         try:
             log.debug("%s search: time %s, iterations %s, seed %s, %d threads",
                       self.algorithm, time, iterations, seed, self.threads)

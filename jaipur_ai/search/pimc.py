@@ -86,7 +86,7 @@ def run_pimc(run: Run, core: Any, time: Optional[float], iterations: Optional[in
     opts = dict(run.searcher)
     # each tree searches one world's truth: no re-dealing for the opponent, no
     # statistics per opponent hand (it has one), no branching on known draws
-    opts.update(opp_view=False, opp_stats="pooled", opp_values="world",
+    opts.update(opp_view=False, own_view=False, opp_stats="pooled", opp_values="world",
                 chance_nodes=False, chance_width=0.0,
                 initial_nodes=min(run.settings.max_nodes, 1024))
     searchers = [IsmctsSearcher(w, seed=derive_seed(seed, n + i), judge=False, **opts)

@@ -1,5 +1,5 @@
 """Rollouts of a search's best candidates: each move played to the end of the round in
-the same sampled worlds, with its standard error (docs/search.md, "Rollouts").
+the same sampled worlds, with its standard error (docs/search.md, "Rollouts: a second opinion").
 
 A search values the moves by its own model; a rollout asks the round itself, played on
 by a fixed policy.  Each of the ``n`` best candidates is played in the same worlds of
@@ -37,13 +37,14 @@ from jaipur_ai.search._search import derive_seed
 from jaipur_ai.search.analysis import Analysis, Candidate, Rollouts, RolloutStat
 from jaipur_ai.search.settings import Settings
 
-__all__ = ["roll_out", "with_rollouts", "settled", "BATCH", "SETTLED_Z", "MIN_WORLDS",
+__all__ = ["roll_out", "with_rollouts", "stats_of", "settled", "order_of", "cut_reports", "BATCH", "SETTLED_Z", "MIN_WORLDS",
            "WORLDS_WITHOUT_TIME", "ANALYSIS_ROLLOUTS", "LONG_ANALYSIS"]
 
 #: Worlds rolled out between two looks at the estimates (and progress reports).
 BATCH = 128
 #: The rollouts' ranking is settled when every other candidate is this many standard
-#: errors of its difference below their best (about 1 in 1,000 by chance, for each).
+#: errors of its difference below their best (a rule of thumb: one such test alone
+#: errs about once in 1,000, but it is made again every BATCH worlds).
 SETTLED_Z = 3.0
 #: No early stop before this many worlds (a standard error of a few worlds is noise).
 MIN_WORLDS = 256
@@ -58,7 +59,7 @@ ROLLOUT_STREAM = 0x524F4C4C
 WORLDS_WITHOUT_TIME = 1000
 
 
-def _stats(scores: np.ndarray, margins: np.ndarray) -> list[RolloutStat]:
+def stats_of(scores: np.ndarray, margins: np.ndarray) -> list[RolloutStat]:
     """One RolloutStat per row (a candidate's results in the same worlds), the
     differences against the first row (the search's best)."""
     n = scores.shape[1]
@@ -97,15 +98,18 @@ def roll_out(core: Any, actions: Sequence[int], *, seed: int, worlds: Optional[i
              deadline: Optional[float] = None, evaluation: Any = None,
              hand_prior: Optional[tuple[Any, Any]] = None, threads: int = 1,
              stop: Optional[Callable[[], bool]] = None,
-             on_batch: Optional[Callable[[list[RolloutStat], int, bool], Any]] = None,
-             until_settled: bool = True) -> tuple[list[RolloutStat], int, bool]:
+             on_batch: Optional[Callable[[np.ndarray, np.ndarray, bool], Any]] = None,
+             until_settled: bool = True) -> tuple[np.ndarray, np.ndarray, bool]:
     """Roll ``actions`` (action ids legal for the mover of the core view) out in the
     same worlds, :data:`BATCH` at a time, until ``worlds`` worlds, the clock reading
-    ``deadline`` (``time.monotonic()``), ``stop()``, or (``until_settled``) the
-    ranking settled after :data:`MIN_WORLDS`.  ``threads`` roll batches out in parallel (the results do not
-    depend on it).  ``on_batch(stats, worlds, settled)`` is called after each round of
-    batches.  Returns (one RolloutStat per action, differences against the first; the
-    worlds; settled)."""
+    ``deadline`` (``time.monotonic()``; a round of batches is not begun when it would
+    end past it), ``stop()`` (looked at between rounds), or (``until_settled``) the
+    ranking settled at a multiple of :data:`BATCH` worlds from :data:`MIN_WORLDS` on.
+    ``threads`` roll batches out side by side; with a number of worlds, or settled,
+    the results do not depend on them.  Returns ``(scores, margins, settled)``: the
+    mover's results (1, 0.5, 0) and margins, an array (actions, worlds) each, and
+    whether the ranking is settled; ``on_batch`` gets the same after each round of
+    batches.  :func:`stats_of` summarises them."""
     from jaipur_ai.search._rollout import rollout_outcomes
     if worlds is None and deadline is None:
         raise ValueError("give worlds, a deadline or both")
@@ -113,19 +117,22 @@ def roll_out(core: Any, actions: Sequence[int], *, seed: int, worlds: Optional[i
     ids = np.asarray(actions, np.int32)
     scores = np.zeros((len(ids), 0), np.float32)
     margins = np.zeros((len(ids), 0), np.int16)
-    stats: list[RolloutStat] = []
-    done, calm = 0, False
+    calm = False
 
     def batch(first: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         return rollout_outcomes(core, ids, k, seed, first, evaluation=evaluation,
                                 fair=True, hands=hands, weights=weights, per_ply=True)
 
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    took = 0.0                          # seconds of the last round of batches
     try:
-        while worlds is None or done < worlds:
+        while worlds is None or scores.shape[1] < worlds:
+            done = scores.shape[1]
             if stop is not None and stop():
                 break
-            if done > 0 and deadline is not None and _time.monotonic() >= deadline:
+            # (a round is not begun when it would end past the deadline, as the last
+            # one took; it cannot be interrupted)
+            if deadline is not None and _time.monotonic() + took >= deadline:
                 break
             ks: list[int] = []
             for _ in range(threads):
@@ -133,28 +140,52 @@ def roll_out(core: Any, actions: Sequence[int], *, seed: int, worlds: Optional[i
                 if k > 0:
                     ks.append(k)
             firsts = [done + sum(ks[:j]) for j in range(len(ks))]
+            t0 = _time.monotonic()
             parts = (list(pool.map(batch, firsts, ks)) if pool is not None and len(ks) > 1
                      else [batch(f, k) for f, k in zip(firsts, ks)])
+            took = _time.monotonic() - t0
             scores = np.concatenate([scores] + [p[0] for p in parts], axis=1)
             margins = np.concatenate([margins] + [p[1] for p in parts], axis=1)
-            done += sum(ks)
-            stats = _stats(scores, margins)
-            calm = len(ids) > 1 and settled(scores)
+            # the ranking is looked at every BATCH worlds, whatever the threads, so that
+            # the rollouts stop at the same world for any number of them
+            cut = None
+            for m in range(done - done % BATCH + BATCH, scores.shape[1] + 1, BATCH):
+                calm = len(ids) > 1 and settled(scores[:, :m])
+                if until_settled and calm and m >= MIN_WORLDS:
+                    cut = m
+                    break
+            if cut is not None:
+                scores, margins = scores[:, :cut], margins[:, :cut]
+            else:
+                calm = len(ids) > 1 and settled(scores)
             if on_batch is not None:
-                on_batch(stats, done, calm)
-            if until_settled and calm and done >= MIN_WORLDS:
+                on_batch(scores, margins, calm)
+            if cut is not None:
                 break
     finally:
         if pool is not None:
             pool.shutdown()
-    return stats, done, calm
+    return scores, margins, calm
 
 
-def annotated(analysis: Analysis, stats: Sequence[RolloutStat]) -> list[Candidate]:
-    """The analysis's candidates, in the search's order, the first ``len(stats)`` of
-    them given their rollouts."""
-    return ([replace(c, rollout=r) for c, r in zip(analysis.candidates, stats)]
-            + list(analysis.candidates[len(stats):]))
+def order_of(scores: np.ndarray, pick: bool) -> list[int]:
+    """The candidates' order: the search's, or (``pick``) by the rollouts' means, best
+    first (ties: the search's order)."""
+    n = scores.shape[0]
+    if not pick or scores.shape[1] == 0:
+        return list(range(n))
+    means = scores.mean(axis=1)
+    return sorted(range(n), key=lambda i: (-float(means[i]), i))
+
+
+def annotated(analysis: Analysis, scores: np.ndarray, margins: np.ndarray,
+              order: list[int]) -> list[Candidate]:
+    """The analysis's candidates with the rolled-out ones (the first ``len(order)``)
+    given their rollouts and put in ``order``, the differences against the first of
+    them; the others follow in the search's order."""
+    stats = stats_of(scores[order], margins[order])
+    head = [replace(analysis.candidates[i], rollout=r) for i, r in zip(order, stats)]
+    return head + list(analysis.candidates[len(order):])
 
 
 def with_rollouts(analysis: Analysis, core: Any, n: int, settings: Settings, timed: bool,
@@ -164,10 +195,11 @@ def with_rollouts(analysis: Analysis, core: Any, n: int, settings: Settings, tim
                   on_progress: Optional[Callable[[Analysis], Any]] = None,
                   report_every: Optional[float] = None) -> Analysis:
     """``analysis`` (every searched candidate, best first) with its ``n`` best rolled
-    out (:func:`roll_out`), then cut to ``top``; the order and the best move stay the
-    search's.  A search
-    that was ``timed`` gives the rollouts ``settings.rollout_share`` of the move (its
-    own time was cut to the rest); one limited by iterations alone gives them
+    out (:func:`roll_out`), then cut to ``top``.  The order and the best move stay the
+    search's, unless ``settings.rollout_pick`` orders the rolled-out moves by the
+    rollouts (a study of the rollouts as a judge: docs/strength.md).  A search that was
+    ``timed`` gives the rollouts ``settings.rollout_share`` of the move (its own time
+    was cut to the rest); one limited by iterations alone gives them
     ``settings.rollout_worlds`` worlds (0: :data:`WORLDS_WITHOUT_TIME`).  A move that
     ends the round at once is judged exactly by the search and nothing is rolled out
     after it; nor when there is a single candidate."""
@@ -175,34 +207,50 @@ def with_rollouts(analysis: Analysis, core: Any, n: int, settings: Settings, tim
     if len(cands) < 2 or cands[0].decisive or analysis.stopped:
         return _cut(analysis, top)
     share = settings.rollout_share
-    worlds = settings.rollout_worlds or (None if timed else WORLDS_WITHOUT_TIME)
+    # (one world has no standard error: two at least)
+    worlds = max(2, settings.rollout_worlds) if settings.rollout_worlds else \
+        (None if timed else WORLDS_WITHOUT_TIME)
     t0 = _time.monotonic()
     deadline = t0 + analysis.elapsed * share / (1.0 - share) if timed else None
     seed = derive_seed(analysis.seed, ROLLOUT_STREAM)
     last = [t0]
 
-    def report(stats: list[RolloutStat], done: int, calm: bool) -> None:
+    def rolled(scores: np.ndarray, margins: np.ndarray, calm: bool) -> Analysis:
+        order = order_of(scores, settings.rollout_pick)
+        ro = Rollouts(scores.shape[1], _time.monotonic() - t0, calm, seed)
+        return replace(analysis, candidates=annotated(analysis, scores, margins, order),
+                       rollouts=ro)
+
+    def report(scores: np.ndarray, margins: np.ndarray, calm: bool) -> None:
         if on_progress is None or report_every is None:
             return
         # the first batch at once (the table gains its rollout columns), then at
         # the report interval
-        if done <= BATCH * threads or _time.monotonic() - last[0] >= report_every * 0.999:
+        if scores.shape[1] <= BATCH * threads or \
+                _time.monotonic() - last[0] >= report_every * 0.999:
             last[0] = _time.monotonic()
-            ro = Rollouts(done, last[0] - t0, calm, seed)
-            on_progress(_cut(replace(analysis, candidates=annotated(analysis, stats),
-                                     rollouts=ro), top))
+            on_progress(_cut(rolled(scores, margins, calm), top))
 
-    stats, done, calm = roll_out(core, [c.move.action_id for c in cands], seed=seed,
-                                 worlds=worlds, deadline=deadline, evaluation=evaluation,
-                                 hand_prior=hand_prior, threads=threads, stop=stop,
-                                 on_batch=report)
-    if not done:
+    scores, margins, calm = roll_out(core, [c.move.action_id for c in cands], seed=seed,
+                                     worlds=worlds, deadline=deadline,
+                                     evaluation=evaluation, hand_prior=hand_prior,
+                                     threads=threads, stop=stop, on_batch=report)
+    if not scores.shape[1]:
         return _cut(analysis, top)
-    ro = Rollouts(done, _time.monotonic() - t0, calm, seed)
-    out = replace(analysis, candidates=annotated(analysis, stats), rollouts=ro,
-                  elapsed=analysis.elapsed + ro.elapsed,
+    out = rolled(scores, margins, calm)
+    spent = _time.monotonic() - t0
+    out = replace(out, elapsed=analysis.elapsed + spent,
                   stopped=analysis.stopped or (stop is not None and stop()))
     return _cut(out, top)
+
+
+def cut_reports(on_progress: Optional[Callable[[Analysis], Any]],
+                top: Optional[int]) -> Optional[Callable[[Analysis], Any]]:
+    """``on_progress`` for a search that keeps every candidate for its rollouts: its
+    reports cut to ``top``, as the answer will be."""
+    if on_progress is None:
+        return None
+    return lambda a: on_progress(_cut(a, top))
 
 
 def _cut(analysis: Analysis, top: Optional[int]) -> Analysis:

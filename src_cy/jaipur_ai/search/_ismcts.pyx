@@ -22,7 +22,7 @@ from jaipur_ai.search._params cimport (PLAYOUT_INFORMED, PLAYOUT_RANDOM, REWARD_
                                 REWARD_MARGIN, EXPAND_ORDERED, EXPAND_RANDOM, reward_of)
 from jaipur_ai.search._nodepool cimport NO_NODE
 from jaipur_ai.search._root cimport now, deadline_of
-from jaipur_ai.search._worlds cimport sample_world, opponent_world, force_draw
+from jaipur_ai.search._worlds cimport sample_world, opponent_world, force_draw, chooser_world
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai.search._policy cimport (MAX_CAND, candidates, prior_scores,
                                 playout as run_playout)
@@ -73,7 +73,8 @@ cdef class IsmctsSearcher(RootSearch):
                  double widen=0.0, int tree_depth=0, bint chance_nodes=False,
                  double chance_width=0.0, double puct=0.0,
                  double prior_temp=1.0, int all_moves_after=0, Evaluation evaluation=None,
-                 bint learned_priors=False, bint opp_view=False, opp_stats="pooled",
+                 bint learned_priors=False, bint opp_view=False, bint own_view=False,
+                 opp_stats="pooled",
                  opp_values="world", bint judge=True, bint policy=True):
         cdef State probe
         cdef Rng r
@@ -124,6 +125,7 @@ cdef class IsmctsSearcher(RootSearch):
             raise ValueError("all_moves_after must be >= 0")
         self.P.all_moves_after = all_moves_after
         self.P.opp_view = opp_view
+        self.P.own_view = own_view
         _check_choice("opp_stats", opp_stats, "pooled", "hand")
         self.opp_stats = InfoStats(4096, max_nodes) if opp_stats == "hand" else None
         _check_choice("opp_values", opp_values, "world", "redealt")
@@ -252,11 +254,10 @@ cdef class IsmctsSearcher(RootSearch):
         cdef double mx = -1e300, tot = 0.0, sq, u, bu = -1e300, fpu, v
         cdef bint by_hand = self.opp_stats is not None and s.to_move != self.observer
         cdef uint64_t hand = _hand_code(s, s.to_move) if by_hand else 0
-        if self.P.opp_view and s.to_move != self.observer:
-            # the opponent's priors from a world re-dealt from its own information
-            # (its candidates are the same: they read its hand, herd and the market)
-            opponent_world(s, self.observer, &ow, &self.rng)
-            sv = &ow
+        # the mover's priors from the world as it sees it (opponent_view, own_view;
+        # the candidates are the same in both: they read its hand, herd and the market)
+        sv = chooser_world(s, self.observer, self.P.opp_view, self.P.own_view, &ow,
+                           &self.rng)
         hold_tab(sv, &T)
         n = candidates(sv, &T, cand)
         if n == 0:

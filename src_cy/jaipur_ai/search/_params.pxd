@@ -38,6 +38,10 @@ ctypedef struct Params:
     int observer               # the searching player (whose hand is real in every world)
     int opp_view               # the opponent's tree priors and playout moves read a world
                                # re-dealt from its own information (0: the sampled world)
+    int own_view               # the searcher's own tree priors (below the root) and playout
+                               # moves read a world re-dealt from its own information: the
+                               # opponent's cards it never saw shuffled with the pile's
+                               # (0: the sampled world, which shows it the opponent's hand)
     int opp_values_redealt     # the statistics the opponent's tree choices read are backed
                                # up from the leaf re-dealt as it sees it (0: the sampled
                                # world's result, which reads the searcher's real hand)

@@ -20,7 +20,7 @@ from jaipur_ai.search._movefeatures cimport move_dot
 from jaipur_ai.search._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai.search._decisive cimport ends_round, empties_stack, end_score, gives_opp_win
-from jaipur_ai.search._worlds cimport opponent_world
+from jaipur_ai.search._worlds cimport opponent_world, chooser_world
 
 cdef const Figures* F = figures()
 
@@ -248,12 +248,9 @@ cdef double playout(State* s, Rng* r, const Params* P) noexcept nogil:
     if P.playout == PLAYOUT_RANDOM:
         return random_playout(s, r, limit)
     while s.result == RESULT_NONE and plies < limit:
-        if P.opp_view and s.to_move != P.observer:
-            # the opponent chooses in a world re-dealt from its own information
-            opponent_world(s, P.observer, &t, r)
-            if policy_move(&t, r, P, &m) != 0:
-                break
-        elif policy_move(s, r, P, &m) != 0:
+        # each player chooses in the world as it sees it (opp_view, own_view)
+        if policy_move(chooser_world(s, P.observer, P.opp_view, P.own_view, &t, r),
+                       r, P, &m) != 0:
             break
         apply_move(s, &m)
         plies += 1

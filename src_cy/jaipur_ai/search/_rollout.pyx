@@ -23,13 +23,14 @@ import numpy as np
 cimport numpy as cnp
 
 from jaipur_ai.rules._core cimport (State, View, Move, Rng, rng_seed, apply_move, move_of,
-                                    round_totals, RESULT_NONE, RESULT_DRAW, N_GOODS)
+                                    round_totals, RESULT_NONE, RESULT_DRAW)
 from jaipur_ai.rules._movegen cimport is_legal
 from jaipur_ai.rules._bridge cimport CoreView
 from jaipur_ai.search._params cimport Params, PLAYOUT_INFORMED
 from jaipur_ai.search._policy cimport policy_move
-from jaipur_ai.search._worlds cimport mix, opponent_world, sample_world, HandPrior
+from jaipur_ai.search._worlds cimport mix, chooser_world, sample_world, HandPrior
 from jaipur_ai.search._evaluation cimport Evaluation
+from jaipur_ai.search._root import hand_prior_arrays
 
 cnp.import_array()
 
@@ -80,14 +81,7 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
     cdef const double[::1] cv
     prior.n = 0
     if hands is not None:
-        ha = np.ascontiguousarray(hands, dtype=np.uint8)
-        wa = np.asarray(weights, dtype=np.float64)
-        if ha.ndim != 2 or ha.shape[1] != N_GOODS or ha.shape[0] == 0 or wa.shape != (ha.shape[0],):
-            raise ValueError(f"hands must be a non-empty (k, {N_GOODS}) array of counts, with one "
-                             f"weight per row")
-        if not (np.all(np.isfinite(wa)) and np.all(wa >= 0.0) and wa.sum() > 0.0):
-            raise ValueError("weights must be finite, non-negative and not all 0")
-        ca = np.ascontiguousarray(np.cumsum(wa))
+        ha, ca = hand_prior_arrays(hands, weights)
         hv = ha
         cv = ca
         prior.n = ha.shape[0]
@@ -128,17 +122,10 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
                 while s.result == RESULT_NONE and plies < MAX_PLIES:
                     if per_ply:
                         rng_seed(&r, mix(ws ^ mix(<uint64_t>plies + 0x9E37)))
-                    if s.to_move != mover:
-                        # the opponent chooses in a world re-dealt from what it knows
-                        opponent_world(&s, mover, &t, &r)
-                        if policy_move(&t, &r, &P, &m) != 0:
-                            break
-                    elif fair:
-                        # and so does the mover
-                        opponent_world(&s, 1 - mover, &t, &r)
-                        if policy_move(&t, &r, &P, &m) != 0:
-                            break
-                    elif policy_move(&s, &r, &P, &m) != 0:
+                    # the opponent chooses in a world re-dealt from what it knows,
+                    # and (fair) so does the mover
+                    if policy_move(chooser_world(&s, mover, True, fair, &t, &r),
+                                   &r, &P, &m) != 0:
                         break
                     apply_move(&s, &m)
                     plies += 1

@@ -60,6 +60,21 @@ cdef double deadline_of(object seconds, object deadline) except? -2.0:
     return dl
 
 
+def hand_prior_arrays(hands, weights):
+    """A belief over the opponent's unknown goods as the compiled samplers read it:
+    (hands, k rows of N_GOODS counts as uint8; their cumulative weights as float64),
+    or a ValueError saying what is wrong with them."""
+    ha = np.ascontiguousarray(hands, dtype=np.uint8)
+    wa = np.asarray(weights, dtype=np.float64)
+    if ha.ndim != 2 or ha.shape[1] != N_GOODS or ha.shape[0] == 0:
+        raise ValueError(f"hands must be a non-empty (k, {N_GOODS}) array of counts")
+    if wa.shape != (ha.shape[0],):
+        raise ValueError("weights must hold one number per row of hands")
+    if not (np.all(np.isfinite(wa)) and np.all(wa >= 0.0) and wa.sum() > 0.0):
+        raise ValueError("weights must be finite, non-negative and not all 0")
+    return ha, np.ascontiguousarray(np.cumsum(wa))
+
+
 cdef class RootSearch:
     """Base of the searchers: the root, the stop flag, the decisive table."""
 
@@ -107,15 +122,7 @@ cdef class RootSearch:
             self.prior.n = 0
             self._prior_arrays = None
             return
-        ha = np.ascontiguousarray(hands, dtype=np.uint8)
-        wa = np.asarray(weights, dtype=np.float64)
-        if ha.ndim != 2 or ha.shape[1] != N_GOODS or ha.shape[0] == 0:
-            raise ValueError(f"hands must be a non-empty (k, {N_GOODS}) array of counts")
-        if wa.shape != (ha.shape[0],):
-            raise ValueError("weights must hold one number per row of hands")
-        if not (np.all(np.isfinite(wa)) and np.all(wa >= 0.0) and wa.sum() > 0.0):
-            raise ValueError("weights must be finite, non-negative and not all 0")
-        ca = np.ascontiguousarray(np.cumsum(wa))
+        ha, ca = hand_prior_arrays(hands, weights)
         h = ha
         c = ca
         rng_seed(&r, self.seed)

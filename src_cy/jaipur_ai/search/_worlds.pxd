@@ -86,6 +86,21 @@ cdef inline void opponent_world(const State* s, int obs, State* out, Rng* r) noe
         out.deck[slot[i]] = pool[nu + i]
 
 
+cdef inline const State* chooser_world(const State* s, int observer, bint opp_view,
+                                       bint own_view, State* buf, Rng* r) noexcept nogil:
+    """The world the player to move in s chooses its move in: s itself, or s re-dealt
+    as that player sees it (written to buf): the opponent's, with opp_view (the
+    observer's cards it never saw taken shuffled with the pile's goods), the observer's
+    own, with own_view (the opponent's cards it never saw, likewise)."""
+    if opp_view and s.to_move != observer:
+        opponent_world(s, observer, buf, r)
+        return buf
+    if own_view and s.to_move == observer:
+        opponent_world(s, 1 - observer, buf, r)
+        return buf
+    return s
+
+
 cdef inline bint force_draw(State* s, int dl, int code) noexcept nogil:
     """Make the cards just drawn into the market, s.deck[s.deck_len:dl], those of `code`
     (3 bits a card type, as the tree's outcome nodes count them) by swapping them with
