@@ -413,6 +413,9 @@ OPTIONS: tuple[Option, ...] = (
        "as many as the time allows, or 1,000 without a time limit; 1 counts as 2); they "
        "stop sooner once the ranking is settled", lo=0, hi=10_000_000, algorithms=_SEARCH,
        scope="settings"),
+    _o("rollout_cutoff", "int", 0, "rollouts: plies after the move after which a round "
+       "still running is scored by the leaf evaluation (truncated rollouts; 0: every "
+       "round played out)", lo=0, hi=1000, algorithms=_SEARCH, scope="settings"),
     _o("rollout_pick", "bool", False, "rollouts: order the rolled-out moves by their "
        "results and play the best of them, instead of the search's (for the study of "
        "the rollouts as a judge: it lost most rounds, docs/strength.md)",

@@ -254,3 +254,22 @@ def test_a_long_analysis_asks_no_rollouts_of_a_perfect_information_search(capsys
                  "-o", "perfect_information=true"]) == 2
     err = capsys.readouterr().err
     assert "perfect_information" in err and "rollouts" not in err
+
+
+def test_truncated_rollouts_score_the_rounds_still_running_by_the_evaluation():
+    s = mid_position(3, 6)
+    core = s.view(s.to_move)._core
+    acts = [m.action_id for m in s.legal_moves()[:3]]
+    full = rollout_outcomes(core, acts, 100, 4, fair=True, per_ply=True)
+    short = rollout_outcomes(core, acts, 100, 4, fair=True, per_ply=True, cutoff=4)
+    assert set(np.unique(full[0])) <= {0.0, 0.5, 1.0}
+    assert ((short[0] > 0.0) & (short[0] < 1.0)).any()       # win chances, not results
+    assert ((short[0] >= 0.0) & (short[0] <= 1.0)).all()
+    assert short[0].std() < full[0].std()
+    assert np.array_equal(short[0], rollout_outcomes(core, acts, 100, 4, fair=True,
+                                                     per_ply=True, cutoff=4)[0])
+    with pytest.raises(ValueError, match="cutoff"):
+        rollout_outcomes(core, acts, 10, 4, cutoff=-1)
+    a = jp.Engine.from_options(rollouts=2, rollout_worlds=300, rollout_cutoff=4).analyse(
+        s, iterations=300, seed=1)
+    assert a.options["rollout_cutoff"] == 4 and a[0].rollout is not None

@@ -10,4 +10,5 @@ def rollout_outcomes(view: Any, actions: Sequence[int] | NDArray[Any], worlds: i
                      seed: int, first: int = ..., epsilon: float = ...,
                      noise: float = ..., evaluation: Any = ...,
                      fair: bool = ..., hands: Any = ...,
-                     weights: Any = ..., per_ply: bool = ...) -> tuple[NDArray[np.float32], NDArray[np.int16]]: ...
+                     weights: Any = ..., per_ply: bool = ...,
+                     cutoff: int = ...) -> tuple[NDArray[np.float32], NDArray[np.int16]]: ...

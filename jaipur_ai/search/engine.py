@@ -275,7 +275,8 @@ class Engine:
             d["own_view"] = s.own_view
         if s.rollouts:
             d.update(rollouts=s.rollouts, rollout_share=s.rollout_share,
-                     rollout_worlds=s.rollout_worlds, rollout_pick=s.rollout_pick)
+                     rollout_worlds=s.rollout_worlds, rollout_cutoff=s.rollout_cutoff,
+                     rollout_pick=s.rollout_pick)
         return d
 
     def searcher_options(self) -> dict[str, Any]:

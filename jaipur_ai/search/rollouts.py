@@ -99,7 +99,7 @@ def roll_out(core: Any, actions: Sequence[int], *, seed: int, worlds: Optional[i
              hand_prior: Optional[tuple[Any, Any]] = None, threads: int = 1,
              stop: Optional[Callable[[], bool]] = None,
              on_batch: Optional[Callable[[np.ndarray, np.ndarray, bool], Any]] = None,
-             until_settled: bool = True) -> tuple[np.ndarray, np.ndarray, bool]:
+             until_settled: bool = True, cutoff: int = 0) -> tuple[np.ndarray, np.ndarray, bool]:
     """Roll ``actions`` (action ids legal for the mover of the core view) out in the
     same worlds, :data:`BATCH` at a time, until ``worlds`` worlds, the clock reading
     ``deadline`` (``time.monotonic()``; a round of batches is not begun when it would
@@ -109,7 +109,8 @@ def roll_out(core: Any, actions: Sequence[int], *, seed: int, worlds: Optional[i
     the results do not depend on them.  Returns ``(scores, margins, settled)``: the
     mover's results (1, 0.5, 0) and margins, an array (actions, worlds) each, and
     whether the ranking is settled; ``on_batch`` gets the same after each round of
-    batches.  :func:`stats_of` summarises them."""
+    batches.  :func:`stats_of` summarises them.  ``cutoff``: a round still running
+    that many plies after the move is scored by the leaf evaluation (0: played out)."""
     from jaipur_ai.search._rollout import rollout_outcomes
     if worlds is None and deadline is None:
         raise ValueError("give worlds, a deadline or both")
@@ -121,7 +122,8 @@ def roll_out(core: Any, actions: Sequence[int], *, seed: int, worlds: Optional[i
 
     def batch(first: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         return rollout_outcomes(core, ids, k, seed, first, evaluation=evaluation,
-                                fair=True, hands=hands, weights=weights, per_ply=True)
+                                fair=True, hands=hands, weights=weights, per_ply=True,
+                                cutoff=cutoff)
 
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
     took = 0.0                          # seconds of the last round of batches
@@ -234,7 +236,8 @@ def with_rollouts(analysis: Analysis, core: Any, n: int, settings: Settings, tim
     scores, margins, calm = roll_out(core, [c.move.action_id for c in cands], seed=seed,
                                      worlds=worlds, deadline=deadline,
                                      evaluation=evaluation, hand_prior=hand_prior,
-                                     threads=threads, stop=stop, on_batch=report)
+                                     threads=threads, stop=stop, on_batch=report,
+                                     cutoff=settings.rollout_cutoff)
     if not scores.shape[1]:
         return _cut(analysis, top)
     out = rolled(scores, margins, calm)

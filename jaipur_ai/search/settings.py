@@ -153,6 +153,9 @@ class Settings:
     #: 1,000 for a search limited by iterations only); the rollouts stop sooner once
     #: the ranking is settled.
     rollout_worlds: int = 0
+    #: Plies after which a rollout still running is scored by the leaf evaluation
+    #: (truncated rollouts; 0: every round played out).
+    rollout_cutoff: int = 0
     #: Play the rollouts' best instead of the search's (for the study of the rollouts
     #: as a judge). "Rollouts as a judge": 29.5 % against the search alone, so off.
     rollout_pick: bool = False

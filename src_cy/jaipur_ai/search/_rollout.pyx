@@ -29,7 +29,7 @@ from jaipur_ai.rules._bridge cimport CoreView
 from jaipur_ai.search._params cimport Params, PLAYOUT_INFORMED
 from jaipur_ai.search._policy cimport policy_move
 from jaipur_ai.search._worlds cimport mix, chooser_world, sample_world, HandPrior
-from jaipur_ai.search._evaluation cimport Evaluation
+from jaipur_ai.search._evaluation cimport Evaluation, evaluate
 from jaipur_ai.search._root import hand_prior_arrays
 
 cnp.import_array()
@@ -44,7 +44,8 @@ MAX_ROLLOUT_PLIES = MAX_PLIES
 
 def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int first=0,
                      double epsilon=0.05, double noise=1.0, Evaluation evaluation=None,
-                     bint fair=False, hands=None, weights=None, bint per_ply=False):
+                     bint fair=False, hands=None, weights=None, bint per_ply=False,
+                     int cutoff=0):
     """The results of playing each of ``actions`` (action ids, legal for the view's
     mover) in worlds ``first`` .. ``first + worlds - 1`` and rolling the round out.
 
@@ -62,7 +63,11 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
     the world and the ply's number, so two candidates' rounds use the same numbers at
     the same ply however many each used before (the numbers stay common after the
     rounds part).  Off, one stream runs through the round: the benchmark's references
-    were built so and are reproduced."""
+    were built so and are reproduced.
+
+    ``cutoff``: a round still running after that many plies past the move is scored by
+    the leaf evaluation (``evaluation``, else the hand-set one) as the mover's win
+    chance and expected margin (truncated rollouts); 0: every round played out."""
     cdef cnp.ndarray[cnp.int32_t, ndim=1] acts = np.ascontiguousarray(actions, dtype=np.int32)
     cdef int n = acts.shape[0], i, w, mover = view.v.observer, plies
     cdef cnp.ndarray[cnp.float32_t, ndim=2] score = np.zeros((n, worlds), np.float32)
@@ -76,6 +81,8 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
     cdef Params P
     cdef int tot[2]
     cdef uint64_t ws
+    cdef int limit = cutoff if cutoff > 0 else MAX_PLIES
+    cdef double win, mgd
     cdef HandPrior prior
     cdef const unsigned char[:, ::1] hv
     cdef const double[::1] cv
@@ -87,6 +94,8 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
         prior.n = ha.shape[0]
         prior.hands = &hv[0, 0]
         prior.cum = &cv[0]
+    if cutoff < 0:
+        raise ValueError("cutoff must be >= 0")
     if worlds < 0 or first < 0:
         raise ValueError("worlds and first must be >= 0")
     if n > 64:
@@ -119,7 +128,7 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
                 apply_move(&s, &moves[i])
                 rng_seed(&r, mix(ws ^ <uint64_t>0x5851F42D4C957F2D))   # the same for every move
                 plies = 0
-                while s.result == RESULT_NONE and plies < MAX_PLIES:
+                while s.result == RESULT_NONE and plies < limit:
                     if per_ply:
                         rng_seed(&r, mix(ws ^ mix(<uint64_t>plies + 0x9E37)))
                     # the opponent chooses in a world re-dealt from what it knows,
@@ -129,6 +138,11 @@ def rollout_outcomes(CoreView view, actions, int worlds, uint64_t seed, int firs
                         break
                     apply_move(&s, &m)
                     plies += 1
+                if s.result == RESULT_NONE and cutoff > 0:
+                    win = evaluate(&s, mover, &mgd, P.model)
+                    sv[i, w - first] = <float>win
+                    mv[i, w - first] = <short>(mgd + 0.5 if mgd >= 0 else mgd - 0.5)
+                    continue
                 round_totals(&s, tot)
                 mv[i, w - first] = tot[mover] - tot[1 - mover]
                 if s.result == mover:
