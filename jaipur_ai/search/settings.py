@@ -154,7 +154,8 @@ class Settings:
     #: the ranking is settled.
     rollout_worlds: int = 0
     #: Plies after which a rollout still running is scored by the leaf evaluation
-    #: (truncated rollouts; 0: every round played out).
+    #: (truncated rollouts; 0: every round played out). "Rollouts as a judge": picking
+    #: by rollouts truncated at 6 scored 36.5 %.
     rollout_cutoff: int = 0
     #: Play the rollouts' best instead of the search's (for the study of the rollouts
     #: as a judge). "Rollouts as a judge": 29.5 % against the search alone, so off.
