@@ -360,6 +360,11 @@ OPTIONS: tuple[Option, ...] = (
     _o("opponent_view", "choice", "all", "what the opponent's choices in the search read: "
        "'off' the sampled world; 'all' its priors and playout moves from that world "
        "re-dealt as the opponent sees it", choices=("off", "all"), algorithms=_IS, scope="settings"),
+    _o("hidden_hands", "choice", "uniform", "with the belief on, how the opponent's "
+       "unknown goods are dealt before its moves weigh them: 'uniform' from the unseen "
+       "cards, or 'kept' tilted toward the hands players keep (learned from games; "
+       "docs/search.md, \"The pair sum\")", choices=("uniform", "kept"),
+       algorithms=_TREE, scope="settings"),
     _o("own_view", "choice", "off", "what the searcher's own choices below the root "
        "read: 'off' the sampled world (its imagined future play sees the opponent's "
        "hand); 'all' its priors and playout moves from that world re-dealt from its own "

@@ -51,11 +51,13 @@ from jaipur_ai.search._belief import SCORER_GREEDY, SCORER_LEARNED, hand_likelih
 from jaipur_ai.rules._cards import CAMEL, CARD_TOTALS, GOODS
 from jaipur_ai.errors import InvalidPositionError
 from jaipur_ai.search.evaluation import default_evaluation
+from jaipur_ai.search.handprior import log_tilt
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState
 from jaipur_ai.rules.position import View
 
-__all__ = ["HandBelief", "Kind", "KINDS", "SEARCH_LIKE", "GREEDY", "unknown_hands", "hand_change", "check_seen",
+__all__ = ["HandBelief", "Kind", "KINDS", "SEARCH_LIKE", "GREEDY", "unknown_hands",
+           "opponent_unknown", "hand_change", "check_seen",
            "read_history", "MAX_HISTORY"]
 
 
@@ -116,6 +118,15 @@ def unknown_hands(view: View) -> tuple[np.ndarray, np.ndarray]:
     rows = rows[np.all(rows <= unseen, axis=1)]
     logp = _LOG_COMB[unseen[None, :], rows].sum(axis=1)
     return rows, logp
+
+
+def opponent_unknown(state: GameState, view: View) -> np.ndarray:
+    """The goods of the opponent's hand in ``state`` that ``view`` (its observer's) does
+    not know: the row of :func:`unknown_hands` that is true (for fitting and tests)."""
+    _unseen, known = _sides(view)
+    hand = state.players[view.opponent].hand
+    held = np.array([hand.count(g) for g in "DGSCPL"], dtype=np.int16)
+    return cast(np.ndarray, held - known)
 
 
 def hand_change(move: Move) -> np.ndarray:
@@ -291,13 +302,17 @@ class HandBelief:
     in :meth:`see` and gets the uniform deal from :meth:`prior`.
     """
 
-    def __init__(self, evaluation: Any = None, kinds: tuple[Kind, ...] = KINDS) -> None:
+    def __init__(self, evaluation: Any = None, kinds: tuple[Kind, ...] = KINDS,
+                 kept: bool = False) -> None:
         # the kinds of opponent weighed (a greedy one alone is 0 exactly where a move is
         # illegal: read_history's check that some hand allows the moves)
         self.kinds = kinds
         # the learned values the search-like kind reads: the shipped weights, or those given
         self.evaluation = None if all(k.scorer != SCORER_LEARNED for k in kinds) else (
             evaluation if evaluation is not None else default_evaluation())
+        # the opponent's unknown goods dealt as players keep hands (handprior.py), not
+        # uniformly, before the moves weigh them
+        self.kept = kept
         self.round: Optional[int] = None
         self.deck_size = 0                  # the draw pile in the last view seen
         self.seen: list[_Seen] = []
@@ -326,7 +341,7 @@ class HandBelief:
         opponent's moves seen, the uniform deal; with ``strict``, an
         :class:`~jaipur_ai.InvalidPositionError` naming ``history`` instead."""
         _check_view(view)
-        rows, logw = unknown_hands(view)
+        rows, logw = self._deal(view)
         if not self.follows(view) or not self.seen or (len(rows) <= 1 and not strict):
             return rows, np.exp(logw - logw.max())
         _unseen, known_now = _sides(view)
@@ -340,10 +355,18 @@ class HandBelief:
             if strict:
                 raise InvalidPositionError("history", "no hand the opponent may hold "
                                                       "allows the moves it played")
-            rows, logw = unknown_hands(view)
+            rows, logw = self._deal(view)
             return rows, np.exp(logw - logw.max())
         rows, logw = rows[keep], logw[keep]
         return rows, np.exp(logw - logw.max())
+
+    def _deal(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """The possible unknown goods and their log weights before the moves: the
+        uniform deal, tilted toward the hands players keep when ``kept``."""
+        rows, logw = unknown_hands(view)
+        if self.kept:
+            logw = logw + log_tilt(rows)
+        return rows, logw
 
     def _log_likelihoods(self, rows: np.ndarray, known_now: np.ndarray,
                          kind: Kind) -> np.ndarray:

@@ -273,6 +273,8 @@ class Engine:
             d["temperature"] = self.temperature
         if self.algorithm == "ismcts" and s.own_view != "off":
             d["own_view"] = s.own_view
+        if self.algorithm in ("ismcts", "pimc") and s.hidden_hands != "uniform":
+            d["hidden_hands"] = s.hidden_hands
         if s.rollouts:
             d.update(rollouts=s.rollouts, rollout_share=s.rollout_share,
                      rollout_worlds=s.rollout_worlds, rollout_cutoff=s.rollout_cutoff,
@@ -334,7 +336,8 @@ class Engine:
             b.see(view, move)
 
     def _new_belief(self) -> HandBelief:
-        return HandBelief(evaluation=self._evaluation)
+        return HandBelief(evaluation=self._evaluation,
+                          kept=self.settings.hidden_hands == "kept")
 
     def forget(self) -> None:
         """Forget the moves shown (:meth:`see_move`): a new game starts."""
@@ -350,15 +353,16 @@ class Engine:
         pairs = None if history is None else read_history(history, view)
         if not self.belief or self.perfect_information:
             return None
+        kept = self.settings.hidden_hands == "kept"     # a prior even before any move
         if pairs is not None:
             fresh = self._new_belief()
             for seen, move in pairs:
                 fresh.see(seen, move)
-            return fresh.prior(view) if fresh.seen else None   # (read_history checked it)
+            return fresh.prior(view) if fresh.seen or kept else None   # (checked)
         with self._lock:
             b = self._beliefs.get(view.observer)
             if b is None or not b.seen or not b.follows(view):
-                return None
+                return self._new_belief().prior(view) if kept else None
             return b.prior(view)
 
     # -- API -----------------------------------------------------------------

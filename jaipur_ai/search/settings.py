@@ -96,6 +96,10 @@ class Settings:
     #: "The opponent's values"; "redealt" scored 51.5 % at 32,000 iterations and
     #: 39.6 % over 53 games at 1 s (docs/strength.md, "The opponent's values"), so "world".
     opponent_values: str = "world"
+    #: How the belief deals the opponent's unknown goods before weighing them by its
+    #: moves: "uniform" (the uniform deal of the unseen cards) or "kept" (tilted toward
+    #: the hands players keep, jaipur_ai.search.handprior). Read only with belief on.
+    hidden_hands: str = "uniform"
     #: The learned move policy of the weights, where they hold one (docs/search.md, "The
     #: learned move policy"): the tree's priors and the playouts' move scores read it.
     #: Off, or with weights that hold none, the search is the one before it.
