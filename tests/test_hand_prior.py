@@ -126,3 +126,33 @@ def test_the_fit_command_writes_a_file_the_engine_reads(tmp_path):
     d = json.loads(out.read_text())
     assert d["fitted"]["games"] == 6 and d["fitted"]["positions"] > 20
     assert H.read(str(out)).shape == (len(H.FEATURES),)
+
+
+def test_kept_hands_with_the_rounds_moves_stay_fair():
+    # the belief reads the moves and the tilt; neither the real hidden cards
+    s0 = jp.GameState.new(seed=11, starter=1)
+    history, s = [], s0
+    for _ in range(5):
+        m = jp.Engine("greedy").best_move(s, seed=1)
+        history.append((s, m))
+        s = s.apply(m)
+    v = s.view(s.to_move)
+    w = next(x for x in (v.sample(k) for k in range(50)) if x != s)
+    e = jp.Engine.from_options(hidden_hands="kept")
+    a, b = (e.analyse(x, iterations=500, seed=2, history=history) for x in (s, w))
+    assert [(str(c.move), c.visits) for c in a] == [(str(c.move), c.visits) for c in b]
+
+
+def test_a_missing_prior_file_fails_when_the_engine_is_made(monkeypatch, tmp_path):
+    monkeypatch.setattr(H, "DEFAULT_FILE", str(tmp_path / "gone.json"))
+    with pytest.raises(InvalidWeightsError, match="gone.json"):
+        jp.Engine.from_options(hidden_hands="kept")
+    jp.Engine()                                     # the uniform deal reads no file
+
+
+def test_hidden_hands_is_checked_at_the_spec_door():
+    from jaipur_ai.matches.spec import EngineSpec
+    with pytest.raises(jp.InvalidOptionError, match="hidden_hands"):
+        EngineSpec.parse("ismcts:hidden_hands=maybe").make_engine()
+    assert EngineSpec.parse("ismcts:hidden_hands=kept").make_engine().options()[
+        "hidden_hands"] == "kept"

@@ -67,10 +67,11 @@ from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_ismcts,
                                     run_random, with_clock)
 from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
+from jaipur_ai.search.handprior import read as read_hand_prior
 from jaipur_ai.search.levels import choose, for_level
 from jaipur_ai.search.pimc import run_pimc
 from jaipur_ai.search.ply1 import run_ply1
-from jaipur_ai.search.rollouts import cut_reports, with_rollouts
+from jaipur_ai.search.rollouts import plan_rollouts, with_rollouts
 from jaipur_ai.search.settings import Settings, settings_of
 
 __all__ = ["Engine", "Analysis", "Candidate", "Settings", "best_move", "analyse",
@@ -221,6 +222,8 @@ class Engine:
         if self.evaluation == "learned":
             self._evaluation = (default_evaluation() if self.weights is None
                                 else cached_evaluation(self.weights))
+        if self.settings.hidden_hands == "kept":
+            read_hand_prior()                 # checked now, not in the middle of a search
         self._run = Run(self.threads, self.settings, self._evaluation,
                         self.perfect_information, self.options(), self.searcher_options())
         self._calls: set[Call] = set()    # searches now running (one per analyse call)
@@ -273,7 +276,7 @@ class Engine:
             d["temperature"] = self.temperature
         if self.algorithm == "ismcts" and s.own_view != "off":
             d["own_view"] = s.own_view
-        if self.algorithm in ("ismcts", "pimc") and s.hidden_hands != "uniform":
+        if self.algorithm in ("ismcts", "pimc") and self._kept_hands():
             d["hidden_hands"] = s.hidden_hands
         if s.rollouts:
             d.update(rollouts=s.rollouts, rollout_share=s.rollout_share,
@@ -336,8 +339,12 @@ class Engine:
             b.see(view, move)
 
     def _new_belief(self) -> HandBelief:
-        return HandBelief(evaluation=self._evaluation,
-                          kept=self.settings.hidden_hands == "kept")
+        return HandBelief(evaluation=self._evaluation, kept=self._kept_hands())
+
+    def _kept_hands(self) -> bool:
+        """Whether the belief deals the unknown goods as players keep hands."""
+        return self.settings.hidden_hands == "kept" and self.belief and \
+            not self.perfect_information
 
     def forget(self) -> None:
         """Forget the moves shown (:meth:`see_move`): a new game starts."""
@@ -353,7 +360,7 @@ class Engine:
         pairs = None if history is None else read_history(history, view)
         if not self.belief or self.perfect_information:
             return None
-        kept = self.settings.hidden_hands == "kept"     # a prior even before any move
+        kept = self._kept_hands()                     # a prior even before any move
         if pairs is not None:
             fresh = self._new_belief()
             for seen, move in pairs:
@@ -526,15 +533,8 @@ class Engine:
         call = Call(stop_event)
         with self._lock:
             self._calls.add(call)
-        # rollouts are for analyses: best_move plays the search's move unless it is
-        # the rollouts' to play (rollout_pick), and spends no time on them otherwise
-        rolled = self.settings.rollouts if self.settings.rollout_pick or \
-            not short_circuit else 0
-        if rolled and time is not None:
-            time *= 1.0 - self.settings.rollout_share   # the rollouts take the rest
-        search_top = None if rolled else top
-        if rolled:
-            on_progress = cut_reports(on_progress, top)
+        rolled, time, search_top, on_progress = plan_rollouts(
+            self.settings, short_circuit, time, top, on_progress)
         try:
             log.debug("%s search: time %s, iterations %s, seed %s, %d threads",
                       self.algorithm, time, iterations, seed, self.threads)

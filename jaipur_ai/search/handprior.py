@@ -51,24 +51,31 @@ def features(rows: np.ndarray) -> np.ndarray:
     return np.concatenate([r, r >= 2, r >= 3], axis=1).astype(float)
 
 
-@lru_cache(maxsize=4)
-def read(path: str = DEFAULT_FILE) -> np.ndarray:
-    """θ from a hand-prior file, checked (an InvalidWeightsError names what is wrong)."""
+def read(path: Optional[str] = None) -> np.ndarray:
+    """θ from a hand-prior file (default: the shipped one), checked: an
+    InvalidWeightsError names the file and what is wrong.  Read once a file; the array
+    is read-only (shared by every search)."""
+    return _read(os.path.abspath(DEFAULT_FILE if path is None else path))
+
+
+@lru_cache(maxsize=8)
+def _read(path: str) -> np.ndarray:
     try:
         with open(path, encoding="utf-8") as fh:
             d = json.load(fh)
     except (OSError, ValueError) as e:
-        raise InvalidWeightsError("hand_prior", f"cannot read {path}: {e}") from None
+        raise InvalidWeightsError(path, f"cannot read it: {e}") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise InvalidWeightsError("hand_prior", f"{path} is not a {FORMAT} file")
+        raise InvalidWeightsError(path, f"not a {FORMAT} file")
     if d.get("features") != list(FEATURES):
-        raise InvalidWeightsError("hand_prior", f"{path} was fitted for other features")
+        raise InvalidWeightsError(path, "fitted for other features")
     theta = d.get("theta")
     if not (isinstance(theta, list) and len(theta) == len(FEATURES)
             and all(isinstance(x, (int, float)) and math.isfinite(x) for x in theta)):
-        raise InvalidWeightsError("hand_prior", f"{path}: theta must be {len(FEATURES)} "
-                                             "finite numbers")
-    return np.array(theta, dtype=float)
+        raise InvalidWeightsError(path, f"theta must be {len(FEATURES)} finite numbers")
+    out = np.array(theta, dtype=float)
+    out.setflags(write=False)
+    return out
 
 
 def log_tilt(rows: np.ndarray, theta: Optional[np.ndarray] = None) -> np.ndarray:

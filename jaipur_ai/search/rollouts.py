@@ -37,7 +37,7 @@ from jaipur_ai.search._search import derive_seed
 from jaipur_ai.search.analysis import Analysis, Candidate, Rollouts, RolloutStat
 from jaipur_ai.search.settings import Settings
 
-__all__ = ["roll_out", "with_rollouts", "stats_of", "settled", "order_of", "cut_reports", "BATCH", "SETTLED_Z", "MIN_WORLDS",
+__all__ = ["roll_out", "with_rollouts", "stats_of", "settled", "order_of", "plan_rollouts", "BATCH", "SETTLED_Z", "MIN_WORLDS",
            "WORLDS_WITHOUT_TIME", "ANALYSIS_ROLLOUTS", "LONG_ANALYSIS"]
 
 #: Worlds rolled out between two looks at the estimates (and progress reports).
@@ -108,8 +108,9 @@ def roll_out(core: Any, actions: Sequence[int], *, seed: int, worlds: Optional[i
     ``threads`` roll batches out side by side; with a number of worlds, or settled,
     the results do not depend on them.  Returns ``(scores, margins, settled)``: the
     mover's results (1, 0.5, 0) and margins, an array (actions, worlds) each, and
-    whether the ranking is settled; ``on_batch`` gets the same after each round of
-    batches.  :func:`stats_of` summarises them.  ``cutoff``: a round still running
+    whether the ranking is settled (with ``cutoff``, a round still running scores the
+    evaluation's raw win chance, uncalibrated, and its margin rounded to a point);
+    ``on_batch`` gets the same after each round of batches.  :func:`stats_of` summarises them.  ``cutoff``: a round still running
     that many plies after the move is scored by the leaf evaluation (0: played out)."""
     from jaipur_ai.search._rollout import rollout_outcomes
     if worlds is None and deadline is None:
@@ -247,13 +248,23 @@ def with_rollouts(analysis: Analysis, core: Any, n: int, settings: Settings, tim
     return _cut(out, top)
 
 
-def cut_reports(on_progress: Optional[Callable[[Analysis], Any]],
-                top: Optional[int]) -> Optional[Callable[[Analysis], Any]]:
-    """``on_progress`` for a search that keeps every candidate for its rollouts: its
-    reports cut to ``top``, as the answer will be."""
-    if on_progress is None:
-        return None
-    return lambda a: on_progress(_cut(a, top))
+def plan_rollouts(settings: Settings, choosing: bool, time: Optional[float],
+                  top: Optional[int], on_progress: Optional[Callable[[Analysis], Any]],
+                  ) -> tuple[int, Optional[float], Optional[int],
+                             Optional[Callable[[Analysis], Any]]]:
+    """What a search does for its rollouts: (the moves to roll out, the search's time,
+    the candidates it keeps, its progress callback).  Rollouts are for analyses: a
+    search ``choosing`` a move (best_move) rolls nothing out unless the rollouts pick
+    it (``rollout_pick``).  Otherwise a timed search leaves ``rollout_share`` of its
+    time to them, keeps every candidate for them, and its reports are cut to ``top``
+    as the answer will be."""
+    n = settings.rollouts if settings.rollout_pick or not choosing else 0
+    if not n:
+        return 0, time, top, on_progress
+    if time is not None:
+        time *= 1.0 - settings.rollout_share
+    report = None if on_progress is None else (lambda a: on_progress(_cut(a, top)))
+    return n, time, None, report
 
 
 def _cut(analysis: Analysis, top: Optional[int]) -> Analysis:
