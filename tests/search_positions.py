@@ -116,3 +116,22 @@ def mid_position(seed: int = 3, plies: int = 20) -> GameState:
             break
         s = nxt
     return s
+
+
+def hidden_swap(s: GameState) -> GameState:
+    """Another full state of the same view of the player to move: the opponent's
+    hidden cards (and the pile's order) dealt otherwise."""
+    v = s.view(s.to_move)
+    return next(x for x in (v.sample(k) for k in range(50)) if x != s)
+
+
+def fair_analysis(engine, s: GameState, **limits) -> list:
+    """The engine's analysis of s as (move, visits, win probability) rows, after
+    checking that it is the same for a state that differs only in what the mover cannot
+    see, and the same again (fair and deterministic)."""
+    def rows(x):
+        return [(str(c.move), c.visits, c.win_probability) for c in engine.analyse(x, **limits)]
+    key = rows(s)
+    assert key == rows(hidden_swap(s)), "the analysis read a hidden card"
+    assert key == rows(s), "the same analysis twice differs"
+    return key
