@@ -168,7 +168,6 @@ def test_a_time_limited_move_shares_its_time_and_reports_as_it_goes():
     a = jp.Engine.from_options(rollouts=3).analyse(s, time=0.6, seed=1, on_progress=seen.append,
                                                    report_every=0.05)
     assert a.rollouts is not None and a.rollouts.worlds >= R.BATCH
-    assert a.elapsed >= a.rollouts.elapsed > 0.0
     assert any(x.rollouts is not None for x in seen)     # the rollouts streamed
     assert any(x.rollouts is None for x in seen)         # after the search's reports
     d = json.loads(a.to_json())
