@@ -3,7 +3,6 @@
 reads it, and that a search with it stays fair and deterministic."""
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -17,16 +16,11 @@ from jaipur_ai.matches.runner import run_match
 from jaipur_ai.search import handprior as H
 from jaipur_ai.search.belief import HandBelief, opponent_unknown, unknown_hands
 
+from bench_scripts import bench_module
 from search_positions import fair_analysis, mid_position
 
-FIT = Path(__file__).resolve().parents[1] / "bench" / "fit_hand_prior.py"
-
-
 def _fit_script():
-    spec = importlib.util.spec_from_file_location("fit_hand_prior", FIT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("fit_hand_prior.py", "fit_hand_prior")
 
 
 def test_the_shipped_prior_is_read_and_checked(tmp_path):

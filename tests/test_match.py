@@ -16,6 +16,8 @@ from jaipur_ai.search.levels import level
 from jaipur_ai.matches.spec import EngineSpec, deal_seeds, derive_seed
 from jaipur_ai.matches.stats import elo_difference, normal_interval, wilson_interval
 
+from bench_scripts import bench_module
+
 TINY = "ismcts:iterations=120"
 
 
@@ -156,21 +158,10 @@ def test_play_game_move_seed_replaces_the_derived_seeds():
     assert any(moves != base.moves for moves in other)
 
 
-def _bench_module(relpath: str, name: str):
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "bench" / relpath
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod      # so that its functions pickle into worker processes
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_bench_strength_plays_through_the_match_runner(monkeypatch):
     """bench/bench_strength.py has no game loop of its own: its rounds are
     play_game's, with its deal (A is player 0) and its seeds."""
-    bench = _bench_module("bench_strength.py", "bench_strength")
+    bench = bench_module("bench_strength.py", "bench_strength")
     seen = []
     real = bench.play_game
 
@@ -192,7 +183,7 @@ def test_peek_hands_shows_the_opponents_hand_and_nothing_else(monkeypatch):
     """bench/experiments/peek_hands.py: the peeking side's search gets its own view
     with the opponent's whole hand as known cards; the draw pile and the bonus
     tokens stay hidden, and the other side plays from its plain view."""
-    peek = _bench_module("experiments/peek_hands.py", "peek_hands")
+    peek = bench_module("experiments/peek_hands.py", "peek_hands")
     state = GameState.new(11)
     for _ in range(9):                     # a position some plies in
         state = state.apply(state.legal_moves()[0])
@@ -226,7 +217,7 @@ def test_peek_hands_shows_the_opponents_hand_and_nothing_else(monkeypatch):
 def test_replay_lost_replays_each_lost_round_per_engine_and_seed(tmp_path, capsys):
     """bench/experiments/replay_lost.py: the rounds A lost, from a results file or a
     --json result, are played again from their deal, seat and starter."""
-    replay = _bench_module("experiments/replay_lost.py", "replay_lost")
+    replay = bench_module("experiments/replay_lost.py", "replay_lost")
     out = tmp_path / "m.jsonl"
     res = run_match("random", "greedy", games=3, seed=5, out=str(out))
     (tmp_path / "m.json").write_text(json.dumps(res.to_dict()))

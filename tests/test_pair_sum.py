@@ -3,20 +3,14 @@ players added, its report has its fields, and a spec with an iteration limit giv
 same numbers twice."""
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 from jaipur_ai.matches.quality import load_positions
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_pair_sum.py"
-
+from bench_scripts import bench_module
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_pair_sum", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("bench_pair_sum.py", "bench_pair_sum")
 
 
 def test_the_pair_sums_of_three_positions():
