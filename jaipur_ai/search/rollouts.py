@@ -152,10 +152,10 @@ def roll_out(core: Any, actions: Sequence[int], *, seed: int, worlds: Optional[i
             # the ranking is looked at every BATCH worlds, whatever the threads, so that
             # the rollouts stop at the same world for any number of them
             cut = None
-            for m in range(done - done % BATCH + BATCH, scores.shape[1] + 1, BATCH):
-                calm = len(ids) > 1 and settled(scores[:, :m])
-                if until_settled and calm and m >= MIN_WORLDS:
-                    cut = m
+            first = max(MIN_WORLDS, done - done % BATCH + BATCH)
+            for m in range(first, scores.shape[1] + 1, BATCH) if until_settled else ():
+                if len(ids) > 1 and settled(scores[:, :m]):
+                    cut, calm = m, True
                     break
             if cut is not None:
                 scores, margins = scores[:, :cut], margins[:, :cut]
