@@ -6,6 +6,8 @@ from jaipur_ai.search._movefeatures cimport N_MOVE_FEATURES
 
 cdef enum:
     MAX_HIDDEN = 64            # largest hidden layer of a learned evaluation
+    UNIT_BLOCK = 8             # hidden units summed together (MAX_HIDDEN is a multiple);
+                               # the weights of units past n_hidden are 0
 
 ctypedef struct Model:
     int n_hidden                       # hidden units in use (0: a linear model)
@@ -13,7 +15,11 @@ ctypedef struct Model:
                                        # N_FEATURES_V1 for weights of features version 1
     double lin[N_FEATURES]             # linear weights of the win logit
     double margin[N_FEATURES]          # linear weights of the expected margin (points)
-    double w[MAX_HIDDEN][N_FEATURES]   # hidden layer weights
+    double wt[N_FEATURES][MAX_HIDDEN]  # hidden layer weights, feature-major (the
+                                       # transpose of a file's hidden_w): a feature's
+                                       # weights to every unit are contiguous, so
+                                       # the units are summed side by side, and a
+                                       # feature that is 0 is skipped
     double b[MAX_HIDDEN]               # hidden layer biases
     double v[MAX_HIDDEN]               # output weights of the hidden units
     # the learned move policy (docs/search.md, "The learned move policy"); absent, the
