@@ -76,6 +76,24 @@ def test_python_and_core_evaluations_agree(tmp_path):
             assert win + ev.value(s._core, 1 - p)[0] == pytest.approx(1.0)
 
 
+@settings(max_examples=60, deadline=None)
+@given(running_states(max_plies=120), st.integers(1, 64), st.integers(0, 2**32 - 1))
+def test_a_hidden_layer_evaluates_as_numpy_does_and_is_antisymmetric(state, h, seed):
+    # any width up to MAX_HIDDEN (the core sums the units in blocks of eight and skips
+    # the features that are 0): the same value as numpy's, and the two players' values
+    # add up to one
+    r = np.random.default_rng(seed)
+    w = {"lin": r.normal(size=N), "margin": r.normal(size=N),
+         "hidden_w": r.normal(size=(h, N)), "hidden_b": r.normal(size=h),
+         "out_w": r.normal(size=h) / 8}
+    ev = evaluation.evaluation_of(w)
+    for p in (0, 1):
+        f = _features.features_of(state._core, p)
+        win = ev.value(state._core, p)[0]
+        assert win == pytest.approx(float(train.predict(w, f[None])[0]), rel=1e-9, abs=1e-12)
+        assert win + ev.value(state._core, 1 - p)[0] == pytest.approx(1.0, abs=1e-9)
+
+
 def test_shipped_weights_load_and_evaluate():
     ev = evaluation.default_evaluation()
     assert ev is evaluation.default_evaluation()        # loaded once
