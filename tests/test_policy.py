@@ -229,6 +229,45 @@ def test_fitted_logits_equal_the_search_priors(searched, tmp_path):
     np.testing.assert_allclose([z for _, z in got], want, rtol=1e-5, atol=1e-5)
 
 
+def _one_position_rows(core, ev):
+    """The policy's rows of one position, every candidate visited once."""
+    acts = [a for a, _ in prior_logits(core, ev)]
+    return pol.rows_of({"state": np.frombuffer(_state(core), np.uint8)[None, :],
+                        "child_action": np.array([acts + [-1] * (32 - len(acts))], np.int32),
+                        "child_visits": np.ones((1, 32), np.int32), "round": np.zeros(1)}, ev)
+
+
+def test_the_priors_read_prior_lin_in_place_of_the_full_value(tmp_path):
+    # a hidden layer's value at the leaves, a linear one of its own for the priors: the
+    # leaf value is unchanged, and the priors are those of the linear model alone
+    w = _value_only()
+    n = len(w["lin"])
+    r = np.random.default_rng(5)
+    deep = {**w, "hidden_w": r.normal(size=(8, n)), "hidden_b": r.normal(size=8),
+            "out_w": r.normal(size=8) / 4}
+    path = tmp_path / "deep.npz"
+    evaluation.save_weights(path, {**deep, evaluation.PRIOR_LIN: w["lin"]}, {})
+    both = evaluation.load_evaluation(path)
+    full = evaluation.evaluation_of(deep)
+    linear = evaluation.evaluation_of(w)
+    assert both.has_prior_lin and not full.has_prior_lin and both.n_hidden == 8
+    np.testing.assert_array_equal(evaluation.read_weights(path)[evaluation.PRIOR_LIN], w["lin"])
+    for seed in (3, 9):
+        core = mid_position(seed=seed)._core
+        assert both.value(core, 0) == full.value(core, 0)
+        got = _one_position_rows(core, both)["prior_score"]
+        np.testing.assert_array_equal(got, _one_position_rows(core, linear)["prior_score"])
+        assert not np.array_equal(got, _one_position_rows(core, full)["prior_score"])
+
+
+def test_a_prior_lin_of_the_wrong_length_is_a_typed_error(tmp_path):
+    w = _value_only()
+    path = tmp_path / "bad.npz"
+    evaluation.save_weights(path, {**w, evaluation.PRIOR_LIN: w["lin"][:5]}, {})
+    with pytest.raises(InvalidWeightsError, match="prior_lin"):
+        evaluation.load_evaluation(path)
+
+
 def _state(core) -> bytes:
     from jaipur_ai.learning._selfplay import state_bytes
     return state_bytes(core)

@@ -12,6 +12,10 @@ A weights file is a numpy ``.npz`` archive with these arrays:
 ``hidden_w``        (H, F) hidden layer (H may be 0: a linear model)
 ``hidden_b``        (H,) hidden biases
 ``out_w``           (H,) output weights of the hidden units
+``prior_lin``       (F,) optional: a linear win logit that the tree's priors read in
+                    place of the full value (a hidden layer's cost is paid at the
+                    leaves only; docs/search.md, "A hidden layer"); absent, the priors
+                    read the full value
 ``calibration``     (2,) ``a, b`` or (4,) ``a, b, c, d``: the map from the search's win
                     estimate ``p`` after ``n`` iterations to the reported win probability,
                     ``1 / (1 + exp(-((a + c x) logit(p) + b + d x)))`` with
@@ -62,7 +66,7 @@ from jaipur_ai.errors import InvalidWeightsError, JaipurError
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
            "save_weights", "read_meta", "calibrated", "uncalibrated", "map_coefficients",
            "with_calibration", "fingerprint",
-           "POLICY_ARRAYS", "read_weights", "evaluation_of", "read_npz"]
+           "POLICY_ARRAYS", "PRIOR_LIN", "read_weights", "evaluation_of", "read_npz"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
@@ -70,6 +74,8 @@ DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "data" / "evaluation.npz
 _ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
 #: The move policy's arrays (all optional; ``prior_scale`` and ``prior_w`` together).
 POLICY_ARRAYS = ("prior_scale", "prior_w", "playout_w")
+#: The priors' own linear value (optional).
+PRIOR_LIN = "prior_lin"
 MAX_HIDDEN = 64
 #: The iterations at which a map of four numbers reduces to ``a, b`` (``calibrated``).
 CALIBRATION_BUDGET = 1000.0
@@ -90,6 +96,8 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
     arrays["calibration"] = np.asarray(weights.get("calibration", (1.0, 0.0)), np.float64)
     policy = {k: np.asarray(weights[k], np.float64) for k in POLICY_ARRAYS
               if weights.get(k) is not None}
+    if weights.get(PRIOR_LIN) is not None:
+        arrays[PRIOR_LIN] = np.asarray(weights[PRIOR_LIN], np.float64)
     if policy:
         arrays.update(policy, move_features_version=np.array(MOVE_FEATURES_VERSION_PY),
                       move_feature_names=np.array(MOVE_FEATURE_NAMES))
@@ -121,7 +129,7 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
 #: checked before an array is read, so a file cannot make the loader spend memory.
 KNOWN_ARRAYS = ("format", "version", "features_version", "feature_names", "meta",
                 "calibration", "move_features_version", "move_feature_names") + _ARRAYS \
-    + POLICY_ARRAYS
+    + POLICY_ARRAYS + (PRIOR_LIN,)
 MAX_ARRAY_BYTES = 1 << 20
 #: The largest magnitude of a weight: beyond it sums overflow to nan in the search.
 MAX_WEIGHT = 1e6
@@ -250,6 +258,10 @@ def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
                                   "and out_w (H,))")
     if nh > MAX_HIDDEN:
         raise InvalidWeightsError(name, f"{nh} hidden units, at most {MAX_HIDDEN}")
+    if PRIOR_LIN in z:
+        a[PRIOR_LIN] = np.asarray(z[PRIOR_LIN], np.float64)
+        if a[PRIOR_LIN].shape != (n,):
+            raise InvalidWeightsError(name, f"{PRIOR_LIN} must have {n} entries, as lin")
     a["calibration"] = np.asarray(z.get("calibration", (1.0, 0.0)), np.float64)
     if a["calibration"].shape not in ((2,), (4,)) or not a["calibration"][0] > 0:
         raise InvalidWeightsError(name, "calibration must be two numbers a > 0 and b, or "
@@ -295,13 +307,14 @@ def read_weights(path: PathLike) -> dict[str, Any]:
 
 def evaluation_of(weights: Mapping[str, Any], source: str = "<arrays>") -> Evaluation:
     """The search's Evaluation of weight arrays (as ``read_weights`` gives them, or a
-    fit's): the value, the calibration map and, where present, the move policy."""
+    fit's): the value, the calibration map and, where present, the move policy and the
+    priors' own linear value."""
     policy = {k: (float(weights[k]) if k == "prior_scale" else weights[k])
               for k in POLICY_ARRAYS if weights.get(k) is not None}
     return Evaluation(weights["lin"], weights["margin"], weights["hidden_w"],
                       weights["hidden_b"], weights["out_w"], source=source,
                       calibration=tuple(float(x) for x in weights.get("calibration", (1.0, 0.0))),
-                      **policy)
+                      prior_lin=weights.get(PRIOR_LIN), **policy)
 
 
 def load_evaluation(path: PathLike) -> Evaluation:

@@ -22,6 +22,10 @@ ctypedef struct Model:
                                        # feature that is 0 is skipped
     double b[MAX_HIDDEN]               # hidden layer biases
     double v[MAX_HIDDEN]               # output weights of the hidden units
+    # a cheaper value for the tree's priors (docs/search.md, "A hidden layer"): absent,
+    # the priors read the full value above (has_prior_lin 0)
+    int has_prior_lin                  # 1: prior scores read prior_lin, not the full value
+    double prior_lin[N_FEATURES]       # linear weights of the win logit the priors read
     # the learned move policy (docs/search.md, "The learned move policy"); absent, the
     # search reads the prior scores unchanged (has_prior 0, has_playout 0)
     int has_prior                      # 1: the tree's PUCT priors read prior_scale, prior_w
@@ -41,3 +45,6 @@ cdef class Evaluation:
 cdef double evaluate(const State* s, int p, double* margin, const Model* model) noexcept nogil
 cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil
 cdef double learned_logit(const Model* M, const State* s, int p, double* margin) noexcept nogil
+# the win logit the tree's priors read: prior_lin's where the model has one, else the
+# full learned logit
+cdef double prior_logit(const Model* M, const State* s, int p) noexcept nogil

@@ -90,6 +90,23 @@ cdef double learned_logit(const Model* M, const State* s, int p, double* margin)
     return z
 
 
+cdef double prior_logit(const Model* M, const State* s, int p) noexcept nogil:
+    """The win logit of p that the tree's priors read (see the .pxd)."""
+    cdef double f[N_FEATURES]
+    cdef double z = 0.0, mg
+    cdef int i, n = M.n_features
+    if not M.has_prior_lin:
+        return learned_logit(M, s, p, &mg)
+    features(s, p, f, n)
+    for i in range(n):
+        z += M.prior_lin[i] * f[i]
+    if z > 40.0:
+        return 40.0
+    if z < -40.0:
+        return -40.0
+    return z
+
+
 cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil:
     """The learned win chance of p in a running round (no check for a finished one)."""
     return 1.0 / (1.0 + exp(-learned_logit(M, s, p, margin)))
@@ -113,7 +130,8 @@ cdef class Evaluation:
     or, for weights of features version 1, N_FEATURES_V1 (they read those only)."""
 
     def __init__(self, lin, margin, hidden_w, hidden_b, out_w, source="<arrays>",
-                 calibration=(1.0, 0.0), prior_scale=None, prior_w=None, playout_w=None):
+                 calibration=(1.0, 0.0), prior_scale=None, prior_w=None, playout_w=None,
+                 prior_lin=None):
         lin = np.asarray(lin, np.float64)
         margin = np.asarray(margin, np.float64)
         nf = lin.shape[0] if lin.ndim == 1 else -1
@@ -141,6 +159,17 @@ cdef class Evaluation:
             self.m.v[j] = out_w[j]
             for i in range(nf):
                 self.m.wt[i][j] = hidden_w[j, i]
+        # the priors' own linear value (the file's prior_lin), where given
+        self.m.has_prior_lin = 0
+        if prior_lin is not None:
+            pl = np.asarray(prior_lin, np.float64)
+            if pl.shape != (nf,):
+                raise ValueError(f"prior_lin must have {nf} entries, as lin")
+            if not np.all(np.isfinite(pl)):
+                raise ValueError("weights must be finite")
+            self.m.has_prior_lin = 1
+            for i in range(nf):
+                self.m.prior_lin[i] = pl[i]
         # the move policy: prior_scale and prior_w together, playout_w alone
         self.m.has_prior = 0
         self.m.prior_scale = 1.0
@@ -172,6 +201,11 @@ cdef class Evaluation:
     def has_policy(self):
         """Whether the weights hold a learned move policy (tree priors, playouts)."""
         return bool(self.m.has_prior or self.m.has_playout)
+
+    @property
+    def has_prior_lin(self):
+        """Whether the tree's priors read a linear value of their own (prior_lin)."""
+        return bool(self.m.has_prior_lin)
 
     @property
     def n_hidden(self):

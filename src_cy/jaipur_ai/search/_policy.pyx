@@ -15,7 +15,7 @@ from jaipur_ai.rules._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_
 from jaipur_ai.rules._movegen cimport is_legal, random_playout, random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED
-from jaipur_ai.search._evaluation cimport learned_logit, Evaluation
+from jaipur_ai.search._evaluation cimport prior_logit, Evaluation
 from jaipur_ai.search._movefeatures cimport move_dot
 from jaipur_ai.search._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
@@ -170,10 +170,11 @@ cdef int score_candidates(const State* s, const HoldTab* T, const Move* cand, in
 cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
                           const Model* model) noexcept nogil:
     """Replace the move scores of candidates that do not end the round by the learned
-    value of the position they lead to (LEARNED_POINTS per unit of win logit), keeping
-    the look-ahead's penalty on moves that let the opponent end the round and win."""
+    value of the position they lead to (LEARNED_POINTS per unit of win logit; the
+    model's prior_lin where it has one), keeping the look-ahead's penalty on moves that
+    let the opponent end the round and win."""
     cdef State t
-    cdef double mg, pen
+    cdef double pen
     cdef int i
     cdef bint endp = s.deck_len < 5 or n_empty(F, s) >= 2
     for i in range(n):
@@ -182,7 +183,7 @@ cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
         pen = -800.0 if sc[i] < -500.0 else 0.0
         memcpy(&t, s, sizeof(State))
         apply_move(&t, &cand[i])
-        sc[i] = LEARNED_POINTS * learned_logit(model, &t, s.to_move, &mg) + pen
+        sc[i] = LEARNED_POINTS * prior_logit(model, &t, s.to_move) + pen
 
 
 cdef void prior_scores(const State* s, const HoldTab* T, const Move* cand, int n,
