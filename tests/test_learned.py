@@ -745,3 +745,29 @@ def test_train_refuses_a_hidden_layer_the_engine_could_not_load(tmp_path, capsys
     assert main(["train", str(tmp_path), "--hidden", "65", "--out",
                  str(tmp_path / "w.npz")]) == 2
     assert "--hidden" in capsys.readouterr().err and not (tmp_path / "w.npz").exists()
+
+
+def test_train_from_a_start_adds_a_hidden_layer_and_keeps_the_policy(tmp_path, capsys):
+    # a hidden layer fitted on top of the shipped linear weights: the fit starts from
+    # their value, the result keeps their move policy and calibration map, and the
+    # tree's priors go on reading the linear value the policy was fitted to
+    from jaipur_ai.doors.cli import main
+    selfplay(str(tmp_path / "d"), rounds=10, engine="policy", seed=1, shard_rounds=10,
+             progress=False)
+    out = str(tmp_path / "deep.npz")
+    assert main(["train", str(tmp_path / "d"), "--start", str(evaluation.DEFAULT_WEIGHTS),
+                 "--hidden", "8", "--epochs", "1", "--out", out]) == 0
+    start = evaluation.read_weights(evaluation.DEFAULT_WEIGHTS)
+    got = evaluation.read_weights(out)
+    assert got["hidden_w"].shape == (8, N)
+    np.testing.assert_array_equal(got[evaluation.PRIOR_LIN], start["lin"])
+    for k in evaluation.POLICY_ARRAYS + ("calibration",):
+        np.testing.assert_array_equal(got[k], start[k])
+    assert not np.array_equal(got["lin"], start["lin"])          # the value was fitted
+    ev = evaluation.load_evaluation(out)
+    assert ev.has_policy and ev.has_prior_lin and ev.n_hidden == 8
+    # a start that is not a weights file is refused before any training
+    capsys.readouterr()
+    assert main(["train", str(tmp_path / "d"), "--start", str(tmp_path / "none.npz"),
+                 "--out", out]) == 2
+    assert "none.npz: no such file" in capsys.readouterr().err

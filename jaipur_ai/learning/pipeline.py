@@ -34,10 +34,10 @@ from jaipur_ai.learning._report import say
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
-from jaipur_ai.search.evaluation import MAX_HIDDEN, save_weights, with_calibration
+from jaipur_ai.search.evaluation import MAX_HIDDEN, read_weights, save_weights, with_calibration
 from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, improve
 from jaipur_ai.learning.selfplay import make_folder, selfplay
-from jaipur_ai.learning.train import TARGETS, fit, load_shards
+from jaipur_ai.learning.train import TARGETS, fit, load_shards, start_from
 
 __all__ = ["learn", "add_commands", "DEFAULTS"]
 
@@ -167,12 +167,15 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise InvalidOptionError("--hidden", f"expected 0 to {MAX_HIDDEN} hidden units, "
                                              f"got {args.hidden}")
     check_out(args.out)                  # before the training, not after it
+    init, kept = (None, {}) if args.start is None else start_from(
+        read_weights(args.start), args.hidden, args.seed)
     data = load_shards(args.data)
     weights, rep = fit(data, hidden=args.hidden, epochs=args.epochs, target=args.target,
-                       seed=args.seed)
+                       seed=args.seed, init=init)
+    weights = {**kept, **weights}
     try:
         save_weights(args.out, weights, {"command": "jaipur-ai train", "data": args.data,
-                                         "report": rep})
+                                         "start": args.start, "report": rep})
         failed = None
     except OSError as e:                 # (the report still shown, then where it failed)
         failed = InvalidWeightsError(args.out, f"cannot write it: {e.strerror or e} (the "
@@ -284,6 +287,11 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
     tr.add_argument("--epochs", type=positive_int, default=DEFAULTS["epochs"])
     tr.add_argument("--target", choices=TARGETS, default=DEFAULTS["target"])
     tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--start", default=None, metavar="WEIGHTS",
+                    help="start from this weights file and keep its move policy and "
+                         "calibration map; a hidden layer "
+                         "added to linear weights leaves the tree's priors on their linear "
+                         "value (prior_lin)")
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=_cmd_train)
 

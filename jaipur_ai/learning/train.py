@@ -30,7 +30,7 @@ from jaipur_ai.search.evaluation import read_npz
 from jaipur_ai.errors import InvalidDataError
 
 __all__ = ["load_shards", "fit", "fit_calibration", "reliability",
-           "td_targets", "metrics", "N_FEATURES"]
+           "td_targets", "metrics", "start_from", "N_FEATURES"]
 
 #: The pull of the calibration map towards no change (``fit_calibration``).
 CALIBRATION_RIDGE = 1e-4
@@ -207,6 +207,42 @@ def fit(data: dict[str, Any], *, hidden: int = 0, epochs: int = 10, batch: int =
     rep.update({"positions": int(len(y)), "rounds": int(len(rounds)),
                 "holdout_rounds": int(len(test_rounds)), "hidden": hidden, "target": target})
     return params, rep
+
+
+#: The value's arrays of a weights file, which a fit makes; the rest a start may carry.
+VALUE_ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
+
+
+def start_from(start: dict[str, Any], hidden: int,
+               seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fit that starts from a weights file's arrays (``read_weights``): returns (init,
+    kept).  ``init``: the fit's first parameters, the start's value; where the start has
+    no hidden layer of ``hidden`` units, a fresh one whose output weights are small
+    (the fit begins at the start's own values) beside the start's linear weights.
+    ``kept``: what the result carries over unfitted: the move policy and the
+    calibration map, and the value the tree's priors read (``prior_lin``): the start's
+    linear value where a hidden layer is added to it, for the policy was fitted to the
+    priors of that value.
+
+    >>> w = {"lin": np.ones(3), "margin": np.zeros(3), "hidden_w": np.zeros((0, 3)),
+    ...      "hidden_b": np.zeros(0), "out_w": np.zeros(0), "calibration": np.array([1.1, -0.4])}
+    >>> init, kept = start_from(w, 4, seed=0)
+    >>> init["hidden_w"].shape, init["lin"].tolist(), sorted(kept)
+    ((4, 3), [1.0, 1.0, 1.0], ['calibration', 'prior_lin'])
+    """
+    n = len(start["lin"])
+    had = int(np.asarray(start["hidden_w"]).shape[0])
+    if had == hidden:
+        init = {k: np.array(start[k], np.float64) for k in VALUE_ARRAYS}
+    else:
+        init = _init_params(hidden, n, np.random.default_rng(seed))
+        init["out_w"] *= 0.1
+        init["lin"] = np.array(start["lin"], np.float64)
+        init["margin"] = np.array(start["margin"], np.float64)
+    kept = {k: v for k, v in start.items() if k not in VALUE_ARRAYS and v is not None}
+    if hidden > 0 and had == 0:
+        kept["prior_lin"] = np.array(start["lin"], np.float64)
+    return init, kept
 
 
 def _init_params(hidden: int, n_features: int, rng: np.random.Generator) -> dict[str, Any]:
