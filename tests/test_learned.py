@@ -766,6 +766,11 @@ def test_train_from_a_start_adds_a_hidden_layer_and_keeps_the_policy(tmp_path, c
     assert not np.array_equal(got["lin"], start["lin"])          # the value was fitted
     ev = evaluation.load_evaluation(out)
     assert ev.has_policy and ev.has_prior_lin and ev.n_hidden == 8
+    # --init-seed draws the new layer's first weights apart from the fit's seed
+    other = str(tmp_path / "other.npz")
+    assert main(["train", str(tmp_path / "d"), "--start", str(evaluation.DEFAULT_WEIGHTS),
+                 "--hidden", "8", "--epochs", "1", "--init-seed", "5", "--out", other]) == 0
+    assert not np.array_equal(evaluation.read_weights(other)["hidden_w"], got["hidden_w"])
     # a start that is not a weights file is refused before any training
     capsys.readouterr()
     assert main(["train", str(tmp_path / "d"), "--start", str(tmp_path / "none.npz"),

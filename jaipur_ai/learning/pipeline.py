@@ -168,7 +168,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
                                              f"got {args.hidden}")
     check_out(args.out)                  # before the training, not after it
     init, kept = (None, {}) if args.start is None else start_from(
-        read_weights(args.start), args.hidden, args.seed)
+        read_weights(args.start), args.hidden,
+        args.seed if args.init_seed is None else args.init_seed)
     data = load_shards(args.data)
     weights, rep = fit(data, hidden=args.hidden, epochs=args.epochs, target=args.target,
                        seed=args.seed, init=init)
@@ -292,6 +293,9 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
                          "calibration map; a hidden layer "
                          "added to linear weights leaves the tree's priors on their linear "
                          "value (prior_lin)")
+    tr.add_argument("--init-seed", type=int, default=None, metavar="SEED",
+                    help="with --start: the seed of a new hidden layer's first weights "
+                         "(default: --seed)")
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=_cmd_train)
 
