@@ -771,8 +771,51 @@ def test_train_from_a_start_adds_a_hidden_layer_and_keeps_the_policy(tmp_path, c
     assert main(["train", str(tmp_path / "d"), "--start", str(evaluation.DEFAULT_WEIGHTS),
                  "--hidden", "8", "--epochs", "1", "--init-seed", "5", "--out", other]) == 0
     assert not np.array_equal(evaluation.read_weights(other)["hidden_w"], got["hidden_w"])
-    # a start that is not a weights file is refused before any training
+    # from a start with a hidden layer, --hidden defaults to its width
+    again = str(tmp_path / "again.npz")
+    assert main(["train", str(tmp_path / "d"), "--start", out, "--epochs", "1",
+                 "--out", again]) == 0
+    assert evaluation.read_weights(again)["hidden_w"].shape == (8, N)
+    np.testing.assert_array_equal(evaluation.read_weights(again)[evaluation.PRIOR_LIN],
+                                  start["lin"])
+    # refused with a typed error: a start that is not a weights file (before any
+    # training), a start of another feature set than the data, --init-seed alone
     capsys.readouterr()
     assert main(["train", str(tmp_path / "d"), "--start", str(tmp_path / "none.npz"),
                  "--out", out]) == 2
     assert "none.npz: no such file" in capsys.readouterr().err
+    v1 = ROOT / "bench" / "weights" / "previous.npz"
+    assert main(["train", str(tmp_path / "d"), "--start", str(v1), "--out", out]) == 2
+    assert f"{v1}: weights of 29 features; the data has {N}" in capsys.readouterr().err
+    assert main(["train", str(tmp_path / "d"), "--init-seed", "3", "--out", out]) == 2
+    assert "--init-seed" in capsys.readouterr().err
+
+
+def test_a_copy_with_another_calibration_keeps_prior_lin_and_the_fingerprint_sees_it(tmp_path):
+    w = evaluation.read_weights(evaluation.DEFAULT_WEIGHTS)
+    with_lin, without = tmp_path / "with.npz", tmp_path / "without.npz"
+    evaluation.save_weights(with_lin, {**w, evaluation.PRIOR_LIN: w["lin"] / 2}, {})
+    evaluation.save_weights(without, w, {})
+    assert evaluation.fingerprint(with_lin) != evaluation.fingerprint(without)
+    assert evaluation.fingerprint(without) == evaluation.fingerprint(evaluation.DEFAULT_WEIGHTS)
+    out = tmp_path / "recal.npz"
+    evaluation.with_calibration(with_lin, (1.2, -0.3), out, {"why": "test"})
+    got = evaluation.read_weights(out)
+    np.testing.assert_array_equal(got[evaluation.PRIOR_LIN], w["lin"] / 2)
+    assert tuple(got["calibration"]) == (1.2, -0.3)
+    assert evaluation.fingerprint(out) == evaluation.fingerprint(with_lin)
+
+
+@pytest.mark.parametrize("h", [1, 7, 8, 9, 63, 64])
+def test_a_hidden_layer_of_each_edge_width_evaluates_as_numpy_does(h):
+    # widths around the core's blocks of eight units
+    r = np.random.default_rng(h)
+    w = {"lin": r.normal(size=N), "margin": r.normal(size=N),
+         "hidden_w": r.normal(size=(h, N)), "hidden_b": r.normal(size=h),
+         "out_w": r.normal(size=h) / 8}
+    ev = evaluation.evaluation_of(w)
+    for seed in range(3):
+        st = mid_position(seed, 14)
+        f = _features.features_of(st._core, 0)
+        assert ev.value(st._core, 0)[0] == pytest.approx(float(train.predict(w, f[None])[0]),
+                                                         rel=1e-9, abs=1e-12)

@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> None:
     init = None
     if args.init_policy:
         src = read_weights(args.init_policy)
+        if any(src.get(k) is None for k in POLICY_ARRAYS):
+            sys.exit(f"{args.init_policy}: no move policy to start from")
         init = {k: src[k] for k in POLICY_ARRAYS}
     rows = rows_of(load_shards(args.shards), evaluation_of(weights))
     policy, report = fit_policy(rows, seed=args.seed, init=init)

@@ -163,15 +163,24 @@ def check_out(path: str) -> None:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    if not 0 <= args.hidden <= MAX_HIDDEN:   # (the engine would refuse the file it wrote)
+    if args.init_seed is not None and args.start is None:
+        raise InvalidOptionError("--init-seed", "only with --start")
+    start = None if args.start is None else read_weights(args.start)
+    # (--hidden defaults to the start's width: a start's linear weights fitted beside its
+    # hidden layer are no value on their own)
+    hidden = args.hidden if args.hidden is not None else (
+        DEFAULTS["hidden"] if start is None else int(start["hidden_w"].shape[0]))
+    if not 0 <= hidden <= MAX_HIDDEN:   # (the engine would refuse the file it wrote)
         raise InvalidOptionError("--hidden", f"expected 0 to {MAX_HIDDEN} hidden units, "
-                                             f"got {args.hidden}")
+                                             f"got {hidden}")
     check_out(args.out)                  # before the training, not after it
-    init, kept = (None, {}) if args.start is None else start_from(
-        read_weights(args.start), args.hidden,
-        args.seed if args.init_seed is None else args.init_seed)
+    init, kept = (None, {}) if start is None else start_from(
+        start, hidden, args.seed if args.init_seed is None else args.init_seed)
     data = load_shards(args.data)
-    weights, rep = fit(data, hidden=args.hidden, epochs=args.epochs, target=args.target,
+    if start is not None and len(start["lin"]) != data["features"].shape[1]:
+        raise InvalidWeightsError(args.start, f"weights of {len(start['lin'])} features; the "
+                                  f"data has {data['features'].shape[1]}")
+    weights, rep = fit(data, hidden=hidden, epochs=args.epochs, target=args.target,
                        seed=args.seed, init=init)
     weights = {**kept, **weights}
     try:
@@ -282,9 +291,9 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
                                     "file; prints held-out log-loss and Brier.")
     tr.add_argument("data", nargs="+", help="shard files or folders")
     tr.add_argument("--out", default="evaluation.npz", help="weights file to write")
-    tr.add_argument("--hidden", type=int, default=DEFAULTS["hidden"], metavar="H",
-                    help=f"hidden units, 0..64 (default {DEFAULTS['hidden']}: logistic "
-                         "regression)")
+    tr.add_argument("--hidden", type=int, default=None, metavar="H",
+                    help=f"hidden units, 0..64 (default: the start's, with --start; else "
+                         f"{DEFAULTS['hidden']}: logistic regression)")
     tr.add_argument("--epochs", type=positive_int, default=DEFAULTS["epochs"])
     tr.add_argument("--target", choices=TARGETS, default=DEFAULTS["target"])
     tr.add_argument("--seed", type=int, default=0)

@@ -240,8 +240,8 @@ def start_from(start: dict[str, Any], hidden: int,
         init["lin"] = np.array(start["lin"], np.float64)
         init["margin"] = np.array(start["margin"], np.float64)
     kept = {k: v for k, v in start.items() if k not in VALUE_ARRAYS and v is not None}
-    if hidden > 0 and had == 0:
-        kept["prior_lin"] = np.array(start["lin"], np.float64)
+    if hidden > 0 and had == 0:       # (a start's own prior_lin, if any, stays)
+        kept.setdefault("prior_lin", np.array(start["lin"], np.float64))
     return init, kept
 
 

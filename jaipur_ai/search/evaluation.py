@@ -14,7 +14,7 @@ A weights file is a numpy ``.npz`` archive with these arrays:
 ``out_w``           (H,) output weights of the hidden units
 ``prior_lin``       (F,) optional: a linear win logit that the tree's priors read in
                     place of the full value (a hidden layer's cost is paid at the
-                    leaves only; docs/search.md, "A hidden layer"); absent, the priors
+                    leaves only; docs/search.md, "A hidden layer in the search"); absent, the priors
                     read the full value
 ``calibration``     (2,) ``a, b`` or (4,) ``a, b, c, d``: the map from the search's win
                     estimate ``p`` after ``n`` iterations to the reported win probability,
@@ -76,6 +76,9 @@ _ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
 POLICY_ARRAYS = ("prior_scale", "prior_w", "playout_w")
 #: The priors' own linear value (optional).
 PRIOR_LIN = "prior_lin"
+#: Every array of a file that the search reads (all but the calibration map): what a
+#: copy of the weights keeps and what their fingerprint hashes.
+SEARCH_ARRAYS = _ARRAYS + POLICY_ARRAYS + (PRIOR_LIN,)
 MAX_HIDDEN = 64
 #: The iterations at which a map of four numbers reduces to ``a, b`` (``calibrated``).
 CALIBRATION_BUDGET = 1000.0
@@ -128,8 +131,7 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
 #: unpacked (a hidden layer of MAX_HIDDEN units over this build's features is far less):
 #: checked before an array is read, so a file cannot make the loader spend memory.
 KNOWN_ARRAYS = ("format", "version", "features_version", "feature_names", "meta",
-                "calibration", "move_features_version", "move_feature_names") + _ARRAYS \
-    + POLICY_ARRAYS + (PRIOR_LIN,)
+                "calibration", "move_features_version", "move_feature_names") + SEARCH_ARRAYS
 MAX_ARRAY_BYTES = 1 << 20
 #: The largest magnitude of a weight: beyond it sums overflow to nan in the search.
 MAX_WEIGHT = 1e6
@@ -380,7 +382,7 @@ def with_calibration(path: PathLike, calibration: Sequence[float], out: PathLike
     a = _check(str(path), z)
     record = _meta(str(path), z)
     record.update(meta)
-    weights = {k: a[k] for k in _ARRAYS + POLICY_ARRAYS if k in a}
+    weights = {k: a[k] for k in SEARCH_ARRAYS if k in a}
     weights["calibration"] = tuple(float(x) for x in calibration)
     save_weights(out, weights, record)
 
@@ -390,8 +392,8 @@ def fingerprint(path: PathLike) -> str:
     its calibration map nor its meta record): two files that evaluate alike share it."""
     a = _check(str(path), _read(Path(path)))
     h = hashlib.sha256()
-    for k in _ARRAYS + POLICY_ARRAYS:
-        if k in a:          # (a file without a policy keeps the fingerprint it had)
+    for k in SEARCH_ARRAYS:
+        if k in a:          # (a file without a policy or prior_lin keeps its fingerprint)
             h.update(k.encode() + np.ascontiguousarray(a[k], np.float64).tobytes())
     return h.hexdigest()[:12]
 

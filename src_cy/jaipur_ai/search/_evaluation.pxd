@@ -22,8 +22,8 @@ ctypedef struct Model:
                                        # feature that is 0 is skipped
     double b[MAX_HIDDEN]               # hidden layer biases
     double v[MAX_HIDDEN]               # output weights of the hidden units
-    # a cheaper value for the tree's priors (docs/search.md, "A hidden layer"): absent,
-    # the priors read the full value above (has_prior_lin 0)
+    # a cheaper value for the tree's priors (docs/search.md, "A hidden layer in the
+    # search"): absent, the priors read the full value above (has_prior_lin 0)
     int has_prior_lin                  # 1: prior scores read prior_lin, not the full value
     double prior_lin[N_FEATURES]       # linear weights of the win logit the priors read
     # the learned move policy (docs/search.md, "The learned move policy"); absent, the

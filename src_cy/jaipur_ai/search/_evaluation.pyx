@@ -24,6 +24,8 @@ from jaipur_ai.search._heuristic cimport Heur, weights, hold_value
 from jaipur_ai.search._decisive cimport outcome
 
 cdef const Heur* H = weights()
+# the hidden layer is summed UNIT_BLOCK units at a time, up to MAX_HIDDEN
+assert MAX_HIDDEN % UNIT_BLOCK == 0
 
 
 cdef inline double _heuristic(const State* s, int p, double* margin) noexcept nogil:

@@ -14,8 +14,10 @@ cdef enum:
 cdef int candidates(const State* s, const HoldTab* T, Move* cand) noexcept nogil
 cdef int score_candidates(const State* s, const HoldTab* T, const Move* cand, int n,
                           double* sc) noexcept nogil
+# the candidates' scores by the learned value after them; priors: the value the tree's
+# priors read (the model's prior_lin where it has one), else the full value
 cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
-                          const Model* model) noexcept nogil
+                          const Model* model, bint priors) noexcept nogil
 # the scores the tree's PUCT priors are a softmax of (over prior_temp): the move scores,
 # the learned values after the moves where P.learned_priors, the learned move policy
 # where P.use_policy and the model holds one

@@ -15,7 +15,7 @@ from jaipur_ai.rules._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_
 from jaipur_ai.rules._movegen cimport is_legal, random_playout, random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED
-from jaipur_ai.search._evaluation cimport prior_logit, Evaluation
+from jaipur_ai.search._evaluation cimport learned_logit, prior_logit, Evaluation
 from jaipur_ai.search._movefeatures cimport move_dot
 from jaipur_ai.search._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
@@ -168,13 +168,13 @@ cdef int score_candidates(const State* s, const HoldTab* T, const Move* cand, in
 
 
 cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
-                          const Model* model) noexcept nogil:
+                          const Model* model, bint priors) noexcept nogil:
     """Replace the move scores of candidates that do not end the round by the learned
-    value of the position they lead to (LEARNED_POINTS per unit of win logit; the
-    model's prior_lin where it has one), keeping the look-ahead's penalty on moves that
-    let the opponent end the round and win."""
+    value of the position they lead to (LEARNED_POINTS per unit of win logit; for the
+    tree's priors, the model's prior_lin where it has one), keeping the look-ahead's
+    penalty on moves that let the opponent end the round and win."""
     cdef State t
-    cdef double pen
+    cdef double pen, mg
     cdef int i
     cdef bint endp = s.deck_len < 5 or n_empty(F, s) >= 2
     for i in range(n):
@@ -183,7 +183,8 @@ cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
         pen = -800.0 if sc[i] < -500.0 else 0.0
         memcpy(&t, s, sizeof(State))
         apply_move(&t, &cand[i])
-        sc[i] = LEARNED_POINTS * prior_logit(model, &t, s.to_move) + pen
+        sc[i] = LEARNED_POINTS * (prior_logit(model, &t, s.to_move) if priors
+                                  else learned_logit(model, &t, s.to_move, &mg)) + pen
 
 
 cdef void prior_scores(const State* s, const HoldTab* T, const Move* cand, int n,
@@ -191,7 +192,7 @@ cdef void prior_scores(const State* s, const HoldTab* T, const Move* cand, int n
     cdef int i
     score_candidates(s, T, cand, n, sc)
     if P.learned_priors and P.model != NULL:
-        rescore_learned(s, cand, n, sc, P.model)
+        rescore_learned(s, cand, n, sc, P.model, True)
     if P.use_policy and P.model != NULL and P.model.has_prior:
         # the learned move policy: a scaled prior score plus the move's features (the
         # latter in logit units, so times the temperature the softmax divides by)
