@@ -43,8 +43,9 @@ from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.rating import GAUNTLET, fit_ratings, pairing_file, read_pairings, with_limit
 from jaipur_ai.matches.runner import deal_scores, run_match
 from jaipur_ai.errors import InvalidDataError, InvalidOptionError
-from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, evaluation_of,
-                                         fingerprint, read_weights, save_weights)
+from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, VALUE_ARRAYS,
+                                         evaluation_of, fingerprint, read_weights,
+                                         save_weights)
 
 __all__ = ["improve", "IMPROVE_DEFAULTS", "PARTS", "GATE_GAUNTLET"]
 
@@ -81,7 +82,7 @@ def candidate_weights(current: dict[str, Any], data: dict[str, Any], parts: tupl
     new = {k: v for k, v in current.items()}
     report: dict[str, Any] = {}
     if "value" in parts:
-        init = {k: current[k] for k in ("lin", "margin", "hidden_w", "hidden_b", "out_w")}
+        init = {k: current[k] for k in VALUE_ARRAYS}
         value, rep = fit(data, hidden=int(init["hidden_w"].shape[0]), epochs=epochs,
                          target="search", seed=seed, init=init)
         new.update(value)

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from jaipur_ai.search._features import N_FEATURES_PY as N_FEATURES
-from jaipur_ai.search.evaluation import read_npz
+from jaipur_ai.search.evaluation import PRIOR_LIN, VALUE_ARRAYS, read_npz
 from jaipur_ai.errors import InvalidDataError
 
 __all__ = ["load_shards", "fit", "fit_calibration", "reliability",
@@ -209,10 +209,6 @@ def fit(data: dict[str, Any], *, hidden: int = 0, epochs: int = 10, batch: int =
     return params, rep
 
 
-#: The value's arrays of a weights file, which a fit makes; the rest a start may carry.
-VALUE_ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
-
-
 def start_from(start: dict[str, Any], hidden: int,
                seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """A fit that starts from a weights file's arrays (``read_weights``): returns (init,
@@ -241,7 +237,7 @@ def start_from(start: dict[str, Any], hidden: int,
         init["margin"] = np.array(start["margin"], np.float64)
     kept = {k: v for k, v in start.items() if k not in VALUE_ARRAYS and v is not None}
     if hidden > 0 and had == 0:       # (a start's own prior_lin, if any, stays)
-        kept.setdefault("prior_lin", np.array(start["lin"], np.float64))
+        kept.setdefault(PRIOR_LIN, np.array(start["lin"], np.float64))
     return init, kept
 
 

@@ -14,8 +14,8 @@ A weights file is a numpy ``.npz`` archive with these arrays:
 ``out_w``           (H,) output weights of the hidden units
 ``prior_lin``       (F,) optional: a linear win logit that the tree's priors read in
                     place of the full value (a hidden layer's cost is paid at the
-                    leaves only; docs/search.md, "A hidden layer in the search"); absent, the priors
-                    read the full value
+                    leaves only; docs/search.md, "A hidden layer in the search");
+                    absent, the priors read the full value
 ``calibration``     (2,) ``a, b`` or (4,) ``a, b, c, d``: the map from the search's win
                     estimate ``p`` after ``n`` iterations to the reported win probability,
                     ``1 / (1 + exp(-((a + c x) logit(p) + b + d x)))`` with
@@ -66,19 +66,21 @@ from jaipur_ai.errors import InvalidWeightsError, JaipurError
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
            "save_weights", "read_meta", "calibrated", "uncalibrated", "map_coefficients",
            "with_calibration", "fingerprint",
-           "POLICY_ARRAYS", "PRIOR_LIN", "read_weights", "evaluation_of", "read_npz"]
+           "VALUE_ARRAYS", "POLICY_ARRAYS", "PRIOR_LIN", "read_weights", "evaluation_of",
+           "read_npz"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
 DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "data" / "evaluation.npz"
-_ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
+#: The value's arrays, which a fit makes (``train.fit``).
+VALUE_ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
 #: The move policy's arrays (all optional; ``prior_scale`` and ``prior_w`` together).
 POLICY_ARRAYS = ("prior_scale", "prior_w", "playout_w")
 #: The priors' own linear value (optional).
 PRIOR_LIN = "prior_lin"
 #: Every array of a file that the search reads (all but the calibration map): what a
 #: copy of the weights keeps and what their fingerprint hashes.
-SEARCH_ARRAYS = _ARRAYS + POLICY_ARRAYS + (PRIOR_LIN,)
+SEARCH_ARRAYS = VALUE_ARRAYS + POLICY_ARRAYS + (PRIOR_LIN,)
 MAX_HIDDEN = 64
 #: The iterations at which a map of four numbers reduces to ``a, b`` (``calibrated``).
 CALIBRATION_BUDGET = 1000.0
@@ -95,7 +97,7 @@ FEATURE_SETS: dict[int, tuple[str, ...]] = {1: tuple(FEATURE_NAMES[:N_FEATURES_V
 def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
     """Write a weights file (atomically: a partial file never replaces a good one)."""
     path = Path(path)
-    arrays: dict[str, Any] = {k: np.asarray(weights[k], np.float64) for k in _ARRAYS}
+    arrays: dict[str, Any] = {k: np.asarray(weights[k], np.float64) for k in VALUE_ARRAYS}
     arrays["calibration"] = np.asarray(weights.get("calibration", (1.0, 0.0)), np.float64)
     policy = {k: np.asarray(weights[k], np.float64) for k in POLICY_ARRAYS
               if weights.get(k) is not None}
@@ -232,7 +234,7 @@ def _check(name: str, z: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
-    missing = [k for k in ("format", "version", "features_version", "feature_names") + _ARRAYS
+    missing = [k for k in ("format", "version", "features_version", "feature_names") + VALUE_ARRAYS
                if k not in z]
     if missing:
         raise InvalidWeightsError(name, f"missing arrays: {', '.join(missing)}")
@@ -249,7 +251,7 @@ def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
             f"build computes version {FEATURES_VERSION_PY} ({N_FEATURES_PY} features) and "
             "reads version 1 too: retrain with 'jaipur-ai train'")
     n = len(names)
-    a = {k: np.asarray(z[k], np.float64) for k in _ARRAYS}
+    a = {k: np.asarray(z[k], np.float64) for k in VALUE_ARRAYS}
     nh = a["hidden_w"].shape[0] if a["hidden_w"].ndim == 2 else -1
     shapes_ok = (a["lin"].shape == (n,) and a["margin"].shape == (n,)
                  and a["hidden_w"].ndim == 2 and a["hidden_w"].shape[1] == n

@@ -44,6 +44,11 @@ cdef inline double _heuristic(const State* s, int p, double* margin) noexcept no
     return 1.0 / (1.0 + exp(-e / H.eval_scale))
 
 
+cdef inline double _clamped(double z) noexcept nogil:
+    """A win logit held within +-40 (beyond it the chance is 0 or 1 to double precision)."""
+    return 40.0 if z > 40.0 else (-40.0 if z < -40.0 else z)
+
+
 cdef double learned_logit(const Model* M, const State* s, int p, double* margin) noexcept nogil:
     """The learned win logit of p in a running round (and the margin, in points)."""
     cdef double f[N_FEATURES]
@@ -85,11 +90,7 @@ cdef double learned_logit(const Model* M, const State* s, int p, double* margin)
             down = M.b[j] - a[j]
             z += M.v[j] * ((up if up > 0.0 else 0.0) - (down if down > 0.0 else 0.0))
     margin[0] = mg
-    if z > 40.0:
-        return 40.0
-    if z < -40.0:
-        return -40.0
-    return z
+    return _clamped(z)
 
 
 cdef double prior_logit(const Model* M, const State* s, int p) noexcept nogil:
@@ -102,11 +103,7 @@ cdef double prior_logit(const Model* M, const State* s, int p) noexcept nogil:
     features(s, p, f, n)
     for i in range(n):
         z += M.prior_lin[i] * f[i]
-    if z > 40.0:
-        return 40.0
-    if z < -40.0:
-        return -40.0
-    return z
+    return _clamped(z)
 
 
 cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil:
