@@ -4,10 +4,12 @@ from its own search.
 Each generation:
 
 1. **self-play** by the current weights' default search (``iterations`` a move), its
-   root visits and win estimates recorded (``learning.selfplay``);
+   root visits and win estimates recorded (``learning.selfplay``), against a ``league``
+   in ``league_share`` of the rounds when one is given (gauntlet engines, and ``past``:
+   every weights kept before the current ones);
 2. **value**: the evaluation refitted, from the current weights, on the last ``window``
    generations' positions, to the TD return averaged with the search's own estimate
-   (``train.fit``, target ``"search"``);
+   (``train.fit``, target ``"search"``; ``target="td"``: the TD return alone);
 3. **policy**: the move policy fitted to the search's visits (``learning.policy``), its
    prior scores read through the new value;
 4. **gate**: the candidate and the current weights each play the gauntlet's engines of
@@ -38,7 +40,7 @@ from jaipur_ai.learning._report import say
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
 from jaipur_ai.learning.policy import fit_policy, rows_of
 from jaipur_ai.learning.selfplay import make_folder, selfplay
-from jaipur_ai.learning.train import fit, load_shards
+from jaipur_ai.learning.train import TARGETS, fit, load_shards
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.rating import GAUNTLET, fit_ratings, pairing_file, read_pairings, with_limit
 from jaipur_ai.matches.runner import deal_scores, run_match
@@ -47,7 +49,8 @@ from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, VALUE_A
                                          evaluation_of, fingerprint, read_weights,
                                          save_weights)
 
-__all__ = ["improve", "IMPROVE_DEFAULTS", "PARTS", "GATE_GAUNTLET"]
+__all__ = ["improve", "IMPROVE_DEFAULTS", "PARTS", "GATE_GAUNTLET", "check_league",
+           "league_specs"]
 
 #: The gate's engines: the gauntlet's families other than our own searches' ancestors
 #: (today's default and the 12-04 default) and greedy (which every generation beats).
@@ -66,6 +69,11 @@ IMPROVE_DEFAULTS: dict[str, Any] = {
     "gate_deals": 100,         # mirrored deals against each gate engine (twice the games) ...
     "gate_iterations": 1000,   # ... at these iterations a move
     "epochs": 4,               # the value fit's epochs
+    "target": "search",        # the value fit's target (train.TARGETS)
+    # a league the self-play meets in league_share of its rounds: gauntlet engines by
+    # name, and "past" for every weights kept before the current ones (fictitious play)
+    "league": (),
+    "league_share": 0.5,
     "seed": 1,
     # the reported win probability's map, fitted last on the final weights' own play
     # (learning.calibration.calibrate, seed + 100)
@@ -75,7 +83,8 @@ IMPROVE_DEFAULTS: dict[str, Any] = {
 
 
 def candidate_weights(current: dict[str, Any], data: dict[str, Any], parts: tuple[str, ...],
-                      *, epochs: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+                      *, epochs: int, seed: int,
+                      target: str = "search") -> tuple[dict[str, Any], dict[str, Any]]:
     """The next generation's weights from ``current`` (a weights file's arrays) and
     self-play ``data``: the parts named refitted, the rest kept.  Returns (weights,
     report)."""
@@ -84,7 +93,7 @@ def candidate_weights(current: dict[str, Any], data: dict[str, Any], parts: tupl
     if "value" in parts:
         init = {k: current[k] for k in VALUE_ARRAYS}
         value, rep = fit(data, hidden=int(init["hidden_w"].shape[0]), epochs=epochs,
-                         target="search", seed=seed, init=init)
+                         target=target, seed=seed, init=init)
         new.update(value)
         report["value"] = rep
     if "policy" in parts:
@@ -108,6 +117,13 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
     if unknown:
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
     cfg.update(settings)
+    cfg["league"] = check_league(cfg["league"])
+    share = cfg["league_share"]
+    if not (isinstance(share, (int, float)) and 0.0 <= share <= 1.0):
+        raise InvalidOptionError("league_share", f"expected a share from 0 to 1, got {share!r}")
+    if cfg["target"] not in TARGETS:
+        raise InvalidOptionError("target", f"expected one of {', '.join(TARGETS)}, got "
+                                           f"{cfg['target']!r}")
     bad = [p for p in parts if p not in PARTS]
     if bad or not parts:
         raise InvalidOptionError("parts", f"expected some of {', '.join(PARTS)}, got "
@@ -119,8 +135,8 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
     src = Path(start) if start is not None else DEFAULT_WEIGHTS
     # a folder holds one run: a rerun with other settings or another start is refused
     # (it would mix generations made otherwise), as selfplay refuses its folders
-    record = {"format": "jaipur-ai-improve/1", "settings": cfg, "parts": list(parts),
-              "start": fingerprint(src)}
+    record = json.loads(json.dumps({"format": "jaipur-ai-improve/1", "settings": cfg,
+                                    "parts": list(parts), "start": fingerprint(src)}))
     rfile = root / "improve.json"
     if rfile.exists() and json.loads(rfile.read_text()) != record:
         raise InvalidDataError(str(rfile), f"made with other settings or another start "
@@ -131,6 +147,7 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
         save_weights(first, read_weights(src), {"command": "jaipur-ai improve",
                                                 "generation": 0, "start": str(src)})
     current = first
+    past: list[Path] = []          # the weights kept before the current ones
     kept: list[Path] = []
     history = []
     t0 = time.monotonic()
@@ -141,13 +158,14 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
         if done.exists():
             dec = json.loads(done.read_text())
         else:
-            dec = _generation(g, gdir, current, kept, parts, cfg, runner, quiet)
+            dec = _generation(g, gdir, current, kept, past, parts, cfg, runner, quiet)
             done.write_text(json.dumps(dec, indent=1) + "\n")
             with open(root / "generations.jsonl", "a") as fh:
                 fh.write(json.dumps(dec) + "\n")
         history.append(dec)
         kept = (kept + [gdir / "selfplay"])[-cfg["window"]:]
         if dec["accepted"]:
+            past.append(current)
             current = gdir / "candidate.npz"
     # the last kept weights, then their reported win probability's map; evaluation.npz
     # is written only then, so an interrupted run leaves no uncalibrated file by that name
@@ -168,18 +186,47 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
     return summary
 
 
-def _generation(g: int, gdir: Path, current: Path, window: list[Path],
+def check_league(names: Any) -> tuple[str, ...]:
+    """``names`` as a league of :func:`improve` (gauntlet names and ``"past"``), or an
+    InvalidOptionError naming the first that is not one."""
+    if isinstance(names, str):
+        names = [n for n in names.split(",") if n]
+    out = tuple(str(n) for n in names)
+    for n in out:
+        if n != "past" and n not in GAUNTLET:
+            raise InvalidOptionError("league", f"{n!r} is not a gauntlet engine "
+                                               f"({', '.join(GAUNTLET)}) nor 'past'")
+    return out
+
+
+def league_specs(names: tuple[str, ...], past: list[Path], iterations: int) -> list[str]:
+    """The engine specs of a generation's league: each gauntlet engine at ``iterations``
+    a move, and for ``"past"`` the default search with each earlier kept weights."""
+    specs: list[str] = []
+    for n in names:
+        if n == "past":
+            specs += [f"ismcts:iterations={iterations},weights={p.resolve()}" for p in past]
+        else:
+            specs.append(with_limit(GAUNTLET[n], None, iterations))
+    return specs
+
+
+def _generation(g: int, gdir: Path, current: Path, window: list[Path], past: list[Path],
                 parts: tuple[str, ...], cfg: dict[str, Any], runner: Backend,
                 quiet: bool) -> dict[str, Any]:
     t0 = time.monotonic()
     engine = f"ismcts:iterations={cfg['iterations']},weights={current.resolve()}"
-    say(f"generation {g}: {cfg['rounds']:,} rounds of self-play by {engine}", quiet)
+    league = league_specs(cfg["league"], past, cfg["iterations"])
+    say(f"generation {g}: {cfg['rounds']:,} rounds of self-play by {engine}"
+        + (f", {cfg['league_share']:.0%} of them against {', '.join(league)}" if league
+           else ""), quiet)
     selfplay(str(gdir / "selfplay"), cfg["rounds"], engine, seed=cfg["seed"] * 1000 + g,
-             shard_rounds=20, progress=not quiet, backend=runner)
+             shard_rounds=20, progress=not quiet, backend=runner, league=league,
+             league_share=cfg["league_share"])
     data = load_shards([str(d) for d in window + [gdir / "selfplay"]])
     cur = read_weights(current)
     weights, report = candidate_weights(cur, data, parts, epochs=cfg["epochs"],
-                                        seed=cfg["seed"] + g)
+                                        seed=cfg["seed"] + g, target=cfg["target"])
     cand = gdir / "candidate.npz"
     save_weights(cand, weights, {"command": "jaipur-ai improve", "generation": g,
                                  "parts": list(parts), "report": report,

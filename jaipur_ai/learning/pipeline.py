@@ -35,7 +35,8 @@ from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
 from jaipur_ai.search.evaluation import MAX_HIDDEN, read_weights, save_weights, with_calibration
-from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, improve
+from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, check_league, improve
+from jaipur_ai.matches.rating import GAUNTLET
 from jaipur_ai.learning.selfplay import make_folder, selfplay
 from jaipur_ai.learning.train import TARGETS, fit, load_shards, start_from
 
@@ -141,7 +142,8 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     with redirect_stdout(sys.stderr):     # (Ray prints its workers' deaths to stdout)
         s = selfplay(args.folder, args.rounds, args.engine, seed=args.seed,
                      shard_rounds=args.shard_rounds, workers=args.workers,
-                     progress=not args.quiet, backend=args.backend, address=args.address)
+                     progress=not args.quiet, backend=args.backend, address=args.address,
+                     league=args.league, league_share=args.league_share)
     print(json.dumps(s) if args.json else
           f"{s['folder']}: {s['shards']} shards, {s['rounds']:,} rounds "
           f"({s['played_shards']} shards played now, {s['positions_played']:,} positions, "
@@ -233,6 +235,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 def _cmd_improve(args: argparse.Namespace) -> int:
     over = {k: getattr(args, k) for k in IMPROVE_DEFAULTS if getattr(args, k, None) is not None}
+    if "league" in over:
+        over["league"] = check_league(over["league"])
     parts = tuple(p for p in args.parts.split(",") if p)
     with redirect_stdout(sys.stderr):
         summary = improve(args.folder, start=args.start, parts=parts, workers=args.workers,
@@ -276,6 +280,12 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
                     help="engine spec playing both sides, or 'policy' (default "
                          "ismcts:iterations=400)")
     sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--league", nargs="+", default=[], metavar="SPEC",
+                    help="engines the engine meets in a share of the rounds (earlier "
+                         "weights, pimc, greedy: a league, as fictitious play); their moves "
+                         "are value rows only")
+    sp.add_argument("--league-share", type=float, default=0.5, metavar="P",
+                    help="the share of the rounds played against the league (default 0.5)")
     sp.add_argument("--shard-rounds", type=positive_int, default=100, metavar="K")
     sp.add_argument("--workers", type=flag("workers", "--workers"), default=None, metavar="W",
                     help="shards played at once (default 1; with --backend ray, the "
@@ -347,8 +357,19 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
                     help="games played at once (default 2)")
     add_backend_arguments(im)
     for k, v in IMPROVE_DEFAULTS.items():
-        im.add_argument("--" + k.replace("_", "-"), type=int if k == "seed" else positive_int,
-                        default=None, help=f"(default {v})")
+        if isinstance(v, int):
+            im.add_argument("--" + k.replace("_", "-"),
+                            type=int if k == "seed" else positive_int,
+                            default=None, help=f"(default {v})")
+    im.add_argument("--target", choices=TARGETS, default=None,
+                    help=f"the value fit's target (default {IMPROVE_DEFAULTS['target']}: "
+                         "the TD return averaged with the search's estimate)")
+    im.add_argument("--league", default=None, metavar="LIST",
+                    help="engines the self-play meets in a share of its rounds, comma-"
+                         f"separated: gauntlet names ({', '.join(GAUNTLET)}) and 'past' "
+                         "(every weights kept before the current ones); default none")
+    im.add_argument("--league-share", type=float, default=None, metavar="P",
+                    help=f"(default {IMPROVE_DEFAULTS['league_share']})")
     im.add_argument("--json", action="store_true")
     im.add_argument("-q", "--quiet", action="store_true")
     im.set_defaults(func=_cmd_improve)

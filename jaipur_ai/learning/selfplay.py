@@ -26,11 +26,21 @@ Each row of a shard is a position before a move, seen from the player to move:
 ``child_visits``   int32 (CHILDREN,): ... and their visits (the move policy's targets)
 ``state``          uint8 (STATE_BYTES,): the full state, for the move policy's training
                    rows (``learning._selfplay.policy_rows``; zeros without search)
+``player``         int8: who played the move: 0 the engine, k >= 1 the league's k-th
+                   opponent (``league[k - 1]``)
 =================  =====================================================================
 
 Engines: ``"policy"`` plays every move by the informed playout policy in compiled code
 (thousands of rounds a second: generation 0); any engine spec (``"ismcts:iterations=400"``)
-plays each move by that engine's search from the mover's view only.
+plays each move by that engine's search from the mover's view only, its belief shown the
+round's moves before it (the ``history`` a player at the table has seen).
+
+A **league** (``league=[spec, ...]``) makes the data less the engine's own habits, in the
+manner of fictitious play: a ``league_share`` of the rounds (drawn from the seed and the
+round's number) is played by the engine against one of the league's engines (earlier
+weights, pimc, greedy...), in a seat drawn the same way.  Both players' positions are
+value rows; only the engine's own moves carry the move policy's targets (the league's rows
+have no root visits), so the policy learns the engine's search, the value the game.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
@@ -48,21 +58,21 @@ import sys
 import time
 from contextlib import closing
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
 from jaipur_ai.search._features import N_FEATURES_PY as N_FEATURES, features_of
 from jaipur_ai.learning._selfplay import STATE_BYTES, policy_rounds, state_bytes
 from jaipur_ai.matches.backends import Backend, make_backend
-from jaipur_ai.errors import InvalidDataError
+from jaipur_ai.errors import InvalidDataError, InvalidOptionError
 from jaipur_ai.matches.spec import EngineSpec, derive_seed
 from jaipur_ai.rules.position import GameState
 
 __all__ = ["selfplay", "play_shard", "SHARD_KEYS", "make_folder"]
 
 SHARD_KEYS = ("features", "result", "margin", "mover", "ply", "round", "action", "value",
-              "visits", "iterations", "child_action", "child_visits", "state")
+              "visits", "iterations", "child_action", "child_visits", "state", "player")
 #: Root moves kept per searched position, the most visited first: more than the
 #: informed policy's candidates that ever get visits in practice.
 CHILDREN = 32
@@ -73,7 +83,20 @@ def _shard_path(folder: Path, k: int) -> Path:
     return folder / f"shard-{k:05d}.npz"
 
 
-def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]:
+def league_round(seed: int, r: int, league_size: int,
+                 share: float) -> tuple[int, int]:
+    """(opponent, seat) of round ``r``: ``opponent`` 0 for self-play, k >= 1 for the
+    league's k-th engine, which then plays seat ``seat``; drawn from the seed and the
+    round's number alone, so a shard's rounds do not depend on the others."""
+    if league_size == 0 or share <= 0.0:
+        return 0, 0
+    rng = np.random.default_rng(derive_seed(seed, 4, r))
+    u, k, seat = rng.random(), int(rng.integers(league_size)), int(rng.integers(2))
+    return (1 + k, seat) if u < share else (0, 0)
+
+
+def play_shard(engine: str, seed: int, first: int, count: int,
+               league: Sequence[str] = (), share: float = 0.0) -> dict[str, Any]:
     """Play rounds first .. first+count-1 of a run; returns the shard's arrays."""
     if engine == "policy":
         d = policy_rounds(derive_seed(seed, 7, first), count)
@@ -83,21 +106,28 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]
                  iterations=np.zeros(n, np.int32),
                  child_action=np.full((n, CHILDREN), -1, np.int32),
                  child_visits=np.zeros((n, CHILDREN), np.int32),
-                 state=np.zeros((n, STATE_BYTES), np.uint8))
+                 state=np.zeros((n, STATE_BYTES), np.uint8), player=np.zeros(n, np.int8))
         return d
-    spec = EngineSpec.parse(engine)
-    eng = spec.make_engine()
-    lim = spec.fixed_limits("self-play")
+    specs = [EngineSpec.parse(engine)] + [EngineSpec.parse(s) for s in league]
+    engines = [sp.make_engine() for sp in specs]
+    limits = [sp.fixed_limits("self-play") for sp in specs]
     rows: dict[str, list[Any]] = {k: [] for k in SHARD_KEYS}
     for r in range(first, first + count):
         state = GameState.new(seed=derive_seed(seed, 1, r), starter=r % 2)
+        opponent, seat = league_round(seed, r, len(league), share)
+        who = [0, 0]
+        who[seat] = opponent
         start = len(rows["result"])
         ply = 0
+        history: list[tuple[GameState, Any]] = []
         while not state.is_round_over:
             p = state.to_move
+            k = who[p]
+            eng, lim = engines[k], limits[k]
             view = state.view(p)
             a = eng.analyse(view, time=lim["time"], iterations=lim["iterations"],
-                            seed=derive_seed(seed, 2, r, ply), top=CHILDREN)
+                            seed=derive_seed(seed, 2, r, ply), top=CHILDREN,
+                            history=history)
             best = a.candidates[0] if a.candidates else None
             move = best.move if best is not None else eng.best_move(
                 view, iterations=1, seed=derive_seed(seed, 3, r, ply))
@@ -106,16 +136,23 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]
             rows["ply"].append(ply)
             rows["round"].append(r)
             rows["action"].append(move.action_id)
-            wp = best.win_probability if best is not None else None
-            rows["value"].append(np.nan if wp is None else wp)
-            rows["visits"].append(best.visits if best is not None else 0)
-            rows["iterations"].append(a.iterations)
+            rows["player"].append(k)
             kids = np.full((2, CHILDREN), -1, np.int32)
-            for j, c in enumerate(a.candidates):
-                kids[0, j], kids[1, j] = c.move.action_id, c.visits
+            if k == 0:       # (the league's moves are value rows only)
+                wp = best.win_probability if best is not None else None
+                rows["value"].append(np.nan if wp is None else wp)
+                rows["visits"].append(best.visits if best is not None else 0)
+                rows["iterations"].append(a.iterations)
+                for j, c in enumerate(a.candidates):
+                    kids[0, j], kids[1, j] = c.move.action_id, c.visits
+            else:
+                rows["value"].append(np.nan)
+                rows["visits"].append(0)
+                rows["iterations"].append(0)
             rows["child_action"].append(kids[0])
             rows["child_visits"].append(np.maximum(kids[1], 0))
             rows["state"].append(np.frombuffer(state_bytes(state._core), np.uint8))
+            history.append((state, move))
             state = state.apply(move)
             ply += 1
         t = state.round_totals()
@@ -127,7 +164,8 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]
     types = {"features": np.float32, "result": np.float32, "margin": np.float32,
              "mover": np.int8, "ply": np.int16, "round": np.int64, "action": np.int32,
              "value": np.float32, "visits": np.int32, "iterations": np.int32,
-             "child_action": np.int32, "child_visits": np.int32, "state": np.uint8}
+             "child_action": np.int32, "child_visits": np.int32, "state": np.uint8,
+             "player": np.int8}
     out = {k: np.asarray(v, types[k]) for k, v in rows.items()}
     if not len(out["features"]):
         out["features"] = np.zeros((0, N_FEATURES), np.float32)
@@ -139,8 +177,8 @@ def play_shard(engine: str, seed: int, first: int, count: int) -> dict[str, Any]
 
 def _job(args: tuple[Any, ...]) -> tuple[int, dict[str, Any]]:
     """One shard, played wherever the backend runs it; written by the caller."""
-    engine, seed, k, first, count = args
-    return k, play_shard(engine, seed, first, count)
+    engine, seed, k, first, count, league, share = args
+    return k, play_shard(engine, seed, first, count, league, share)
 
 
 def _write_shard(folder: Path, k: int, d: dict[str, Any]) -> None:
@@ -196,8 +234,12 @@ def make_folder(folder: Union[str, Path]) -> Path:
 def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
              seed: int = 0, shard_rounds: int = 100, workers: Optional[int] = None,
              progress: bool = False, backend: Union[str, Backend] = "local",
-             address: Optional[str] = None) -> dict[str, Any]:
+             address: Optional[str] = None, league: Sequence[str] = (),
+             league_share: float = 0.5) -> dict[str, Any]:
     """Play and write the shards that are missing; returns a summary dict.
+
+    ``league``: engine specs the engine meets in ``league_share`` of the rounds (the
+    module's docstring); each needs fixed limits, as the engine does.
 
     ``workers`` shards are played at once (default 1) by ``backend``: ``"local"``
     processes, or Ray tasks (``"ray"``, on the cluster at ``address``; ``workers``
@@ -208,11 +250,22 @@ def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
         EngineSpec.parse(engine)            # a bad spec fails here, before any work
     if rounds < 1 or shard_rounds < 1:
         raise ValueError("rounds and shard_rounds must be >= 1")
+    league = [str(s) for s in league]
+    if league and engine == "policy":
+        raise InvalidOptionError("league", "the 'policy' engine plays whole rounds in "
+                                           "compiled code; a league needs an engine spec")
+    for spec in league:
+        EngineSpec.parse(spec).fixed_limits("a league engine")
+    if not (isinstance(league_share, (int, float)) and 0.0 <= league_share <= 1.0):
+        raise InvalidOptionError("league_share", f"expected a share from 0 to 1, got "
+                                                 f"{league_share!r}")
+    share = float(league_share) if league else 0.0
     runner = make_backend(backend, workers, address)
     path = make_folder(folder)
-    settings = {"format": "jaipur-ai-selfplay/1", "engine": engine, "seed": int(seed),
+    # (format 2: the belief is shown the round's moves, and the league)
+    settings = {"format": "jaipur-ai-selfplay/2", "engine": engine, "seed": int(seed),
                 "rounds": int(rounds), "shard_rounds": int(shard_rounds),
-                "n_features": N_FEATURES}
+                "n_features": N_FEATURES, "league": league, "league_share": share}
     sfile = path / _SETTINGS
     if sfile.exists():
         old = json.loads(sfile.read_text())
@@ -222,8 +275,8 @@ def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
                                                "another folder")
     sfile.write_text(json.dumps(settings, indent=1) + "\n")
     n_shards = (rounds + shard_rounds - 1) // shard_rounds
-    todo = [(engine, seed, k, k * shard_rounds, min(shard_rounds, rounds - k * shard_rounds))
-            for k in range(n_shards) if not _shard_path(path, k).exists()]
+    todo = [(engine, seed, k, k * shard_rounds, min(shard_rounds, rounds - k * shard_rounds),
+             league, share) for k in range(n_shards) if not _shard_path(path, k).exists()]
     runner = runner.for_tasks(len(todo))
     bar = _Progress(n_shards, n_shards - len(todo), progress)
     t0 = time.monotonic()

@@ -39,7 +39,7 @@ CALIBRATION_RIDGE = 1e-4
 TARGETS = ("result", "td", "search")
 
 KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "value", "visits",
-        "iterations", "child_action", "child_visits", "state")
+        "iterations", "child_action", "child_visits", "state", "player")
 
 
 def load_shards(paths: Union[str, Iterable[str]]) -> dict[str, Any]:
