@@ -300,8 +300,10 @@ OPTIONS: tuple[Option, ...] = (
     _o("perfect_information", "bool", False, "search the true full state (needs a full "
        "state): cheating, for study only"),
     _o("evaluation", "choice", "learned", "leaf evaluation of ISMCTS and expectimax, and "
-       "ply1's only judge: weights learned by self-play, or the hand-set one",
-       choices=("learned", "heuristic"), algorithms=_EVAL),
+       "ply1's only judge: learned (weights learned by self-play: the shipped ones, or "
+       "`weights`), linear (the learned linear model of 6 December 2026, the same as "
+       "weights=2026-12-06), or heuristic (the hand-set one)",
+       choices=("learned", "linear", "heuristic"), algorithms=_EVAL),
     _o("weights", "path", None, "a weights file of one's own for evaluation=learned "
        "(none: the shipped weights)", none=True, algorithms=_EVAL),
     _o("belief", "bool", True, "weigh the opponent's unseen goods by the moves it was "

@@ -76,6 +76,25 @@ def test_either_evaluation_and_its_options():
         == "2026-12-04"
 
 
+@pytest.mark.parametrize("algorithm", ["ply1", "ismcts", "expectimax"])
+def test_evaluation_linear_is_the_learned_linear_model_by_name(algorithm):
+    s = mid_position(5, 24)
+    kw = dict(seed=3, top=None, algorithm=algorithm)
+    if algorithm != "ply1":
+        kw["iterations"] = 300
+    lin = jp.analyse(s, evaluation="linear", **kw)
+    named = jp.analyse(s, weights="2026-12-06", **kw)
+    assert lin.options["evaluation"] == "linear"
+    assert [(c.move, c.win_probability) for c in lin.candidates] == \
+        [(c.move, c.win_probability) for c in named.candidates]
+    heur = jp.analyse(s, evaluation="heuristic", **kw)
+    assert [(c.move, c.win_probability) for c in lin.candidates] != \
+        [(c.move, c.win_probability) for c in heur.candidates]
+    with pytest.raises(jp.InvalidOptionError) as e:
+        EngineSpec.parse(f"{algorithm}:evaluation=linear,weights=2026-12-04")
+    assert e.value.field == "weights"
+
+
 def test_bad_options_are_typed_errors():
     with pytest.raises(jp.InvalidOptionError) as e:
         jp.Engine.from_options("ply1", samples=0)

@@ -66,7 +66,7 @@ from jaipur_ai.search.belief import HandBelief, check_seen, read_history
 from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_ismcts,
                                     run_random, with_clock)
-from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation
+from jaipur_ai.search.evaluation import LINEAR_WEIGHTS, cached_evaluation, default_evaluation
 from jaipur_ai.search.handprior import read as read_hand_prior
 from jaipur_ai.search.levels import choose, for_level
 from jaipur_ai.search.pimc import run_pimc
@@ -145,7 +145,8 @@ class Engine:
     shown (``analyse`` of a bare position) both are the same.
     ``evaluation``: the leaf evaluation and tree priors of ISMCTS and expectimax (and
     all that ply1 reads):
-    ``"learned"`` (weights learned by self-play, docs/search.md "Learned evaluation")
+    ``"learned"`` (weights learned by self-play, docs/search.md "Learned evaluation"),
+    ``"linear"`` (the learned linear model of 6 December 2026, ``weights="2026-12-06"``)
     or ``"heuristic"`` (the hand-set one).  ``weights``: a weights file of one's own for
     ``"learned"`` (default: the shipped weights); a missing or mismatched file raises
     InvalidWeightsError.
@@ -222,6 +223,8 @@ class Engine:
         if self.evaluation == "learned":
             self._evaluation = (default_evaluation() if self.weights is None
                                 else cached_evaluation(self.weights))
+        elif self.evaluation == "linear":
+            self._evaluation = cached_evaluation(LINEAR_WEIGHTS)
         if self.settings.hidden_hands == "kept":
             read_hand_prior()                 # checked now, not in the middle of a search
         self._run = Run(self.threads, self.settings, self._evaluation,

@@ -67,7 +67,7 @@ __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_e
            "save_weights", "read_meta", "calibrated", "uncalibrated", "map_coefficients",
            "with_calibration", "fingerprint",
            "VALUE_ARRAYS", "POLICY_ARRAYS", "PRIOR_LIN", "read_weights", "evaluation_of",
-           "read_npz"]
+           "read_npz", "SHIPPED_WEIGHTS", "LINEAR_WEIGHTS", "cached_evaluation"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
@@ -432,6 +432,8 @@ def default_evaluation() -> Evaluation:
 #: would be shadowed: a path with a folder (``./2026-12-04``) names the file.
 SHIPPED_WEIGHTS = {"2026-12-04": DEFAULT_WEIGHTS.parent / "weights-2026-12-04.npz",
                    "2026-12-06": DEFAULT_WEIGHTS.parent / "weights-2026-12-06.npz"}
+#: The learned linear model that ``evaluation="linear"`` names (shipped weights' name).
+LINEAR_WEIGHTS = "2026-12-06"
 
 
 def cached_evaluation(path: PathLike) -> Evaluation:
