@@ -124,6 +124,37 @@ def test_a_broken_levels_file_is_a_typed_error(tmp_path):
         read_levels(str(tmp_path / "t.json"))
 
 
+def test_a_ladder_keeps_the_evaluation_it_was_rated_with(tmp_path, monkeypatch):
+    from jaipur_ai.search import levels as lv_mod
+    ladder, aliases, head = read_levels()
+    rows = [lv.to_dict() for lv in ladder]
+    p = tmp_path / "lin.json"
+    p.write_text(json.dumps({**head, "evaluation": "linear", "levels": rows}))
+    lin, _, _ = read_levels(str(p))
+    assert all(lv.evaluation == "linear" for lv in lin)
+    assert lin[2].spec == ladder[2].spec + ",evaluation=linear"
+    p.write_text(json.dumps({**head, "evaluation": "oracle", "levels": rows}))
+    with pytest.raises(InvalidDataError) as e:
+        read_levels(str(p))
+    assert e.value.field.endswith("evaluation")
+    # with that ladder shipped, a level plays the linear model unless told otherwise ...
+    monkeypatch.setattr(lv_mod, "_shipped", lambda: (tuple(lin), aliases))
+    assert jp.Engine(level=3).evaluation == "linear"
+    assert jp.Engine(elo=lin[3].elo).evaluation == "linear"
+    assert EngineSpec.parse("ismcts:level=3").options["evaluation"] == "linear"
+    s = jp.GameState.new(seed=2, starter=0)
+    a = jp.Engine(level=7).analyse(s, seed=5)
+    b = jp.Engine(iterations=lin[6].iterations, evaluation="linear").analyse(s, seed=5)
+    assert [(c.move, c.win_probability) for c in a.candidates] == \
+        [(c.move, c.win_probability) for c in b.candidates]
+    # ... and weights or another evaluation given by name are kept
+    e2 = jp.Engine(level=3, weights="2026-12-04")
+    assert (e2.evaluation, e2.weights) == ("learned", "2026-12-04")
+    assert jp.Engine(level=3, evaluation="heuristic").evaluation == "heuristic"
+    spec = EngineSpec.parse("ismcts:level=3,weights=2026-12-04")
+    assert "evaluation" not in spec.options and spec.options["weights"] == "2026-12-04"
+
+
 def test_the_levels_command_lists_them_weakest_first(capsys):
     assert main(["levels", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -245,18 +245,22 @@ class EngineSpec:
         if "level" in options or "elo" in options:      # (a level is a limit and a
             from jaipur_ai.search.levels import for_level       # temperature)
             try:
-                its, temp = for_level(
+                given = options.get("evaluation", "learned")
+                its, temp, ev = for_level(
                     options.pop("level", None), options.pop("elo", None),
                     limited=limits["time"] is not None or limits["iterations"] is not None
                     or limits.get("clock") is not None,
                     temperature=options.get("temperature"), algorithm=algo,
-                    perfect_information=bool(options.get("perfect_information")))
+                    perfect_information=bool(options.get("perfect_information")),
+                    evaluation=given, weights=options.get("weights"))
             except InvalidOptionError as e:
                 raise SpecError(e.field, e.reason) from None
             if its is not None:
                 limits["iterations"] = its
             if temp:
                 options["temperature"] = temp
+            if ev != given:                  # (the evaluation the ladder was rated with)
+                options["evaluation"] = ev
         return cls(algo, limits["time"], limits["iterations"], options,
                    limits.get("clock"))
 

@@ -210,10 +210,11 @@ class Engine:
         if self.level is not None or self.elo is not None:
             # a level (or a point between two) is a limit and a temperature, each the
             # default where the caller gives none
-            its, o["temperature"] = for_level(
+            its, o["temperature"], self.evaluation = for_level(
                 self.level, self.elo, limited=self.time is not None or
                 self.iterations is not None, temperature=o["temperature"],
-                algorithm=o["algorithm"], perfect_information=self.perfect_information)
+                algorithm=o["algorithm"], perfect_information=self.perfect_information,
+                evaluation=self.evaluation, weights=self.weights)
             if its is not None:
                 self.iterations = its
         self.temperature: float = o["temperature"] or 0.0

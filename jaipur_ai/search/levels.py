@@ -50,6 +50,9 @@ CUT = 4.0
 LEVELS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "levels.json")
 LEVEL_FORMAT = "jaipur-levels/1"
 
+#: The evaluations a ladder may be rated with (the engine option's choices).
+EVALUATIONS = ("learned", "linear", "heuristic")
+
 _TAG = 0x6C6576656C      # ("level": the draw's own stream, apart from the search's)
 
 
@@ -100,18 +103,22 @@ class Level:
     ms: Optional[float] = None
     error: Optional[float] = None
     gross: Optional[float] = None
+    #: the evaluation the ladder was rated with (its file's ``evaluation``): a level keeps
+    #: it when the shipped weights change, so that its rating stays true
+    evaluation: str = "learned"
 
     @property
     def spec(self) -> str:
         """The engine spec it stands for (``ismcts:iterations=300,temperature=4``)."""
         t = f",temperature={self.temperature:g}" if self.temperature else ""
-        return f"ismcts:iterations={self.iterations}{t}"
+        e = f",evaluation={self.evaluation}" if self.evaluation != "learned" else ""
+        return f"ismcts:iterations={self.iterations}{t}{e}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "spec": self.spec, "iterations": self.iterations,
                 "temperature": self.temperature, "elo": self.elo, "lo": self.lo,
                 "hi": self.hi, "ms": self.ms, "error": self.error,
-                "gross": self.gross}
+                "gross": self.gross, "evaluation": self.evaluation}
 
     def __repr__(self) -> str:
         return f"<Level {self.name}: {self.spec}, Elo {self.elo:.0f}>"
@@ -139,6 +146,10 @@ def read_levels(path: str = LEVELS_FILE) -> tuple[list[Level], dict[str, str], d
     rows = doc.get("levels")
     if not isinstance(rows, list) or not rows:
         raise InvalidDataError(f"{path}: levels", "expected a list of levels")
+    evaluation = doc.get("evaluation", "learned")
+    if evaluation not in EVALUATIONS:
+        raise InvalidDataError(f"{path}: evaluation", f"expected one of "
+                                                      f"{', '.join(EVALUATIONS)}")
     ladder: list[Level] = []
     for k, row in enumerate(rows):
         where = f"{path}: levels[{k}]"
@@ -153,7 +164,8 @@ def read_levels(path: str = LEVELS_FILE) -> tuple[list[Level], dict[str, str], d
         ladder.append(Level(row["name"], it, float(temp),
                             float(_number(row, "elo", where, none=False)),
                             *(_number(row, key, where)
-                              for key in ("lo", "hi", "ms", "error", "gross"))))
+                              for key in ("lo", "hi", "ms", "error", "gross")),
+                            evaluation=evaluation))
     names = [lv.name for lv in ladder]
     if len(set(names)) != len(names):
         raise InvalidDataError(f"{path}: levels", "a level's name given twice")
@@ -238,14 +250,17 @@ def level_limits(name: Union[None, str, int] = None,
 
 def for_level(name: Union[None, str, int], elo: Optional[float], *, limited: bool,
               temperature: Optional[float], algorithm: str = "ismcts",
-              perfect_information: bool = False) -> tuple[Optional[int], Optional[float]]:
-    """What a level (or an ``elo``) gives an engine: ``(iterations, temperature)``, the
-    level's iterations where the engine has no limit of its own (``limited``: None
-    otherwise) and its temperature where none is given.  The one rule the Python API and
-    engine specs apply; InvalidOptionError for a level of another algorithm or one
-    given perfect information.
+              perfect_information: bool = False, evaluation: str = "learned",
+              weights: Optional[str] = None) -> tuple[Optional[int], Optional[float], str]:
+    """What a level (or an ``elo``) gives an engine: ``(iterations, temperature,
+    evaluation)``, the level's iterations where the engine has no limit of its own
+    (``limited``: None otherwise), its temperature where none is given, and the
+    evaluation the ladder was rated with where the engine asks for the shipped weights
+    (``evaluation`` "learned" without ``weights``; else ``evaluation`` as given).  The
+    one rule the Python API and engine specs apply; InvalidOptionError for a level of
+    another algorithm or one given perfect information.
 
-    >>> for_level(1, None, limited=True, temperature=0.5) == (None, 0.5)
+    >>> for_level(1, None, limited=True, temperature=0.5)[:2] == (None, 0.5)
     True
     """
     field = "level" if name is not None else "elo"
@@ -255,4 +270,7 @@ def for_level(name: Union[None, str, int], elo: Optional[float], *, limited: boo
     if algorithm != "ismcts":
         raise InvalidOptionError(field, f"the levels are ismcts engines, not {algorithm}")
     its, temp = level_limits(name, elo)
-    return (None if limited else its), (temp if temperature is None else temperature)
+    if evaluation == "learned" and weights is None:
+        evaluation = _shipped()[0][0].evaluation
+    return (None if limited else its), (temp if temperature is None else temperature), \
+        evaluation
