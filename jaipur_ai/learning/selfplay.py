@@ -63,6 +63,7 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from jaipur_ai.search._features import N_FEATURES_PY as N_FEATURES, features_of
+from jaipur_ai.search.belief import MAX_HISTORY
 from jaipur_ai.learning._selfplay import STATE_BYTES, policy_rounds, state_bytes
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.errors import InvalidDataError, InvalidOptionError
@@ -127,7 +128,7 @@ def play_shard(engine: str, seed: int, first: int, count: int,
             view = state.view(p)
             a = eng.analyse(view, time=lim["time"], iterations=lim["iterations"],
                             seed=derive_seed(seed, 2, r, ply), top=CHILDREN,
-                            history=history)
+                            history=history if len(history) < MAX_HISTORY else None)
             best = a.candidates[0] if a.candidates else None
             move = best.move if best is not None else eng.best_move(
                 view, iterations=1, seed=derive_seed(seed, 3, r, ply))
