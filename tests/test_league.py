@@ -98,6 +98,12 @@ def test_a_folder_of_another_league_is_refused(tmp_path):
     (dict(league=["greedy"], league_share=float("nan")), "league_share"),
     (dict(league=["ismcts:clock=60+1"]), "clock"),
     (dict(league=["nosuch"]), None),
+    (dict(league=["pimc"]), "league"),                         # would search by the clock
+    (dict(league=["pimc:time=0.1"]), "league"),
+    (dict(league=["ismcts:iterations=10,weights=/no/such.npz"]), None),
+    (dict(league=None), "league"),
+    (dict(league=["greedy"] * 101), "league"),
+    (dict(league=["greedy"], league_share=True), "league_share"),
 ])
 def test_a_bad_league_is_a_typed_error_before_any_work(tmp_path, kw, field):
     kw = {"engine": "ismcts:iterations=20", **kw}
@@ -121,8 +127,17 @@ def test_cli_selfplay_with_a_league(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ expert iteration
+def test_one_spec_is_a_league_of_one(tmp_path):
+    selfplay(str(tmp_path), rounds=2, engine="ismcts:iterations=20", seed=1,
+             shard_rounds=2, league="greedy", league_share=1.0)
+    assert set(np.unique(load_shards(str(tmp_path))["player"])) == {0, 1}
+
+
 def test_a_league_is_gauntlet_names_and_past():
     assert check_league("greedy,past") == ("greedy", "past")
+    for bad in (None, 5, [1, 2]):
+        with pytest.raises(InvalidOptionError, match="league"):
+            check_league(bad)
     with pytest.raises(InvalidOptionError, match="'magic' is not a gauntlet engine"):
         check_league(["pimc", "magic"])
     p = evaluation.DEFAULT_WEIGHTS
@@ -151,3 +166,17 @@ def test_a_training_chunk_with_a_league_opponent_runs_end_to_end(tmp_path):
                 **{**kw, "league": ("pimc",)})
     with pytest.raises(InvalidOptionError, match="league_share"):
         improve(tmp_path / "x", workers=1, quiet=True, **{**kw, "league_share": -1})
+
+
+def test_a_folder_of_an_older_improve_resumes_with_the_new_settings_defaults(tmp_path):
+    import json
+    kw = dict(generations=0, rounds=2, iterations=20, gate_deals=1, gate_iterations=20,
+              epochs=1, seed=4, calibration_rounds=1, calibration_iterations=20)
+    improve(tmp_path, parts=("value",), workers=1, quiet=True, **kw)
+    rec = json.loads((tmp_path / "improve.json").read_text())
+    for k in ("target", "league", "league_share"):       # as a build before them wrote it
+        del rec["settings"][k]
+    (tmp_path / "improve.json").write_text(json.dumps(rec))
+    improve(tmp_path, parts=("value",), workers=1, quiet=True, **kw)
+    with pytest.raises(InvalidDataError, match="other settings"):
+        improve(tmp_path, parts=("value",), workers=1, quiet=True, **{**kw, "target": "td"})

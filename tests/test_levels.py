@@ -137,16 +137,23 @@ def test_a_ladder_keeps_the_evaluation_it_was_rated_with(tmp_path, monkeypatch):
     with pytest.raises(InvalidDataError) as e:
         read_levels(str(p))
     assert e.value.field.endswith("evaluation")
-    # with that ladder shipped, a level plays the linear model unless told otherwise ...
+    # with that ladder shipped (and other shipped weights), a level plays the linear
+    # model unless told otherwise ...
+    from jaipur_ai.search import engine as engine_mod
+    from jaipur_ai.search.evaluation import cached_evaluation
     monkeypatch.setattr(lv_mod, "_shipped", lambda: (tuple(lin), aliases))
+    monkeypatch.setattr(engine_mod, "default_evaluation",
+                        lambda: cached_evaluation("2026-12-04"))
     assert jp.Engine(level=3).evaluation == "linear"
     assert jp.Engine(elo=lin[3].elo).evaluation == "linear"
     assert EngineSpec.parse("ismcts:level=3").options["evaluation"] == "linear"
     s = jp.GameState.new(seed=2, starter=0)
     a = jp.Engine(level=7).analyse(s, seed=5)
     b = jp.Engine(iterations=lin[6].iterations, evaluation="linear").analyse(s, seed=5)
+    c = jp.Engine(iterations=lin[6].iterations).analyse(s, seed=5)
     assert [(c.move, c.win_probability) for c in a.candidates] == \
-        [(c.move, c.win_probability) for c in b.candidates]
+        [(c.move, c.win_probability) for c in b.candidates] != \
+        [(x.move, x.win_probability) for x in c.candidates]
     # ... and weights or another evaluation given by name are kept
     e2 = jp.Engine(level=3, weights="2026-12-04")
     assert (e2.evaluation, e2.weights) == ("learned", "2026-12-04")

@@ -77,7 +77,12 @@ def test_either_evaluation_and_its_options():
 
 
 @pytest.mark.parametrize("algorithm", ["ply1", "ismcts", "expectimax"])
-def test_evaluation_linear_is_the_learned_linear_model_by_name(algorithm):
+def test_evaluation_linear_is_the_learned_linear_model_by_name(algorithm, monkeypatch):
+    # shipped weights other than the linear model's, so that "linear" must name its own
+    from jaipur_ai.search import engine as engine_mod
+    from jaipur_ai.search.evaluation import cached_evaluation
+    monkeypatch.setattr(engine_mod, "default_evaluation",
+                        lambda: cached_evaluation("2026-12-04"))
     s = mid_position(5, 24)
     kw = dict(seed=3, top=None, algorithm=algorithm)
     if algorithm != "ply1":
@@ -87,9 +92,9 @@ def test_evaluation_linear_is_the_learned_linear_model_by_name(algorithm):
     assert lin.options["evaluation"] == "linear"
     assert [(c.move, c.win_probability) for c in lin.candidates] == \
         [(c.move, c.win_probability) for c in named.candidates]
-    heur = jp.analyse(s, evaluation="heuristic", **kw)
-    assert [(c.move, c.win_probability) for c in lin.candidates] != \
-        [(c.move, c.win_probability) for c in heur.candidates]
+    for other in (jp.analyse(s, **kw), jp.analyse(s, evaluation="heuristic", **kw)):
+        assert [(c.move, c.win_probability) for c in lin.candidates] != \
+            [(c.move, c.win_probability) for c in other.candidates]
     with pytest.raises(jp.InvalidOptionError) as e:
         EngineSpec.parse(f"{algorithm}:evaluation=linear,weights=2026-12-04")
     assert e.value.field == "weights"

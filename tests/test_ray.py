@@ -145,9 +145,11 @@ def test_sprt_decides_the_same_on_ray():
     assert first == [k for k in _key(local) if k[0] < pairs]
 
 
-@pytest.mark.parametrize("engine", ["ismcts:iterations=30", "policy"])
-def test_selfplay_shards_identical_across_backends(engine, tmp_path):
-    kw = dict(rounds=4, engine=engine, seed=3, shard_rounds=2, progress=False)
+@pytest.mark.parametrize("engine, league", [("ismcts:iterations=30", ()), ("policy", ()),
+                                            ("ismcts:iterations=30", ("greedy",))])
+def test_selfplay_shards_identical_across_backends(engine, league, tmp_path):
+    kw = dict(rounds=4, engine=engine, seed=3, shard_rounds=2, progress=False,
+              league=league, league_share=0.5)
     a = selfplay(str(tmp_path / "local"), workers=1, **kw)
     b = selfplay(str(tmp_path / "ray"), backend="ray", **kw)
     assert a["played_shards"] == b["played_shards"] == 2 and b["backend"] == "ray"

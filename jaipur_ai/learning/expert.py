@@ -119,7 +119,7 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
     cfg.update(settings)
     cfg["league"] = check_league(cfg["league"])
     share = cfg["league_share"]
-    if not (isinstance(share, (int, float)) and 0.0 <= share <= 1.0):
+    if isinstance(share, bool) or not (isinstance(share, (int, float)) and 0.0 <= share <= 1.0):
         raise InvalidOptionError("league_share", f"expected a share from 0 to 1, got {share!r}")
     if cfg["target"] not in TARGETS:
         raise InvalidOptionError("target", f"expected one of {', '.join(TARGETS)}, got "
@@ -138,7 +138,13 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
     record = json.loads(json.dumps({"format": "jaipur-ai-improve/1", "settings": cfg,
                                     "parts": list(parts), "start": fingerprint(src)}))
     rfile = root / "improve.json"
-    if rfile.exists() and json.loads(rfile.read_text()) != record:
+    old = json.loads(rfile.read_text()) if rfile.exists() else None
+    if isinstance(old, dict) and isinstance(old.get("settings"), dict):
+        # (a folder of a build before a setting existed ran with its default)
+        new = json.loads(json.dumps(IMPROVE_DEFAULTS))
+        old["settings"] = {**{k: new[k] for k in new if k not in old["settings"]},
+                           **old["settings"]}
+    if old is not None and old != record:
         raise InvalidDataError(str(rfile), f"made with other settings or another start "
                                            f"({rfile.read_text().strip()}); use another folder")
     rfile.write_text(json.dumps(record, indent=1) + "\n")
@@ -187,11 +193,15 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
 
 
 def check_league(names: Any) -> tuple[str, ...]:
-    """``names`` as a league of :func:`improve` (gauntlet names and ``"past"``), or an
-    InvalidOptionError naming the first that is not one."""
+    """``names`` as a league of :func:`improve` (gauntlet names and ``"past"``, a list or
+    one comma-separated string), or an InvalidOptionError naming the first that is not
+    one."""
     if isinstance(names, str):
         names = [n for n in names.split(",") if n]
-    out = tuple(str(n) for n in names)
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise InvalidOptionError("league", f"expected names of gauntlet engines or 'past', "
+                                           f"got {type(names).__name__}")
+    out = tuple(names)
     for n in out:
         if n != "past" and n not in GAUNTLET:
             raise InvalidOptionError("league", f"{n!r} is not a gauntlet engine "

@@ -2,8 +2,8 @@
 
 ``selfplay(folder, rounds, engine)`` plays ``rounds`` seeded rounds and writes them as
 numpy shards, ``shard-NNNNN.npz``, one per ``shard_rounds`` rounds: shard k holds rounds
-``k*shard_rounds ...``, so a shard's content depends only on the seed, the engine and its
-number.  Shards are written whole (to a temporary name, then renamed): after Ctrl-C or a
+``k*shard_rounds ...``, so a shard's content depends only on the seed, the engine (and
+league) and its number.  Shards are written whole (to a temporary name, then renamed): after Ctrl-C or a
 crash, running the same command again skips the finished shards and plays the rest.
 ``selfplay.json`` in the folder records the settings, and a rerun with other settings is
 refused.
@@ -70,7 +70,8 @@ from jaipur_ai.errors import InvalidDataError, InvalidOptionError
 from jaipur_ai.matches.spec import EngineSpec, derive_seed
 from jaipur_ai.rules.position import GameState
 
-__all__ = ["selfplay", "play_shard", "SHARD_KEYS", "make_folder"]
+__all__ = ["selfplay", "play_shard", "SHARD_KEYS", "make_folder", "league_round",
+           "check_league_specs", "MAX_LEAGUE"]
 
 SHARD_KEYS = ("features", "result", "margin", "mover", "ply", "round", "action", "value",
               "visits", "iterations", "child_action", "child_visits", "state", "player")
@@ -82,6 +83,32 @@ _SETTINGS = "selfplay.json"
 
 def _shard_path(folder: Path, k: int) -> Path:
     return folder / f"shard-{k:05d}.npz"
+
+
+#: The most engines a league may hold (the ``player`` column is an int8).
+MAX_LEAGUE = 100
+
+
+def check_league_specs(league: Any) -> list[str]:
+    """``league`` (engine specs: a list, or one spec as a string) checked before any
+    work: each a valid spec that searches by ``iterations`` (a shard must not depend on
+    the machine's speed), its weights found; else a typed error naming it."""
+    if isinstance(league, str):
+        league = [league]
+    if not isinstance(league, (list, tuple)) or not all(isinstance(s, str) for s in league):
+        raise InvalidOptionError("league", f"expected a list of engine specs, got "
+                                           f"{type(league).__name__}")
+    if len(league) > MAX_LEAGUE:
+        raise InvalidOptionError("league", f"at most {MAX_LEAGUE} engines, got {len(league)}")
+    for s in league:
+        spec = EngineSpec.parse(s)
+        spec.fixed_limits("a league engine")
+        if spec.searches and (spec.iterations is None or spec.time is not None):
+            raise InvalidOptionError("league", f"{s}: give iterations=N and no time, so that "
+                                               "the shards do not depend on the machine's "
+                                               "speed")
+        spec.make_engine()                      # (its weights found and checked now)
+    return list(league)
 
 
 def league_round(seed: int, r: int, league_size: int,
@@ -128,7 +155,7 @@ def play_shard(engine: str, seed: int, first: int, count: int,
             view = state.view(p)
             a = eng.analyse(view, time=lim["time"], iterations=lim["iterations"],
                             seed=derive_seed(seed, 2, r, ply), top=CHILDREN,
-                            history=history if len(history) < MAX_HISTORY else None)
+                            history=history if len(history) <= MAX_HISTORY else None)
             best = a.candidates[0] if a.candidates else None
             move = best.move if best is not None else eng.best_move(
                 view, iterations=1, seed=derive_seed(seed, 3, r, ply))
@@ -245,19 +272,18 @@ def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
     ``workers`` shards are played at once (default 1) by ``backend``: ``"local"``
     processes, or Ray tasks (``"ray"``, on the cluster at ``address``; ``workers``
     defaults to its CPUs), see :mod:`jaipur_ai.matches.backends`.  A shard's rows depend only
-    on the seed, the engine and the shard's number, so every backend writes the same
-    shards; they are written here, in this process, as each comes back."""
+    on the seed, the engine, the league and its share, and the shard's number, so every
+    backend writes the same shards; they are written here, in this process, as each comes back."""
     if engine != "policy":
         EngineSpec.parse(engine)            # a bad spec fails here, before any work
     if rounds < 1 or shard_rounds < 1:
         raise ValueError("rounds and shard_rounds must be >= 1")
-    league = [str(s) for s in league]
+    league = check_league_specs(league)
     if league and engine == "policy":
         raise InvalidOptionError("league", "the 'policy' engine plays whole rounds in "
                                            "compiled code; a league needs an engine spec")
-    for spec in league:
-        EngineSpec.parse(spec).fixed_limits("a league engine")
-    if not (isinstance(league_share, (int, float)) and 0.0 <= league_share <= 1.0):
+    if isinstance(league_share, bool) or not (
+            isinstance(league_share, (int, float)) and 0.0 <= league_share <= 1.0):
         raise InvalidOptionError("league_share", f"expected a share from 0 to 1, got "
                                                  f"{league_share!r}")
     share = float(league_share) if league else 0.0
