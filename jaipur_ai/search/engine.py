@@ -208,8 +208,8 @@ class Engine:
         self.level: Optional[str] = o["level"]
         self.elo: Optional[float] = o["elo"]
         if self.level is not None or self.elo is not None:
-            # a level (or a point between two) is a limit and a temperature, each the
-            # default where the caller gives none
+            # a level (or a point between two) is a limit, a temperature and the ladder's
+            # evaluation, each the default where the caller gives none
             its, o["temperature"], self.evaluation = for_level(
                 self.level, self.elo, limited=self.time is not None or
                 self.iterations is not None, temperature=o["temperature"],
@@ -221,11 +221,10 @@ class Engine:
         self._beliefs: dict[int, HandBelief] = {}     # observer -> its belief (belief on)
         # the learned weights are loaded (and checked) once, here
         self._evaluation: Optional[Evaluation] = None
-        if self.evaluation == "learned":
-            self._evaluation = (default_evaluation() if self.weights is None
+        if self.evaluation != "heuristic":
+            self._evaluation = (cached_evaluation(LINEAR_WEIGHTS) if self.evaluation ==
+                                "linear" else default_evaluation() if self.weights is None
                                 else cached_evaluation(self.weights))
-        elif self.evaluation == "linear":
-            self._evaluation = cached_evaluation(LINEAR_WEIGHTS)
         if self.settings.hidden_hands == "kept":
             read_hand_prior()                 # checked now, not in the middle of a search
         self._run = Run(self.threads, self.settings, self._evaluation,
