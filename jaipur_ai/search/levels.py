@@ -163,9 +163,9 @@ def read_levels(path: str = LEVELS_FILE) -> tuple[list[Level], dict[str, str], d
             raise InvalidDataError(f"{where}.temperature", "expected 0 to 100")
         ladder.append(Level(row["name"], it, float(temp),
                             float(_number(row, "elo", where, none=False)),
-                            *(_number(row, key, where)
-                              for key in ("lo", "hi", "ms", "error", "gross")),
-                            evaluation=evaluation))
+                            evaluation=evaluation,
+                            **{key: _number(row, key, where)
+                               for key in ("lo", "hi", "ms", "error", "gross")}))
     names = [lv.name for lv in ladder]
     if len(set(names)) != len(names):
         raise InvalidDataError(f"{path}: levels", "a level's name given twice")
