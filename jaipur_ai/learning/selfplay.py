@@ -3,8 +3,9 @@
 ``selfplay(folder, rounds, engine)`` plays ``rounds`` seeded rounds and writes them as
 numpy shards, ``shard-NNNNN.npz``, one per ``shard_rounds`` rounds: shard k holds rounds
 ``k*shard_rounds ...``, so a shard's content depends only on the seed, the engine (and
-league) and its number.  Shards are written whole (to a temporary name, then renamed): after Ctrl-C or a
-crash, running the same command again skips the finished shards and plays the rest.
+league) and its number.  Shards are written whole (to a temporary name, then renamed):
+after Ctrl-C or a crash, running the same command again skips the finished shards and
+plays the rest.
 ``selfplay.json`` in the folder records the settings, and a rerun with other settings is
 refused.
 
