@@ -282,8 +282,9 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--league", nargs="+", default=[], metavar="SPEC",
                     help="engines the engine meets in a share of the rounds (earlier "
-                         "weights, pimc, greedy: a league, as fictitious play); their moves "
-                         "are value rows only")
+                         "weights, pimc:iterations=1000, greedy: a league, as fictitious "
+                         "play; each that searches by iterations=N); their moves are value "
+                         "rows only")
     sp.add_argument("--league-share", type=float, default=0.5, metavar="P",
                     help="the share of the rounds played against the league (default 0.5)")
     sp.add_argument("--shard-rounds", type=positive_int, default=100, metavar="K")
