@@ -38,7 +38,7 @@ from typing import Any, Optional, Sequence
 
 from jaipur_ai.matches.quality import Position, load_positions
 from jaipur_ai.matches.spec import EngineSpec, derive_seed
-from jaipur_ai.search.evaluation import cached_evaluation, default_evaluation, uncalibrated
+from jaipur_ai.search.evaluation import named_evaluation, uncalibrated
 
 DEFAULT_FILE = os.path.join(os.path.dirname(__file__), "quality", "positions.jsonl.gz")
 
@@ -47,10 +47,10 @@ _ENGINES: dict = {}
 
 def calibration_of(spec: EngineSpec) -> Optional[Sequence[float]]:
     """The calibration map the spec's reported win % goes through (None: none)."""
-    if spec.algorithm != "ismcts" or spec.options.get("evaluation", "learned") != "learned":
+    if spec.algorithm != "ismcts":
         return None
-    w = spec.options.get("weights")
-    return (default_evaluation() if w is None else cached_evaluation(w)).calibration
+    ev = named_evaluation(spec.options.get("evaluation", "learned"), spec.options.get("weights"))
+    return None if ev is None else ev.calibration
 
 
 def values(analysis: Any, calibration: Optional[Sequence[float]],

@@ -38,7 +38,7 @@ from typing import Any, Iterable, Mapping, Optional, Union
 from jaipur_ai.errors import InvalidOptionError
 
 __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIONS",
-           "SEARCH_LIMITS", "ALGORITHMS", "SETTINGS_NAMES", "LEVEL_NAMES",
+           "SEARCH_LIMITS", "ALGORITHMS", "SETTINGS_NAMES", "LEVEL_NAMES", "EVALUATIONS",
            "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",
            "check", "check_engine_options", "check_clock", "parse_text", "describe", "option",
            "unknown", "did_you_mean", "markdown_table"]
@@ -49,6 +49,8 @@ ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "ply1", "cheat
 LEVEL_NAMES = ("1", "2", "3", "4", "5", "6", "7", "max", "easy", "medium", "hard")
 #: The named search settings (jaipur_ai.search.settings.NAMED).
 SETTINGS_NAMES = ("default", "handset")
+#: The engine option ``evaluation``'s choices (a levels file names one of them too).
+EVALUATIONS = ("learned", "linear", "heuristic")
 
 MAX_THREADS = 256             #: search threads of one search
 MAX_ITERATIONS = 10**12       #: iterations (ISMCTS) or nodes (expectimax) of one search
@@ -303,7 +305,7 @@ OPTIONS: tuple[Option, ...] = (
        "ply1's only judge: learned (weights learned by self-play: the shipped ones, or "
        "`weights`), linear (the learned linear model of 6 December 2026, the same as "
        "weights=2026-12-06), or heuristic (the hand-set one)",
-       choices=("learned", "linear", "heuristic"), algorithms=_EVAL),
+       choices=EVALUATIONS, algorithms=_EVAL),
     _o("weights", "path", None, "a weights file of one's own for evaluation=learned "
        "(none: the shipped weights)", none=True, algorithms=_EVAL),
     _o("belief", "bool", True, "weigh the opponent's unseen goods by the moves it was "

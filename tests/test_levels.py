@@ -139,11 +139,10 @@ def test_a_ladder_keeps_the_evaluation_it_was_rated_with(tmp_path, monkeypatch):
     assert e.value.field.endswith("evaluation")
     # with that ladder shipped (and other shipped weights), a level plays the linear
     # model unless told otherwise ...
-    from jaipur_ai.search import engine as engine_mod
-    from jaipur_ai.search.evaluation import cached_evaluation
+    from jaipur_ai.search import evaluation as evaluation_mod
     monkeypatch.setattr(lv_mod, "_shipped", lambda: (tuple(lin), aliases))
-    monkeypatch.setattr(engine_mod, "default_evaluation",
-                        lambda: cached_evaluation("2026-12-04"))
+    monkeypatch.setattr(evaluation_mod, "default_evaluation",
+                        lambda: evaluation_mod.cached_evaluation("2026-12-04"))
     assert jp.Engine(level=3).evaluation == "linear"
     assert jp.Engine(elo=lin[3].elo).evaluation == "linear"
     assert EngineSpec.parse("ismcts:level=3").options["evaluation"] == "linear"

@@ -79,10 +79,9 @@ def test_either_evaluation_and_its_options():
 @pytest.mark.parametrize("algorithm", ["ply1", "ismcts", "expectimax"])
 def test_evaluation_linear_is_the_learned_linear_model_by_name(algorithm, monkeypatch):
     # shipped weights other than the linear model's, so that "linear" must name its own
-    from jaipur_ai.search import engine as engine_mod
-    from jaipur_ai.search.evaluation import cached_evaluation
-    monkeypatch.setattr(engine_mod, "default_evaluation",
-                        lambda: cached_evaluation("2026-12-04"))
+    from jaipur_ai.search import evaluation as evaluation_mod
+    monkeypatch.setattr(evaluation_mod, "default_evaluation",
+                        lambda: evaluation_mod.cached_evaluation("2026-12-04"))
     s = mid_position(5, 24)
     kw = dict(seed=3, top=None, algorithm=algorithm)
     if algorithm != "ply1":

@@ -39,7 +39,7 @@ from typing import Any, Optional, Union
 from jaipur_ai.learning._report import say
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
 from jaipur_ai.learning.policy import fit_policy, rows_of
-from jaipur_ai.learning.selfplay import make_folder, selfplay
+from jaipur_ai.learning.selfplay import check_share, make_folder, selfplay
 from jaipur_ai.learning.train import TARGETS, fit, load_shards
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.rating import GAUNTLET, fit_ratings, pairing_file, read_pairings, with_limit
@@ -118,9 +118,7 @@ def improve(folder: Union[str, Path], *, start: Union[str, Path, None] = None,
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
     cfg.update(settings)
     cfg["league"] = check_league(cfg["league"])
-    share = cfg["league_share"]
-    if isinstance(share, bool) or not (isinstance(share, (int, float)) and 0.0 <= share <= 1.0):
-        raise InvalidOptionError("league_share", f"expected a share from 0 to 1, got {share!r}")
+    check_share(cfg["league_share"])
     if cfg["target"] not in TARGETS:
         raise InvalidOptionError("target", f"expected one of {', '.join(TARGETS)}, got "
                                            f"{cfg['target']!r}")

@@ -35,7 +35,7 @@ from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
 from jaipur_ai.search.evaluation import MAX_HIDDEN, read_weights, save_weights, with_calibration
-from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, check_league, improve
+from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, improve
 from jaipur_ai.matches.rating import GAUNTLET
 from jaipur_ai.learning.selfplay import make_folder, selfplay
 from jaipur_ai.learning.train import TARGETS, fit, load_shards, start_from
@@ -235,8 +235,6 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 def _cmd_improve(args: argparse.Namespace) -> int:
     over = {k: getattr(args, k) for k in IMPROVE_DEFAULTS if getattr(args, k, None) is not None}
-    if "league" in over:
-        over["league"] = check_league(over["league"])
     parts = tuple(p for p in args.parts.split(",") if p)
     with redirect_stdout(sys.stderr):
         summary = improve(args.folder, start=args.start, parts=parts, workers=args.workers,

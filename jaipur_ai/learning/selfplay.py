@@ -72,7 +72,7 @@ from jaipur_ai.matches.spec import EngineSpec, derive_seed
 from jaipur_ai.rules.position import GameState
 
 __all__ = ["selfplay", "play_shard", "SHARD_KEYS", "make_folder", "league_round",
-           "check_league_specs", "MAX_LEAGUE"]
+           "check_league_specs", "check_share", "MAX_LEAGUE"]
 
 SHARD_KEYS = ("features", "result", "margin", "mover", "ply", "round", "action", "value",
               "visits", "iterations", "child_action", "child_visits", "state", "player")
@@ -110,6 +110,14 @@ def check_league_specs(league: Any) -> list[str]:
                                                "speed")
         spec.make_engine()                      # (its weights found and checked now)
     return list(league)
+
+
+def check_share(share: Any) -> float:
+    """``share`` (of the rounds played against a league) as a number from 0 to 1, or an
+    InvalidOptionError naming ``league_share``."""
+    if isinstance(share, bool) or not (isinstance(share, (int, float)) and 0.0 <= share <= 1.0):
+        raise InvalidOptionError("league_share", f"expected a share from 0 to 1, got {share!r}")
+    return float(share)
 
 
 def league_round(seed: int, r: int, league_size: int,
@@ -283,10 +291,7 @@ def selfplay(folder: str, rounds: int, engine: str = "ismcts:iterations=400", *,
     if league and engine == "policy":
         raise InvalidOptionError("league", "the 'policy' engine plays whole rounds in "
                                            "compiled code; a league needs an engine spec")
-    if isinstance(league_share, bool) or not (
-            isinstance(league_share, (int, float)) and 0.0 <= league_share <= 1.0):
-        raise InvalidOptionError("league_share", f"expected a share from 0 to 1, got "
-                                                 f"{league_share!r}")
+    check_share(league_share)
     share = float(league_share) if league else 0.0
     runner = make_backend(backend, workers, address)
     path = make_folder(folder)

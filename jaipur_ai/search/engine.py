@@ -66,7 +66,7 @@ from jaipur_ai.search.belief import HandBelief, check_seen, read_history
 from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_ismcts,
                                     run_random, with_clock)
-from jaipur_ai.search.evaluation import LINEAR_WEIGHTS, cached_evaluation, default_evaluation
+from jaipur_ai.search.evaluation import named_evaluation
 from jaipur_ai.search.handprior import read as read_hand_prior
 from jaipur_ai.search.levels import choose, for_level
 from jaipur_ai.search.pimc import run_pimc
@@ -220,11 +220,8 @@ class Engine:
         self.temperature: float = o["temperature"] or 0.0
         self._beliefs: dict[int, HandBelief] = {}     # observer -> its belief (belief on)
         # the learned weights are loaded (and checked) once, here
-        self._evaluation: Optional[Evaluation] = None
-        if self.evaluation != "heuristic":
-            self._evaluation = (cached_evaluation(LINEAR_WEIGHTS) if self.evaluation ==
-                                "linear" else default_evaluation() if self.weights is None
-                                else cached_evaluation(self.weights))
+        self._evaluation: Optional[Evaluation] = named_evaluation(self.evaluation,
+                                                                   self.weights)
         if self.settings.hidden_hands == "kept":
             read_hand_prior()                 # checked now, not in the middle of a search
         self._run = Run(self.threads, self.settings, self._evaluation,

@@ -54,7 +54,7 @@ import zipfile
 import zlib
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -67,7 +67,8 @@ __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_e
            "save_weights", "read_meta", "calibrated", "uncalibrated", "map_coefficients",
            "with_calibration", "fingerprint",
            "VALUE_ARRAYS", "POLICY_ARRAYS", "PRIOR_LIN", "read_weights", "evaluation_of",
-           "read_npz", "SHIPPED_WEIGHTS", "LINEAR_WEIGHTS", "cached_evaluation"]
+           "read_npz", "SHIPPED_WEIGHTS", "LINEAR_WEIGHTS", "cached_evaluation",
+           "named_evaluation"]
 
 FORMAT = "jaipur-ai-evaluation"
 VERSION = 1
@@ -434,6 +435,18 @@ SHIPPED_WEIGHTS = {"2026-12-04": DEFAULT_WEIGHTS.parent / "weights-2026-12-04.np
                    "2026-12-06": DEFAULT_WEIGHTS.parent / "weights-2026-12-06.npz"}
 #: The learned linear model that ``evaluation="linear"`` names (shipped weights' name).
 LINEAR_WEIGHTS = "2026-12-06"
+
+
+def named_evaluation(evaluation: str, weights: Optional[PathLike] = None) -> Optional[Evaluation]:
+    """The weights an engine's options ``evaluation`` and ``weights`` name, loaded once:
+    ``"learned"``, the file ``weights`` or else the shipped weights; ``"linear"``, the
+    learned linear model (:data:`LINEAR_WEIGHTS`); ``"heuristic"``, None (the hand-set
+    evaluation, in the core)."""
+    if evaluation == "heuristic":
+        return None
+    if evaluation == "linear":
+        return cached_evaluation(LINEAR_WEIGHTS)
+    return default_evaluation() if weights is None else cached_evaluation(weights)
 
 
 def cached_evaluation(path: PathLike) -> Evaluation:

@@ -36,6 +36,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from jaipur_ai.errors import InvalidDataError, InvalidOptionError
+from jaipur_ai.options import EVALUATIONS
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search.analysis import Analysis
 
@@ -49,9 +50,6 @@ CUT = 4.0
 #: The shipped ladder.
 LEVELS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "levels.json")
 LEVEL_FORMAT = "jaipur-levels/1"
-
-#: The evaluations a ladder may be rated with (the engine option's choices).
-EVALUATIONS = ("learned", "linear", "heuristic")
 
 _TAG = 0x6C6576656C      # ("level": the draw's own stream, apart from the search's)
 
