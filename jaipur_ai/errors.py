@@ -5,6 +5,8 @@ and names *what* is wrong (``field``) and *why* (``reason``).
 """
 from __future__ import annotations
 
+import math
+import numbers
 import reprlib
 from typing import Any
 
@@ -18,12 +20,51 @@ __all__ = [
     "InvalidDataError",
     "MissingExtraError",
     "safe_repr",
+    "describe",
+    "is_bool",
 ]
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel = 3
 _REPR.maxstring = 60
 _REPR.maxother = 60
+
+
+def _np_bool() -> type:
+    try:
+        import numpy
+        return numpy.bool_
+    except ImportError:  # pragma: no cover
+        return bool
+
+
+def is_bool(value: Any) -> bool:
+    """Whether ``value`` is a boolean, Python's or numpy's."""
+    return isinstance(value, (bool, _np_bool()))
+
+
+def describe(value: Any) -> str:
+    """A value as the user wrote it, whichever door it came through: ``true``, ``null``,
+    numbers as digits, texts in double quotes, other objects by their type."""
+    if value is None:
+        return "null"
+    if is_bool(value):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Integral):
+        s = str(int(value))
+        return s if len(s) <= 30 else f"a {len(s)}-digit number"
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        if math.isnan(f):
+            return "nan"
+        if math.isinf(f):
+            return "inf" if f > 0 else "-inf"
+        # (a number is the same number through every door: 2 and 2.0 read alike)
+        return str(int(f)) if f.is_integer() and abs(f) < 1e16 else repr(f)
+    if isinstance(value, str):
+        s = value if len(value) <= 40 else value[:37] + "..."
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"a {type(value).__name__}"
 
 
 def safe_repr(value: Any) -> str:

@@ -35,7 +35,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Union
 
-from jaipur_ai.errors import InvalidOptionError
+from jaipur_ai.errors import InvalidOptionError, describe, is_bool
 
 __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIONS",
            "SEARCH_LIMITS", "ALGORITHMS", "SETTINGS_NAMES", "LEVEL_NAMES", "EVALUATIONS",
@@ -130,7 +130,7 @@ class Option:
             raise self.fail(value)
         k = self.kind
         if k == "bool":
-            if isinstance(value, (bool, _np_bool())):
+            if is_bool(value):
                 return bool(value)
             raise self.fail(value)
         if k == "choice":
@@ -205,14 +205,6 @@ class Option:
         return f"| `{self.name}` | {self.range_text()} | {default} | {self.doc} |"
 
 
-def _np_bool() -> type:
-    try:
-        import numpy
-        return numpy.bool_
-    except ImportError:  # pragma: no cover
-        return bool
-
-
 def _num(x: Optional[float]) -> str:
     if x is None:
         return "?"
@@ -233,30 +225,6 @@ def _doc_default(o: Option) -> str:
     if isinstance(o.default, str):
         return f"`{o.default}`"
     return _num(o.default) if isinstance(o.default, (int, float)) else str(o.default)
-
-
-def describe(value: Any) -> str:
-    """A value as the user wrote it, whichever door it came through: ``true``, ``null``,
-    numbers as digits, texts in double quotes, other objects by their type."""
-    if value is None:
-        return "null"
-    if isinstance(value, (bool, _np_bool())):
-        return "true" if value else "false"
-    if isinstance(value, numbers.Integral):
-        s = str(int(value))
-        return s if len(s) <= 30 else f"a {len(s)}-digit number"
-    if isinstance(value, numbers.Real):
-        f = float(value)
-        if math.isnan(f):
-            return "nan"
-        if math.isinf(f):
-            return "inf" if f > 0 else "-inf"
-        # (a number is the same number through every door: 2 and 2.0 read alike)
-        return str(int(f)) if f.is_integer() and abs(f) < 1e16 else repr(f)
-    if isinstance(value, str):
-        s = value if len(value) <= 40 else value[:37] + "..."
-        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return f"a {type(value).__name__}"
 
 
 def _o(name: str, kind: str, default: Any, doc: str, **kw: Any) -> Option:
@@ -387,10 +355,10 @@ OPTIONS: tuple[Option, ...] = (
        "also considers every legal move, not only the playout policy's candidates "
        "(0: never)", lo=0, hi=1_000_000_000, algorithms=_TREE, scope="settings"),
     _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points",
-       lo=0.01, hi=1000, algorithms=_TREE, scope="settings"),
+       lo=0.01, hi=1000, algorithms=_TREE + _X, scope="settings"),
     _o("policy", "bool", True, "the learned move policy of the weights, where they hold "
-       "one, shapes the ISMCTS tree's priors and the playouts' move choices (false: the "
-       "prior scores alone)", algorithms=_TREE, scope="settings"),
+       "one, shapes the tree's priors and the playouts' moves (false: the prior scores "
+       "alone)", algorithms=_TREE + _X, scope="settings"),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "
        "the market", algorithms=_IS, scope="settings"),
     _o("chance_width", "float", 0.0, "sparse draws: a move's node keeps at most 1 + "
@@ -440,6 +408,14 @@ OPTIONS: tuple[Option, ...] = (
        algorithms=_X, scope="settings"),
     _o("chance_samples", "int", 4, "expectimax: sampled draws when three or more cards "
        "are drawn", lo=1, hi=64, algorithms=_X, scope="settings"),
+    _o("chance_top", "int", 0, "expectimax: draws of three or more cards: the likeliest this "
+       "many exactly, the rest sampled (0: all sampled)", lo=0, hi=32, algorithms=_X,
+       scope="settings"),
+    _o("inner_moves", "choice", "all", "expectimax: moves tried at inner nodes, 'all' by the "
+       "move score or 'policy' the policy's candidates", choices=("all", "policy"),
+       algorithms=_X, scope="settings"),
+    _o("root_filter", "int", 0, "expectimax: root moves searched past depth 1, the best of "
+       "the depth before (0: all)", lo=0, hi=1024, algorithms=_X, scope="settings"),
     # -- match ----------------------------------------------------------------------------
     _o("games", "int", 10, "deals of a match, each played in both seats", lo=1,
        hi=MAX_GAMES, scope="match"),

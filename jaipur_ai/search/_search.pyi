@@ -71,6 +71,9 @@ class IsmctsSearcher(RootSearch):
     def summary(self, pv_len: int = ...) -> dict[str, Any]: ...
     def best_action(self) -> Optional[int]: ...
 
+def refill_outcomes(state: Any, action: int, samples: int = ..., top: int = ...,
+                    seed: int = ...) -> list[tuple[tuple[int, ...], float]]: ...
+
 class ExpectimaxSearcher(RootSearch):
     samples: int
     n_moves: int
@@ -79,11 +82,16 @@ class ExpectimaxSearcher(RootSearch):
     depth_done: int
     beam: int
     chance_samples: int
+    chance_top: int
+    inner_policy: bool
     evaluation: Optional[Evaluation]
     def __init__(self, pos: Root, *, seed: int = ..., samples: int = ..., beam: int = ...,
-                 chance_samples: int = ..., decisive_samples: int = ...,
-                 evaluation: Optional[Evaluation] = ..., judge: bool = ...) -> None: ...
+                 chance_samples: int = ..., chance_top: int = ..., decisive_samples: int = ...,
+                 evaluation: Optional[Evaluation] = ..., judge: bool = ...,
+                 inner_policy: bool = ..., prior_temp: float = ...,
+                 policy: bool = ...) -> None: ...
     def run_depth(self, depth: int, node_limit: Optional[int] = ...,
-                  seconds: Optional[float] = ..., deadline: Optional[float] = ...) -> bool: ...
+                  seconds: Optional[float] = ..., deadline: Optional[float] = ...,
+                  moves: Optional[list[int]] = ...) -> bool: ...
     def root_actions(self) -> list[int]: ...
     def summary(self) -> dict[str, Any]: ...

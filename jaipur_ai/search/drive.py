@@ -289,8 +289,11 @@ def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optio
     seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
     searchers = [ExpectimaxSearcher(core, seed=s, samples=c, beam=settings.beam,
                                     chance_samples=settings.chance_samples,
+                                    chance_top=settings.chance_top,
                                     decisive_samples=settings.decisive_samples,
-                                    evaluation=run.evaluation, judge=False)
+                                    evaluation=run.evaluation, judge=False,
+                                    inner_policy=settings.inner_moves == "policy",
+                                    prior_temp=settings.prior_temp, policy=settings.policy)
                  for s, c in zip(seeds, counts)]
     budget = None
     if iterations is not None:
@@ -312,6 +315,7 @@ def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optio
             break           # the budget is spent: no deeper search starts
         results = [False] * n
         jobs = []
+        keep = _root_filter(run, searchers, seed, t0, core, d, depth_done)
         for i, s in enumerate(searchers):
             lim = None if budget is None else budget[i] - s.nodes
             if d == 1:
@@ -320,7 +324,7 @@ def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optio
                 lim = None
 
             def job(i: Any = i, s: Any = s, lim: Any = lim) -> None:
-                results[i] = s.run_depth(d, node_limit=lim, deadline=deadline)
+                results[i] = s.run_depth(d, node_limit=lim, deadline=deadline, moves=keep)
             jobs.append(job)
         run_threads(jobs, call)
         if not all(results):
@@ -330,6 +334,19 @@ def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optio
             on_progress(_expectimax_result(run, searchers, seed, t0, top, d, core))
         d += 1
     return _expectimax_result(run, searchers, seed, t0, top, depth_done, core)
+
+
+def _root_filter(run: Run, searchers: list[Any], seed: int, t0: float, core: Any, d: int,
+                 depth_done: int) -> Optional[list[int]]:
+    """The root moves (their indices) searched at depth ``d``: every one, or with
+    ``root_filter=k`` from depth 2 on the best k of the depth before (GNU Backgammon's
+    move filters: a shallow pass picks what a deeper one looks at)."""
+    k = run.settings.root_filter
+    if k <= 0 or d < 2 or depth_done < 1 or searchers[0].n_moves <= k:
+        return None
+    ranked = _expectimax_result(run, searchers, seed, t0, None, depth_done, core).candidates
+    index = {a: i for i, a in enumerate(searchers[0].root_actions())}
+    return sorted(index[c.move.action_id] for c in ranked[:k])
 
 
 def _expectimax_result(run: Run, searchers: list[Any], seed: int, t0: float,
@@ -346,7 +363,8 @@ def _expectimax_result(run: Run, searchers: list[Any], seed: int, t0: float,
         w = s.samples if s.depth_done >= depth and depth > 0 else 0
         for c in sm["children"]:
             e = sums.setdefault(c["action"], {"action": c["action"], "n": 0, "v": 0.0,
-                                              "m": 0.0, "pv": c["pv"], "dec": None})
+                                              "m": 0.0, "pv": c["pv"], "dec": None,
+                                              "depth": c["depth"]})
             e["n"] += w
             e["v"] += c["value"] * w
             e["m"] += c["margin"] * w
@@ -365,11 +383,14 @@ def _expectimax_result(run: Run, searchers: list[Any], seed: int, t0: float,
         else:
             continue          # not searched: no candidate
         children.append({"action": e["action"], "visits": n_, "value": val,
-                         "margin": mar, "pv": e["pv"], "decisive": decisive_kind(st)})
+                         "margin": mar, "pv": e["pv"], "decisive": decisive_kind(st),
+                         "depth": e["depth"]})
 
     def key(c: Any) -> Any:
+        # moves searched deeper first (a root filter left the others at a shallower
+        # depth, whose values do not compare), then by value
         cls = 0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1)
-        return (cls, -c["value"], -c["margin"], c["action"])
+        return (cls, -c["depth"], -c["value"], -c["margin"], c["action"])
     children.sort(key=key)
     if top is not None:
         children = children[:max(1, int(top))]

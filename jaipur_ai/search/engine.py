@@ -264,7 +264,8 @@ class Engine:
                 "pimc": ("worlds", "playout", "exploration", "reward", "expand", "cutoff",
                          "widen", "tree_depth", "puct", "prior_temp", "max_nodes",
                          "all_moves_after", "policy"),
-                "expectimax": ("depth", "samples", "beam", "chance_samples"),
+                "expectimax": ("depth", "samples", "beam", "chance_samples", "chance_top",
+                               "inner_moves", "root_filter", "prior_temp", "policy"),
                 "greedy": (), "random": (), "ply1": ("samples",)}[self.algorithm]
         d: dict[str, Any] = {k: getattr(s, k) for k in keys}
         if self.algorithm in ("ismcts", "expectimax", "pimc", "ply1"):

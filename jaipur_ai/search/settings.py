@@ -183,6 +183,13 @@ class Settings:
     beam: int = 0
     #: Sampled draws when three or more cards are drawn (never tuned by a match).
     chance_samples: int = 4
+    #: Draws of three or more cards: the likeliest searched exactly (0: all sampled).
+    chance_top: int = 0
+    #: Inner nodes' moves: "all" by the move score, or "policy": the informed policy's
+    #: candidates by the learned move policy. "Expectimax with move filters".
+    inner_moves: str = "all"
+    #: Root moves searched past depth 1, the best of the depth before (0: all).
+    root_filter: int = 0
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -5,6 +5,7 @@ from libc.stdint cimport uint8_t, int32_t
 from jaipur_ai.rules._core cimport State, Move, Rng, MAX_MOVES
 from jaipur_ai.search._root cimport RootSearch
 from jaipur_ai.search._evaluation cimport Evaluation, Model
+from jaipur_ai.search._params cimport Params
 
 ctypedef struct MoveOrder:
     double sc                   # the move's heuristic score (an ending move: its end score)
@@ -14,6 +15,10 @@ ctypedef struct MoveOrder:
 
 # the moves of s, best heuristic score first (ties: lowest action id)
 cdef int ordered_moves(const State* s, Move* buf, MoveOrder* order) noexcept nogil
+# the informed policy's candidate moves of s, best prior score first (P: the priors'
+# settings; ties: lowest action id)
+cdef int policy_ordered(const State* s, Move* buf, MoveOrder* order,
+                        const Params* P) noexcept nogil
 # reorder s's deck so that its top k cards are types[0..k-1] (drawn in that order)
 cdef void force_top(State* s, const uint8_t* types, int k) noexcept nogil
 
@@ -53,9 +58,13 @@ ctypedef struct XCtx:
     int aborted                 # set once the search must unwind
     int beam                    # moves tried at inner nodes (0 = all)
     int chance_samples          # sampled draws when 3+ cards are drawn
-    int max_outcomes            # exact enumeration up to this many draw outcomes
+    int chance_top              # 3+ cards drawn: the most likely outcomes enumerated
+                                # exactly, the rest of the mass sampled (0: all sampled)
     Rng rng                     # draws the sampled refills
     const Model* model          # learned leaf evaluation, or NULL (hand-set)
+    int inner_policy            # inner nodes try the informed policy's candidates by
+                                # their prior scores (0: every legal move by its score)
+    Params prm                  # the prior scores' settings (inner_policy)
 
 
 cdef class ExpectimaxSearcher(RootSearch):
@@ -71,8 +80,12 @@ cdef class ExpectimaxSearcher(RootSearch):
     cdef readonly long long nodes      # states generated so far
     cdef readonly double elapsed       # seconds spent in run_depth()
     cdef readonly int depth_done       # deepest completed depth
+    cdef int32_t mdepth[MAX_MOVES]     # the depth each root move's values were searched to
+    cdef readonly bint inner_policy    # inner nodes: the policy's candidates (else all moves)
+    cdef Params prm                    # the prior scores' settings (inner_policy)
     cdef readonly int beam             # moves tried at inner nodes (0 = all)
     cdef readonly int chance_samples   # sampled draws when 3+ cards are drawn
+    cdef readonly int chance_top       # 3+ cards: the outcomes enumerated exactly (0: none)
     cdef readonly Evaluation evaluation  # learned leaf evaluation, or None (hand-set)
     cdef object _last                  # (value, marg, reply) of the deepest completed depth
 

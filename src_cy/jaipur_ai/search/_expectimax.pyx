@@ -4,7 +4,10 @@
 The hidden cards are fixed by sampling ``samples`` worlds of the observer's view; in
 each world every root move is searched to the given depth, the cards a refill draws
 being a chance node (exact for one or two cards, sampled for more).  Leaves are
-scored by the leaf evaluation (_evaluation.pyx); moves are ordered by the move score.
+scored by the leaf evaluation (_evaluation.pyx); moves are ordered by the move score,
+or (``inner_policy``) inner nodes try the informed policy's candidates ordered by the
+learned move policy.  The driver may search only some root moves at a depth (its root
+filter): each move keeps the depth its values were searched to.
 """
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport qsort
@@ -12,8 +15,9 @@ from libc.stdint cimport uint64_t
 
 import numpy as np
 
-from jaipur_ai.rules._core cimport (N_TYPES, N_CARDS, CAMEL, MOVE_TAKE, MOVE_CAMELS, RESULT_NONE,
-                                    apply_move, action_of, rng_seed, rng_below)
+from jaipur_ai.rules._core cimport (N_TYPES, N_CARDS, RESULT_NONE, apply_move, action_of,
+                                    move_of, cards_to_draw, rng_seed, rng_below, rng_unit)
+from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.rules._movegen cimport gen_moves
 from jaipur_ai.search._root cimport now, deadline_of, count_node
 from jaipur_ai.search._worlds cimport sample_world, mix
@@ -21,6 +25,7 @@ from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
 from jaipur_ai.search._decisive cimport ends_round, end_score, any_end_possible
 from jaipur_ai.search._decisive import decisive_kind
 from jaipur_ai.search._evaluation cimport Evaluation, evaluate
+from jaipur_ai.search._policy cimport MAX_CAND, candidates, prior_scores
 
 
 cdef inline bint _x_check(XCtx* X) noexcept nogil:
@@ -54,26 +59,50 @@ cdef double _x_child(XCtx* X, const State* s, const Move* m, const uint8_t* type
     return _x_node(X, &c, depth - 1, alpha, beta, margin, reply)
 
 
-cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double alpha,
-                      double beta, double* margin, int32_t* reply) noexcept nogil:
-    """Value of move m: an average over the cards its refill can draw (Star1)."""
+cdef int _multisets(const int* cnt, int type0, int left, uint8_t* cur, int depth,
+                    double p, uint8_t (*mtypes)[5], double* mprob, int nm) noexcept nogil:
+    """Every multiset of `left` more cards of types >= type0 drawable from the counts
+    cnt, appended after the `depth` types in cur; p: the product of the binomials so
+    far.  Returns the new number of multisets (their types and unnormalised weights)."""
+    cdef int c, k, j
+    cdef double b
+    if left == 0:
+        memcpy(mtypes[nm], cur, 5)
+        mprob[nm] = p
+        return nm + 1
+    for c in range(type0, N_TYPES):
+        b = 1.0
+        for k in range(1, left + 1):
+            if k > cnt[c]:
+                break
+            b = b * (cnt[c] - k + 1) / k           # C(cnt[c], k)
+            for j in range(k):
+                cur[depth + j] = c
+            nm = _multisets(cnt, c + 1, left - k, cur, depth + k, p * b, mtypes, mprob, nm)
+    return nm
+
+
+cdef int draw_outcomes(const State* s, const Move* m, int n_samples, int n_top, Rng* rng,
+                       uint8_t (*otypes)[5], double* oprob) noexcept nogil:
+    """The cards move m's refill can draw in state s, most likely first: their types (in
+    otypes, in draw order) and probabilities (oprob).  The unseen cards are s's draw
+    pile: one card, every type with probability count / pile; two, every unordered pair
+    with its hypergeometric probability; three or more (a camel take), with n_top = 0,
+    n_samples draws (at most 64) sampled from the pile by rng, equally weighted; with
+    n_top > 0, the n_top most likely multisets of types with their exact
+    (hypergeometric) probabilities and the rest of the mass shared by n_samples
+    multisets sampled from the others by their probabilities (all of them exactly when
+    there are no more than n_top + n_samples).  Returns the number of outcomes, 0 when
+    the move draws nothing (or the pile is too short to refill)."""
     cdef int gaps, L, c1, c2, no = 0, i, j, t, k
     cdef int cnt[N_TYPES]
-    cdef uint8_t otypes[64][5]
-    cdef double oprob[64]
     cdef uint8_t tmp[N_CARDS]
-    cdef double q, acc = 0.0, macc = 0.0, rem = 1.0, ca, cb, v, mg, bestq
     cdef uint8_t swp[5]
-    cdef int32_t rep
-    reply[0] = -1
-    gaps = 0
-    if m.kind == MOVE_TAKE:
-        gaps = 1
-    elif m.kind == MOVE_CAMELS:
-        gaps = s.market[CAMEL]
+    cdef double q, bestq
+    gaps = cards_to_draw(s, m)
     L = s.deck_len
     if gaps == 0 or L < gaps:
-        return _x_child(X, s, m, NULL, 0, depth, alpha, beta, margin, reply)
+        return 0
     memset(cnt, 0, sizeof(cnt))
     for i in range(L):
         cnt[s.deck[i]] += 1
@@ -95,16 +124,18 @@ cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double 
                     otypes[no][1] = c2
                     oprob[no] = q / (<double>L * (L - 1))
                     no += 1
+    elif n_top > 0:
+        no = _top_mass(cnt, gaps, L, n_samples, n_top, rng, otypes, oprob)
     else:
         # sampled draws, each with the same weight
-        k = X.chance_samples
+        k = n_samples
         if k > 64:
             k = 64
         for j in range(k):
             for i in range(L):
                 tmp[i] = s.deck[i]
             for i in range(gaps):
-                t = i + rng_below(&X.rng, L - i)
+                t = i + rng_below(rng, L - i)
                 otypes[j][i] = tmp[t]
                 tmp[t] = tmp[i]
             oprob[j] = 1.0 / k
@@ -124,6 +155,79 @@ cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double 
             memcpy(swp, otypes[i], 5)
             memcpy(otypes[i], otypes[t], 5)
             memcpy(otypes[t], swp, 5)
+    return no
+
+
+cdef int _top_mass(const int* cnt, int gaps, int L, int n_samples, int n_top, Rng* rng,
+                   uint8_t (*otypes)[5], double* oprob) noexcept nogil:
+    """draw_outcomes for three or more cards with n_top > 0 (see there)."""
+    cdef uint8_t mtypes[462][5]           # C(7 + 5 - 1, 5): multisets of 5 of 7 types
+    cdef double mprob[462]
+    cdef uint8_t cur[5]
+    cdef int nm, i, j, t, no
+    cdef double tot = 0.0, rest, u, q
+    cdef uint8_t swp[5]
+    nm = _multisets(cnt, 0, gaps, cur, 0, 1.0, mtypes, mprob, 0)
+    for i in range(nm):
+        tot += mprob[i]
+    if n_top > 32:
+        n_top = 32
+    if n_samples > 32:
+        n_samples = 32
+    # the n_top most likely first (partial selection sort; ties: enumeration order)
+    for i in range(min(n_top, nm)):
+        t = i
+        for j in range(i + 1, nm):
+            if mprob[j] > mprob[t]:
+                t = j
+        if t != i:
+            q = mprob[i]
+            mprob[i] = mprob[t]
+            mprob[t] = q
+            memcpy(swp, mtypes[i], 5)
+            memcpy(mtypes[i], mtypes[t], 5)
+            memcpy(mtypes[t], swp, 5)
+    no = 0
+    if nm <= n_top + n_samples:
+        for i in range(nm):
+            memcpy(otypes[no], mtypes[i], 5)
+            oprob[no] = mprob[i] / tot
+            no += 1
+        return no
+    rest = tot
+    for i in range(n_top):
+        memcpy(otypes[no], mtypes[i], 5)
+        oprob[no] = mprob[i] / tot
+        rest -= mprob[i]
+        no += 1
+    for j in range(n_samples):
+        # one multiset of the others, by its probability (inverse CDF)
+        u = rng_unit(rng) * rest
+        t = nm - 1
+        for i in range(n_top, nm):
+            u -= mprob[i]
+            if u < 0.0:
+                t = i
+                break
+        memcpy(otypes[no], mtypes[t], 5)
+        oprob[no] = rest / tot / n_samples
+        no += 1
+    return no
+
+
+cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double alpha,
+                      double beta, double* margin, int32_t* reply) noexcept nogil:
+    """Value of move m: an average over the cards its refill can draw (Star1)."""
+    cdef int no, i, gaps
+    cdef uint8_t otypes[64][5]
+    cdef double oprob[64]
+    cdef double q, acc = 0.0, macc = 0.0, rem = 1.0, ca, cb, v, mg
+    cdef int32_t rep
+    reply[0] = -1
+    no = draw_outcomes(s, m, X.chance_samples, X.chance_top, &X.rng, otypes, oprob)
+    if no == 0:
+        return _x_child(X, s, m, NULL, 0, depth, alpha, beta, margin, reply)
+    gaps = cards_to_draw(s, m)
     for i in range(no):
         q = oprob[i]
         rem -= q
@@ -142,6 +246,25 @@ cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double 
             return v
     margin[0] = macc
     return acc
+
+
+def refill_outcomes(CoreState state, int32_t action, int samples=4, int top=0,
+                    uint64_t seed=0):
+    """The chance node of expectimax for a move in a full state: ``[(types, p), ...]``,
+    the card types its refill draws (in draw order, type codes of the core) and their
+    probabilities, most likely first; ``[]`` when the move draws nothing.  For tests and
+    for the curious: the search enumerates exactly these."""
+    cdef Move m
+    cdef Rng r
+    cdef uint8_t otypes[64][5]
+    cdef double oprob[64]
+    cdef int no, i, g
+    if move_of(action, &m) != 0:
+        raise ValueError(f"action {action} is not a move id")
+    rng_seed(&r, seed)
+    no = draw_outcomes(&state.s, &m, samples, top, &r, otypes, oprob)
+    g = cards_to_draw(&state.s, &m)
+    return [(tuple(int(otypes[i][j]) for j in range(g)), float(oprob[i])) for i in range(no)]
 
 
 cdef int _ord_cmp(const void* a, const void* b) noexcept nogil:
@@ -177,6 +300,27 @@ cdef int ordered_moves(const State* s, Move* buf, MoveOrder* order) noexcept nog
     return n
 
 
+cdef int policy_ordered(const State* s, Move* buf, MoveOrder* order,
+                        const Params* P) noexcept nogil:
+    """The informed policy's candidates (every take, the camels, each whole-good sale, a
+    few exchanges), best prior score first (ties: lowest action id): the moves the
+    ISMCTS tree considers below its root, in the order of its priors."""
+    cdef int n, i
+    cdef double sc[MAX_CAND]
+    cdef HoldTab T
+    hold_tab(s, &T)
+    n = candidates(s, &T, buf)
+    if n == 0:
+        return ordered_moves(s, buf, order)
+    prior_scores(s, &T, buf, n, sc, P)
+    for i in range(n):
+        order[i].act = action_of(&buf[i])
+        order[i].idx = i
+        order[i].sc = sc[i]
+    qsort(order, n, sizeof(MoveOrder), _ord_cmp)
+    return n
+
+
 cdef double _x_node(XCtx* X, const State* s, int depth, double alpha, double beta,
                     double* margin, int32_t* best_act) noexcept nogil:
     cdef Move buf[MAX_MOVES]
@@ -191,7 +335,10 @@ cdef double _x_node(XCtx* X, const State* s, int depth, double alpha, double bet
         return 0.0
     if s.result != RESULT_NONE or depth <= 0:
         return evaluate(s, X.P, margin, X.model)
-    n = ordered_moves(s, buf, order)
+    if X.inner_policy:
+        n = policy_ordered(s, buf, order, &X.prm)
+    else:
+        n = ordered_moves(s, buf, order)
     lim = n
     if X.beam > 0 and lim > X.beam:
         lim = X.beam
@@ -234,8 +381,9 @@ cdef class ExpectimaxSearcher(RootSearch):
     from the mover's point of view; margins are points."""
 
     def __init__(self, pos, *, uint64_t seed=0, int samples=8, int beam=0,
-                 int chance_samples=4, int decisive_samples=64,
-                 Evaluation evaluation=None, bint judge=True):
+                 int chance_samples=4, int chance_top=0, int decisive_samples=64,
+                 Evaluation evaluation=None, bint judge=True, bint inner_policy=False,
+                 double prior_temp=1.0, bint policy=True):
         cdef Rng r
         cdef int j, bad = 0
         cdef State* w
@@ -248,6 +396,17 @@ cdef class ExpectimaxSearcher(RootSearch):
         self.samples = samples
         self.beam = beam
         self.chance_samples = chance_samples if chance_samples > 0 else 1
+        if not 0 <= chance_top <= 32:
+            raise ValueError("chance_top must be in 0..32")
+        self.chance_top = chance_top
+        self.inner_policy = inner_policy
+        if not (prior_temp > 0.0):
+            raise ValueError("prior_temp must be > 0")
+        memset(&self.prm, 0, sizeof(Params))
+        self.prm.prior_temp = prior_temp
+        self.prm.model = NULL if evaluation is None else &evaluation.m
+        self.prm.learned_priors = evaluation is not None
+        self.prm.use_policy = policy
         self._worlds_arr = np.zeros(samples * sizeof(State), np.uint8)
         self.worlds = self._worlds_arr
         rng_seed(&r, seed)
@@ -267,11 +426,14 @@ cdef class ExpectimaxSearcher(RootSearch):
         self.nodes = 0
         self.elapsed = 0.0
         self.depth_done = 0
+        memset(self.mdepth, 0, sizeof(self.mdepth))
         self._judge_decisive(decisive_samples, judge)
         self._last = None
 
-    def run_depth(self, int depth, node_limit=None, seconds=None, deadline=None):
-        """Search every root move to `depth` plies in every world.  Stops early at
+    def run_depth(self, int depth, node_limit=None, seconds=None, deadline=None,
+                  moves=None):
+        """Search every root move (or the root moves of index in `moves`, the others
+        keeping their values) to `depth` plies in every world.  Stops early at
         `node_limit` more nodes, after `seconds`, at the clock reading `deadline`
         (``time.monotonic()``), or on the stop flag; returns True when the depth was
         completed (its results then replace the previous ones)."""
@@ -281,8 +443,15 @@ cdef class ExpectimaxSearcher(RootSearch):
         cdef double mg, v
         cdef int32_t ba
         cdef State* w
+        cdef uint8_t active[MAX_MOVES]
         if depth < 1:
             raise ValueError("depth must be >= 1")
+        memset(active, 1 if moves is None else 0, sizeof(active))
+        if moves is not None:
+            for i in moves:
+                if not 0 <= i < self.n_moves:
+                    raise ValueError(f"root move index {i} out of range")
+                active[i] = 1
         if not self._lock.acquire(blocking=False):
             raise RuntimeError("this searcher is already running")
         try:
@@ -295,13 +464,23 @@ cdef class ExpectimaxSearcher(RootSearch):
             X.aborted = 0
             X.beam = self.beam
             X.chance_samples = self.chance_samples
+            X.chance_top = self.chance_top
             X.model = NULL if self.evaluation is None else &self.evaluation.m
+            X.inner_policy = self.inner_policy
+            X.prm = self.prm
+            if moves is not None and self._last is not None:
+                # the moves left out keep the values of their deepest completed depth
+                np.asarray(self.value)[...] = self._last[0]
+                np.asarray(self.marg)[...] = self._last[1]
+                np.asarray(self.reply)[...] = self._last[2]
             with nogil:
                 for j in range(self.samples):
                     if X.aborted:
                         break
                     w = <State*>&self.worlds[j * sizeof(State)]
                     for i in range(self.n_moves):
+                        if not active[i]:
+                            continue
                         rng_seed(&X.rng, mix(self.seed ^ mix(<uint64_t>(
                             (depth * 4096 + j) * 2048 + i))))
                         v = self._root_move(&X, w, i, depth, &mg, &ba)
@@ -315,6 +494,9 @@ cdef class ExpectimaxSearcher(RootSearch):
             ok = not X.aborted
             if ok:
                 self.depth_done = depth
+                for i in range(self.n_moves):
+                    if active[i]:
+                        self.mdepth[i] = depth
                 self._last = (np.asarray(self.value).copy(), np.asarray(self.marg).copy(),
                               np.asarray(self.reply).copy())
             return bool(ok)
@@ -356,6 +538,7 @@ cdef class ExpectimaxSearcher(RootSearch):
                 "visits": self.samples if last is not None else 0,
                 "value": val,
                 "win": val,
+                "depth": int(self.mdepth[i]),
                 "margin": mar,
                 "pv": pv,
                 "decisive": decisive_kind(st),
@@ -363,7 +546,7 @@ cdef class ExpectimaxSearcher(RootSearch):
             })
         children.sort(key=lambda c: (
             0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1),
-            -c["value"], -c["margin"], c["action"]))
+            -c["depth"], -c["value"], -c["margin"], c["action"]))
         return {
             "algorithm": "expectimax",
             "children": children,

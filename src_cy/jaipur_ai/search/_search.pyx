@@ -24,9 +24,9 @@ from jaipur_ai.search._policy import (check_policy, opponent_world_of, candidate
                                       prior_logits, time_policy)
 from jaipur_ai.search._heuristic import heuristic_weights, set_heuristic_weights
 from jaipur_ai.search._ismcts import IsmctsSearcher, NO_NODE_PY, OUTCOME_PY
-from jaipur_ai.search._expectimax import ExpectimaxSearcher
+from jaipur_ai.search._expectimax import ExpectimaxSearcher, refill_outcomes
 
-__all__ = ["IsmctsSearcher", "ExpectimaxSearcher", "greedy_scores", "random_action",
+__all__ = ["IsmctsSearcher", "ExpectimaxSearcher", "refill_outcomes", "greedy_scores", "random_action",
            "rank_children", "NO_NODE_PY", "OUTCOME_PY", "derive_seed", "decisive_kind",
            "check_policy", "opponent_world_of", "candidate_actions", "prior_logits", "time_policy", "heuristic_weights",
            "set_heuristic_weights"]

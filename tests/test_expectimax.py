@@ -1,0 +1,206 @@
+"""Expectimax's chance nodes, move filters and inner moves (jaipur_ai.search._expectimax,
+docs/search.md "Expectimax"): the refill's probabilities against hand-computed
+hypergeometric ones, the root filter, the policy's inner moves, legality, fairness and
+determinism.  Depths and budgets are kept small."""
+from __future__ import annotations
+
+from math import comb
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import jaipur_ai as jp
+from jaipur_ai.errors import InvalidOptionError
+from jaipur_ai.rules._cards import LETTERS
+from jaipur_ai.search import _search as S
+
+from search_positions import mid_position
+from strategies import running_states
+
+FAST = settings(max_examples=15, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+#: The options of the filtered, policy-ordered expectimax these tests exercise.
+FILTERED = dict(inner_moves="policy", root_filter=3, beam=6, chance_top=4)
+
+
+def _pile(state: jp.GameState) -> dict[int, int]:
+    """The draw pile's cards by type code (the core's codes follow LETTERS)."""
+    counts = {t: 0 for t in range(len(LETTERS))}
+    for c in state.to_dict()["deck"]:
+        counts[LETTERS.index(c)] += 1
+    return counts
+
+
+def _move(state: jp.GameState, text: str) -> jp.Move:
+    return next(m for m in state.legal_moves() if str(m) == text)
+
+
+def _multiset_p(pile: dict[int, int], types: tuple[int, ...]) -> float:
+    """Multivariate hypergeometric probability of drawing exactly these types."""
+    n = sum(pile.values())
+    p = 1.0
+    for t in set(types):
+        p *= comb(pile[t], types.count(t))
+    return p / comb(n, len(types))
+
+
+def _state_with_camels(k: int) -> jp.GameState:
+    """A running position whose market holds exactly k camels (k in 1..5)."""
+    for seed in range(50):
+        for plies in range(0, 30, 3):
+            s = mid_position(seed, plies)
+            if s.to_dict()["market"].count("M") == k and not s.is_round_over and any(
+                    str(m) == "camels" for m in s.legal_moves()):
+                return s
+    pytest.skip(f"no position tried has {k} camels in the market")
+
+
+# ---------------------------------------------------------------------------
+# Chance: the refill's outcomes
+
+def test_a_take_draws_each_type_by_its_share_of_the_pile():
+    s = jp.GameState.new(seed=3, starter=1)        # market DCMMM, 40 cards in the pile
+    pile = _pile(s)
+    out = S.refill_outcomes(s._core, _move(s, "take D").action_id)
+    assert sum(pile.values()) == 40
+    assert dict((types[0], p) for types, p in out) == pytest.approx(
+        {t: n / 40 for t, n in pile.items() if n})
+    assert [p for _, p in out] == sorted((p for _, p in out), reverse=True)
+    # leather: 10 cards, one in player 1's hand, none in the market or player 0's hand
+    assert dict((types[0], p) for types, p in out)[LETTERS.index("L")] == pytest.approx(9 / 40)
+
+
+def test_two_cards_draw_every_pair_by_its_hypergeometric_probability():
+    s = _state_with_camels(2)
+    pile = _pile(s)
+    out = S.refill_outcomes(s._core, _move(s, "camels").action_id)
+    want = {}
+    for a in pile:
+        for b in pile:
+            if a <= b and _multiset_p(pile, (a, b)) > 0:
+                want[(a, b)] = _multiset_p(pile, (a, b))
+    assert {types: p for types, p in out} == pytest.approx(want)
+    assert sum(p for _, p in out) == pytest.approx(1.0)
+
+
+def test_three_cards_top_mass_is_exact_and_the_rest_sampled():
+    s = _state_with_camels(3)
+    pile = _pile(s)
+    a = _move(s, "camels").action_id
+    top, samples = 5, 4
+    out = S.refill_outcomes(s._core, a, samples=samples, top=top, seed=7)
+    assert len(out) == top + samples
+    assert sum(p for _, p in out) == pytest.approx(1.0)
+    every = {t: _multiset_p(pile, t) for t in _multisets(list(pile), 3)}
+    # the likeliest `top` multisets carry their hypergeometric probabilities, and each
+    # of the `samples` others an equal share of the rest of the mass (sorted most likely
+    # first together, so they are told apart by their weight)
+    w = (1.0 - sum(sorted(every.values())[-top:])) / samples
+    sampled = [(t, p) for t, p in out if p == pytest.approx(w)]
+    exact = [(t, p) for t, p in out if p != pytest.approx(w)]
+    assert len(exact) == top and len(sampled) == samples
+    chosen = {tuple(sorted(t)) for t, _ in exact}
+    assert len(chosen) == top
+    for t, p in exact:
+        assert p == pytest.approx(every[tuple(sorted(t))])
+    assert min(p for _, p in exact) >= max(
+        p for t, p in every.items() if t not in chosen) - 1e-12
+    assert all(tuple(sorted(t)) not in chosen and every[tuple(sorted(t))] > 0
+               for t, _ in sampled)
+    assert [p for _, p in out] == sorted((p for _, p in out), reverse=True)
+    # seeded; and without top every outcome is a sampled draw of equal weight
+    assert S.refill_outcomes(s._core, a, samples=samples, top=top, seed=7) == out
+    plain = S.refill_outcomes(s._core, a, samples=4, seed=7)
+    assert [p for _, p in plain] == [0.25] * 4
+
+
+def _multisets(types: list[int], k: int) -> list[tuple[int, ...]]:
+    if k == 0:
+        return [()]
+    return [(t,) + rest for i, t in enumerate(types) for rest in _multisets(types[i:], k - 1)]
+
+
+def test_moves_that_draw_nothing_have_no_chance_node():
+    s = jp.GameState.new(seed=3, starter=1)
+    for m in s.legal_moves():
+        if m.kind in ("sell", "swap"):
+            assert S.refill_outcomes(s._core, m.action_id) == []
+    with pytest.raises(ValueError):
+        S.refill_outcomes(s._core, -5)
+
+
+# ---------------------------------------------------------------------------
+# The root filter and the policy's inner moves
+
+def test_the_root_filter_searches_the_best_of_the_shallower_depth():
+    s = mid_position(5, 12)
+    v = s.view(s.to_move)._core
+    x = S.ExpectimaxSearcher(v, seed=3, samples=3)
+    assert x.run_depth(1)
+    first = x.summary()["children"]
+    acts = x.root_actions()
+    keep = sorted(acts.index(c["action"]) for c in first[:2])
+    assert x.run_depth(2, moves=keep)
+    second = x.summary()["children"]
+    deep = [c for c in second if c["depth"] == 2]
+    assert {c["action"] for c in deep} == {acts[i] for i in keep}
+    assert second[:2] == deep                  # searched deeper: ranked first
+    shallow = {c["action"]: c for c in first}
+    for c in second[2:]:
+        assert c["depth"] == 1 and c["value"] == shallow[c["action"]]["value"]
+    with pytest.raises(ValueError):
+        x.run_depth(3, moves=[len(acts)])
+
+
+def test_the_engine_plays_a_filtered_move():
+    s = mid_position(5, 12)
+    plain = jp.Engine.from_options(algorithm="expectimax", samples=3, depth=1)
+    ranked = [c.move for c in plain.analyse(s, seed=2).candidates]
+    e = jp.Engine.from_options(algorithm="expectimax", samples=3, depth=2, root_filter=2)
+    a = e.analyse(s, seed=2)
+    assert a.depth == 2 and a.best in ranked[:2]
+    assert a.options["root_filter"] == 2 and a.options["inner_moves"] == "all"
+
+
+def test_policy_inner_moves_change_the_search_and_keep_it_deterministic():
+    s = mid_position(11, 16)
+    runs = {}
+    for inner in ("all", "policy"):
+        e = jp.Engine.from_options(algorithm="expectimax", samples=2, depth=3,
+                                   inner_moves=inner)
+        a, b = e.analyse(s, seed=4), e.analyse(s, seed=4)
+        assert [(c.move, c.win_probability) for c in a.candidates] == \
+            [(c.move, c.win_probability) for c in b.candidates]
+        runs[inner] = a
+    assert runs["policy"].iterations < runs["all"].iterations    # fewer moves searched
+    assert [c.win_probability for c in runs["policy"].candidates] != \
+        [c.win_probability for c in runs["all"].candidates]
+
+
+@FAST
+@given(running_states(max_plies=120), st.integers(0, 2**32 - 1))
+def test_filtered_expectimax_plays_legal_moves(state, seed):
+    e = jp.Engine.from_options(algorithm="expectimax", samples=2, depth=2, **FILTERED)
+    assert e.analyse(state, seed=seed).best in state.legal_moves()
+
+
+@pytest.mark.parametrize("plies", [0, 14, 28])
+def test_filtered_expectimax_reads_only_the_view(plies):
+    s = mid_position(7, plies)
+    v = s.view(s.to_move)
+    other = next((w for k in range(1, 200) if (w := v.sample(k)) != s), None)
+    if other is None:
+        pytest.skip("the hidden cards are fully determined here")
+    e = jp.Engine.from_options(algorithm="expectimax", samples=2, depth=3, **FILTERED)
+    a, b = e.analyse(s, seed=5), e.analyse(other, seed=5)
+    assert [(c.move, c.win_probability, c.expected_margin) for c in a.candidates] == \
+        [(c.move, c.win_probability, c.expected_margin) for c in b.candidates]
+
+
+@pytest.mark.parametrize("field,value", [("chance_top", 33), ("root_filter", -1),
+                                         ("inner_moves", "some")])
+def test_bad_expectimax_options_are_typed_errors(field, value):
+    with pytest.raises(InvalidOptionError, match=field):
+        jp.Engine.from_options(algorithm="expectimax", **{field: value})
