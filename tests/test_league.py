@@ -16,6 +16,8 @@ from jaipur_ai.learning.train import fit, load_shards
 from jaipur_ai.matches.spec import derive_seed
 from jaipur_ai.search import evaluation
 
+from bench_scripts import bench_module
+
 
 # ------------------------------------------------------------------ who plays a round
 @settings(max_examples=50)
@@ -160,6 +162,19 @@ def test_a_training_chunk_with_a_league_opponent_runs_end_to_end(tmp_path):
     rep = s["generations"][0]["report"]["value"]
     assert rep["target"] == "td" and rep["positions"] == len(d["result"])
     assert evaluation.load_evaluation(tmp_path / "evaluation.npz").has_policy
+    # its learning curve: the start and the candidate scored on the benchmark, the gate read
+    curve = bench_module("learning_curve.py", "bench_learning_curve")
+    rows = curve.generations(str(tmp_path))
+    assert [r["generation"] for r in rows] == [0, 1]
+    assert rows[1]["accepted"] == s["generations"][0]["accepted"]
+    assert rows[1]["gate"] == s["generations"][0]["paired_difference"]
+    curve.score(rows, positions=3, procs=1)
+    assert all(r["error_ci95"][0] <= r["error"] <= r["error_ci95"][1] and r["error"] >= 0
+               for r in rows)
+    assert rows[0]["vs_start"] is None and len(rows[1]["vs_start"]) == 3
+    pytest.importorskip("matplotlib", reason="the plot needs the plot extra")
+    curve.plot(rows, str(tmp_path / "curve.png"), "test")
+    assert (tmp_path / "curve.png").stat().st_size > 1000
     # a rerun with another league is refused before any work
     with pytest.raises(InvalidDataError, match="other settings"):
         improve(tmp_path, parts=("value",), workers=1, quiet=True,
