@@ -47,7 +47,10 @@ def score(rows: list[dict[str, Any]], positions: int, procs: int) -> None:
     specs = [f"ply1:weights={r['weights']}" for r in rows]
     cmd = [sys.executable, os.path.join(HERE, "bench_quality.py"), *specs,
            "--positions", str(positions), "--procs", str(procs), "--json"]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    # the package of this tree first (bench/ runs from a checkout, installed or not)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(HERE)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
     engines = json.loads(out)["engines"]
     for r, e in zip(rows, engines):
         r["error"], r["error_ci95"] = e["error"], [e["error_lo"], e["error_hi"]]

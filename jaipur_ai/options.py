@@ -416,6 +416,8 @@ OPTIONS: tuple[Option, ...] = (
        algorithms=_X, scope="settings"),
     _o("root_filter", "int", 0, "expectimax: root moves searched past depth 1, the best of "
        "the depth before (0: all)", lo=0, hi=1024, algorithms=_X, scope="settings"),
+    _o("more_worlds", "bool", False, "expectimax: where the next depth would not finish in "
+       "the budget, search more worlds to the depth done", algorithms=_X, scope="settings"),
     # -- match ----------------------------------------------------------------------------
     _o("games", "int", 10, "deals of a match, each played in both seats", lo=1,
        hi=MAX_GAMES, scope="match"),

@@ -204,3 +204,68 @@ def test_filtered_expectimax_reads_only_the_view(plies):
 def test_bad_expectimax_options_are_typed_errors(field, value):
     with pytest.raises(InvalidOptionError, match=field):
         jp.Engine.from_options(algorithm="expectimax", **{field: value})
+
+
+# ---------------------------------------------------------------------------
+# Left-out moves, threads, and more worlds where the next depth cannot finish
+
+def test_an_aborted_depth_leaves_the_left_out_moves_at_their_last_values():
+    s = mid_position(5, 12)
+    x = S.ExpectimaxSearcher(s.view(s.to_move)._core, seed=3, samples=3)
+    assert x.run_depth(1)
+    first = {c["action"]: c for c in x.summary()["children"]}
+    assert not x.run_depth(3, node_limit=50)           # cut short: its values are partial
+    keep = [0, 1]
+    assert x.run_depth(2, moves=keep)
+    acts = x.root_actions()
+    for c in x.summary()["children"]:
+        if c["action"] not in {acts[i] for i in keep}:
+            assert c["depth"] == 1 and c["value"] == first[c["action"]]["value"]
+    assert x.summary(1)["children"] == sorted(first.values(), key=lambda c: (
+        0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1),
+        -c["depth"], -c["value"], -c["margin"], c["action"]))
+    with pytest.raises(ValueError):
+        x.summary(5)
+    fresh = S.ExpectimaxSearcher(s.view(s.to_move)._core, seed=3, samples=3)
+    with pytest.raises(ValueError):
+        fresh.run_depth(2, moves=keep)                 # nothing to keep the others at
+
+
+def test_left_out_moves_are_reported_without_worlds():
+    s = mid_position(5, 12)
+    a = jp.Engine.from_options(algorithm="expectimax", samples=3, depth=2,
+                               root_filter=2).analyse(s, seed=2)
+    assert [c.visits for c in a.candidates[:2]] == [3, 3]
+    assert all(c.visits == 0 for c in a.candidates[2:])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_filtered_search_on_a_node_budget_is_deterministic(threads):
+    s = mid_position(9, 18)
+    e = jp.Engine.from_options(algorithm="expectimax", samples=4, depth=64, threads=threads,
+                               **FILTERED)
+    a, b = e.analyse(s, iterations=30000, seed=6), e.analyse(s, iterations=30000, seed=6)
+    assert a.depth >= 2 and a.iterations == b.iterations
+    assert [(c.move, c.visits, c.win_probability) for c in a.candidates] == \
+        [(c.move, c.visits, c.win_probability) for c in b.candidates]
+
+
+def test_more_worlds_where_the_next_depth_cannot_finish():
+    s = mid_position(4, 30)
+    base = dict(algorithm="expectimax", samples=4, depth=64, **FILTERED)
+    plain = jp.Engine.from_options(**base).analyse(s, iterations=60000, seed=3)
+    wide = jp.Engine.from_options(**base, more_worlds=True)
+    a = wide.analyse(s, iterations=60000, seed=3)
+    assert a.determinizations > 4                      # batches of new worlds joined
+    assert a.depth <= plain.depth and a.iterations <= 60000
+    assert a.options["more_worlds"] is True
+    best = a.candidates[0]
+    assert best.visits == a.determinizations           # every world searched the best
+    b = wide.analyse(s, iterations=60000, seed=3)      # deterministic on a node budget
+    assert [(c.move, c.visits, c.win_probability) for c in a.candidates] == \
+        [(c.move, c.visits, c.win_probability) for c in b.candidates]
+    other = next((w for k in range(1, 200) if (w := s.view(s.to_move).sample(k)) != s), None)
+    if other is not None:                              # fair: the view alone decides
+        c = wide.analyse(other, iterations=60000, seed=3)
+        assert [(x.move, x.win_probability) for x in c.candidates] == \
+            [(x.move, x.win_probability) for x in a.candidates]

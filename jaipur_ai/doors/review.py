@@ -450,7 +450,8 @@ def _review_ply(search: _Search, view: View, move: Move, seed: int, number: tupl
     if best.move == move:
         method, win_played, visits = "best", win_best, best.visits
     elif played is not None and played.win_probability is not None and (
-            a.algorithm == "expectimax" or played.decisive is not None
+            (a.algorithm == "expectimax" and played.visits > 0)
+            or played.decisive is not None
             or played.visits >= need):
         method, win_played, visits = "root", _win(played), played.visits
     else:

@@ -9,11 +9,10 @@ import time as _time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from jaipur_ai.options import MAX_DEPTH
 from jaipur_ai.errors import InvalidPositionError
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search._evaluation import Evaluation
-from jaipur_ai.search._search import (ExpectimaxSearcher, IsmctsSearcher, decisive_kind,
+from jaipur_ai.search._search import (IsmctsSearcher, decisive_kind,
                                       derive_seed, greedy_scores, random_action,
                                       rank_children)
 from jaipur_ai.search.analysis import Analysis, Candidate
@@ -23,12 +22,8 @@ from jaipur_ai.search.evaluation import calibrated
 from jaipur_ai.search.settings import Settings
 from jaipur_ai.search.threads import run_threads
 
-__all__ = ["Call", "Run", "run_ismcts", "run_expectimax", "run_greedy", "run_random",
-           "with_clock", "run_threads", "merge_trees", "candidates_of", "DEFAULT_DEPTH"]
-
-DEFAULT_DEPTH = 3
-"""Expectimax plies when ``depth`` is not given and the search has no time limit (with
-one, it deepens until the time is spent, up to :data:`jaipur_ai.options.MAX_DEPTH`)."""
+__all__ = ["Call", "Run", "run_ismcts", "run_greedy", "run_random", "judge", "add_stats",
+           "with_clock", "run_threads", "merge_trees", "candidates_of"]
 
 
 
@@ -81,7 +76,7 @@ class Call:
         return self.requested or (self.event is not None and self.event.is_set())
 
 
-def _judge(searchers: list[Any], deadline: Optional[float], call: Call) -> None:
+def judge(searchers: list[Any], deadline: Optional[float], call: Call) -> None:
     """The round-ending root moves of each searcher, judged in threads: within the
     time budget and stopped by stop()/stop_event like every other loop."""
     if call.stopped():
@@ -131,7 +126,7 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
         quota = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
     call.add(searchers)
     deadline = None if time is None else t0 + time
-    _judge(searchers, deadline, call)
+    judge(searchers, deadline, call)
     why = None                    # why the search stopped (a search on a clock says)
     if short_circuit and searchers[0].decisive_win is not None:
         why = "decisive"
@@ -202,7 +197,7 @@ def _keeper_stops(keeper: TimeKeeper, searchers: list[Any], t0: float,
                          legal, rate, now - t0)
 
 
-def _add_stats(total: Optional[list[Any]], st: Optional[Sequence[Any]]) -> Optional[list[Any]]:
+def add_stats(total: Optional[list[Any]], st: Optional[Sequence[Any]]) -> Optional[list[Any]]:
     """The decisive statistics of one root move summed over searchers (None: none yet)."""
     if st is None:
         return total
@@ -237,7 +232,7 @@ def merge_trees(searchers: list[Any], calibration: Any = None,
             e["m"] += c["margin"] * v
             if v > e["pvv"]:
                 e["pv"], e["pvv"] = c["pv"], v
-            e["dec"] = _add_stats(e["dec"], c["decisive_stats"])
+            e["dec"] = add_stats(e["dec"], c["decisive_stats"])
     children = []
     for e in sums.values():
         v = e["visits"]
@@ -277,130 +272,6 @@ def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
 
 
 # Expectimax --------------------------------------------------------------
-
-
-def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optional[int],
-                   seed: int, call: Call, on_progress: Optional[Callable[[Analysis], Any]],
-                   short_circuit: bool, t0: float, top: Optional[int]) -> Analysis:
-    settings = run.settings
-    samples = 1 if run.perfect_information else settings.samples
-    n = max(1, min(run.threads, samples))
-    counts = [samples // n + (1 if i < samples % n else 0) for i in range(n)]
-    seeds = [seed] if n == 1 else [derive_seed(seed, i) for i in range(n)]
-    searchers = [ExpectimaxSearcher(core, seed=s, samples=c, beam=settings.beam,
-                                    chance_samples=settings.chance_samples,
-                                    chance_top=settings.chance_top,
-                                    decisive_samples=settings.decisive_samples,
-                                    evaluation=run.evaluation, judge=False,
-                                    inner_policy=settings.inner_moves == "policy",
-                                    prior_temp=settings.prior_temp, policy=settings.policy)
-                 for s, c in zip(seeds, counts)]
-    budget = None
-    if iterations is not None:
-        budget = [iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
-    call.add(searchers)
-    deadline = None if time is None else t0 + time
-    _judge(searchers, deadline, call)
-    depth_done = 0
-    decided = short_circuit and any(
-        c["decisive"] == "win" for c in searchers[0].summary()["children"])
-    max_depth = settings.depth if settings.depth is not None else (
-        DEFAULT_DEPTH if time is None else MAX_DEPTH)
-    d = 1
-    while not decided and d <= max_depth:
-        if call.stopped():
-            call.stop()
-            break
-        if deadline is not None and d > 1 and _time.monotonic() >= deadline:
-            break           # the budget is spent: no deeper search starts
-        results = [False] * n
-        jobs = []
-        keep = _root_filter(run, searchers, seed, t0, core, d, depth_done)
-        for i, s in enumerate(searchers):
-            lim = None if budget is None else budget[i] - s.nodes
-            if d == 1:
-                # depth 1 is completed whatever the node budget (unless stopped or
-                # out of time): it is cheap, and without it nothing is ranked
-                lim = None
-
-            def job(i: Any = i, s: Any = s, lim: Any = lim) -> None:
-                results[i] = s.run_depth(d, node_limit=lim, deadline=deadline, moves=keep)
-            jobs.append(job)
-        run_threads(jobs, call)
-        if not all(results):
-            break
-        depth_done = d
-        if on_progress is not None and d < max_depth:
-            on_progress(_expectimax_result(run, searchers, seed, t0, top, d, core))
-        d += 1
-    return _expectimax_result(run, searchers, seed, t0, top, depth_done, core)
-
-
-def _root_filter(run: Run, searchers: list[Any], seed: int, t0: float, core: Any, d: int,
-                 depth_done: int) -> Optional[list[int]]:
-    """The root moves (their indices) searched at depth ``d``: every one, or with
-    ``root_filter=k`` from depth 2 on the best k of the depth before (GNU Backgammon's
-    move filters: a shallow pass picks what a deeper one looks at)."""
-    k = run.settings.root_filter
-    if k <= 0 or d < 2 or depth_done < 1 or searchers[0].n_moves <= k:
-        return None
-    ranked = _expectimax_result(run, searchers, seed, t0, None, depth_done, core).candidates
-    index = {a: i for i, a in enumerate(searchers[0].root_actions())}
-    return sorted(index[c.move.action_id] for c in ranked[:k])
-
-
-def _expectimax_result(run: Run, searchers: list[Any], seed: int, t0: float,
-                       top: Optional[int], depth: int, core: Any) -> Analysis:
-    sums: dict[int, dict[str, Any]] = {}
-    nodes = 0
-    worlds = 0
-    stopped = False
-    for s in searchers:
-        sm = s.summary()
-        nodes += sm["nodes"]
-        worlds += sm["determinizations"]
-        stopped = stopped or sm["stopped"]
-        w = s.samples if s.depth_done >= depth and depth > 0 else 0
-        for c in sm["children"]:
-            e = sums.setdefault(c["action"], {"action": c["action"], "n": 0, "v": 0.0,
-                                              "m": 0.0, "pv": c["pv"], "dec": None,
-                                              "depth": c["depth"]})
-            e["n"] += w
-            e["v"] += c["value"] * w
-            e["m"] += c["margin"] * w
-            if len(c["pv"]) > len(e["pv"]):
-                e["pv"] = c["pv"]
-            e["dec"] = _add_stats(e["dec"], c["decisive_stats"])
-    children = []
-    for e in sums.values():
-        st = e["dec"]
-        n_ = e["n"]
-        if n_:
-            val, mar = e["v"] / n_, e["m"] / n_
-        elif st is not None and st[0]:
-            # no depth completed: a round-ending move is still known by its samples
-            val, mar = (st[1] + 0.5 * st[2]) / st[0], st[4] / st[0]
-        else:
-            continue          # not searched: no candidate
-        children.append({"action": e["action"], "visits": n_, "value": val,
-                         "margin": mar, "pv": e["pv"], "decisive": decisive_kind(st),
-                         "depth": e["depth"]})
-
-    def key(c: Any) -> Any:
-        # moves searched deeper first (a root filter left the others at a shallower
-        # depth, whose values do not compare), then by value
-        cls = 0 if c["decisive"] == "win" else (2 if c["decisive"] == "loss" else 1)
-        return (cls, -c["depth"], -c["value"], -c["margin"], c["action"])
-    children.sort(key=key)
-    if top is not None:
-        children = children[:max(1, int(top))]
-    cands = [Candidate(_move(c["action"]), c["visits"], c["value"], c["margin"],
-                       [_move(a) for a in c["pv"]], None, c["decisive"])
-             for c in children]
-    return Analysis(cands, "expectimax", seed, nodes, worlds, _time.monotonic() - t0,
-                    threads=len(searchers), depth=depth, stopped=stopped,
-                    perfect_information=run.perfect_information,
-                    legal_moves=searchers[0].n_moves, options=run.options)
 
 
 # Greedy and random ---------------------------------------------------------

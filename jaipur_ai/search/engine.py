@@ -64,9 +64,10 @@ from jaipur_ai.search._search import greedy_scores
 from jaipur_ai.search.analysis import Analysis, Candidate
 from jaipur_ai.search.belief import HandBelief, check_seen, read_history
 from jaipur_ai.search.clock import plan_for
-from jaipur_ai.search.drive import (Call, Run, run_expectimax, run_greedy, run_ismcts,
+from jaipur_ai.search.drive import (Call, Run, run_greedy, run_ismcts,
                                     run_random, with_clock)
 from jaipur_ai.search.evaluation import named_evaluation
+from jaipur_ai.search.expectimax import run_expectimax
 from jaipur_ai.search.handprior import read as read_hand_prior
 from jaipur_ai.search.levels import choose, for_level
 from jaipur_ai.search.pimc import run_pimc
@@ -265,7 +266,8 @@ class Engine:
                          "widen", "tree_depth", "puct", "prior_temp", "max_nodes",
                          "all_moves_after", "policy"),
                 "expectimax": ("depth", "samples", "beam", "chance_samples", "chance_top",
-                               "inner_moves", "root_filter", "prior_temp", "policy"),
+                               "inner_moves", "root_filter", "more_worlds", "prior_temp",
+                               "policy"),
                 "greedy": (), "random": (), "ply1": ("samples",)}[self.algorithm]
         d: dict[str, Any] = {k: getattr(s, k) for k in keys}
         if self.algorithm in ("ismcts", "expectimax", "pimc", "ply1"):

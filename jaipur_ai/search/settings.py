@@ -186,10 +186,12 @@ class Settings:
     #: Draws of three or more cards: the likeliest searched exactly (0: all sampled).
     chance_top: int = 0
     #: Inner nodes' moves: "all" by the move score, or "policy": the informed policy's
-    #: candidates by the learned move policy. "Expectimax with move filters".
+    #: candidates by the learned move policy. docs/search.md, "Expectimax".
     inner_moves: str = "all"
     #: Root moves searched past depth 1, the best of the depth before (0: all).
     root_filter: int = 0
+    #: Where the next depth would not finish, more worlds at the depth done.
+    more_worlds: bool = False
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

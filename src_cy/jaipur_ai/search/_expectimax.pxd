@@ -87,7 +87,9 @@ cdef class ExpectimaxSearcher(RootSearch):
     cdef readonly int chance_samples   # sampled draws when 3+ cards are drawn
     cdef readonly int chance_top       # 3+ cards: the outcomes enumerated exactly (0: none)
     cdef readonly Evaluation evaluation  # learned leaf evaluation, or None (hand-set)
-    cdef object _last                  # (value, marg, reply) of the deepest completed depth
+    cdef object _last                  # (value, marg, reply, each move's depth) of the
+                                       # deepest completed depth
+    cdef dict _done                    # depth -> its _last, for every completed depth
 
     cdef double _root_move(self, XCtx* X, const State* w, int i, int depth, double* mg,
                            int32_t* reply) noexcept nogil

@@ -172,8 +172,10 @@ cdef int _top_mass(const int* cnt, int gaps, int L, int n_samples, int n_top, Rn
         tot += mprob[i]
     if n_top > 32:
         n_top = 32
-    if n_samples > 32:
-        n_samples = 32
+    if n_samples > 64 - n_top:
+        n_samples = 64 - n_top          # (otypes holds 64 outcomes)
+    if n_samples < 1:
+        n_samples = 1
     # the n_top most likely first (partial selection sort; ties: enumeration order)
     for i in range(min(n_top, nm)):
         t = i
@@ -248,7 +250,7 @@ cdef double _x_chance(XCtx* X, const State* s, const Move* m, int depth, double 
     return acc
 
 
-def refill_outcomes(CoreState state, int32_t action, int samples=4, int top=0,
+def refill_outcomes(CoreState state not None, int32_t action, int samples=4, int top=0,
                     uint64_t seed=0):
     """The chance node of expectimax for a move in a full state: ``[(types, p), ...]``,
     the card types its refill draws (in draw order, type codes of the core) and their
@@ -261,6 +263,10 @@ def refill_outcomes(CoreState state, int32_t action, int samples=4, int top=0,
     cdef int no, i, g
     if move_of(action, &m) != 0:
         raise ValueError(f"action {action} is not a move id")
+    if not 0 <= top <= 32:
+        raise ValueError("top must be in 0..32")
+    if not 1 <= samples <= 64 - top:
+        raise ValueError("samples must be in 1..64 - top")
     rng_seed(&r, seed)
     no = draw_outcomes(&state.s, &m, samples, top, &r, otypes, oprob)
     g = cards_to_draw(&state.s, &m)
@@ -376,8 +382,9 @@ cdef double _x_node(XCtx* X, const State* s, int depth, double alpha, double bet
 cdef class ExpectimaxSearcher(RootSearch):
     """Depth-limited expectimax over `samples` sampled worlds of the observer's view.
 
-    ``run_depth(d)`` searches every root move to d plies in every world (one C call);
-    the Python driver deepens iteratively.  Values are win-chance estimates in [0, 1]
+    ``run_depth(d)`` searches every root move (or those the driver's root filter
+    keeps) to d plies in every world (one C call); the Python driver deepens
+    iteratively (jaipur_ai.search.expectimax).  Values are win-chance estimates in [0, 1]
     from the mover's point of view; margins are points."""
 
     def __init__(self, pos, *, uint64_t seed=0, int samples=8, int beam=0,
@@ -429,6 +436,7 @@ cdef class ExpectimaxSearcher(RootSearch):
         memset(self.mdepth, 0, sizeof(self.mdepth))
         self._judge_decisive(decisive_samples, judge)
         self._last = None
+        self._done = {}
 
     def run_depth(self, int depth, node_limit=None, seconds=None, deadline=None,
                   moves=None):
@@ -448,6 +456,9 @@ cdef class ExpectimaxSearcher(RootSearch):
             raise ValueError("depth must be >= 1")
         memset(active, 1 if moves is None else 0, sizeof(active))
         if moves is not None:
+            if self._last is None:
+                raise ValueError("searching some root moves needs a completed depth "
+                                 "(the others keep its values)")
             for i in moves:
                 if not 0 <= i < self.n_moves:
                     raise ValueError(f"root move index {i} out of range")
@@ -468,7 +479,7 @@ cdef class ExpectimaxSearcher(RootSearch):
             X.model = NULL if self.evaluation is None else &self.evaluation.m
             X.inner_policy = self.inner_policy
             X.prm = self.prm
-            if moves is not None and self._last is not None:
+            if moves is not None:
                 # the moves left out keep the values of their deepest completed depth
                 np.asarray(self.value)[...] = self._last[0]
                 np.asarray(self.marg)[...] = self._last[1]
@@ -498,7 +509,9 @@ cdef class ExpectimaxSearcher(RootSearch):
                     if active[i]:
                         self.mdepth[i] = depth
                 self._last = (np.asarray(self.value).copy(), np.asarray(self.marg).copy(),
-                              np.asarray(self.reply).copy())
+                              np.asarray(self.reply).copy(),
+                              np.array([self.mdepth[i] for i in range(self.n_moves)]))
+                self._done[depth] = self._last
             return bool(ok)
         finally:
             self._lock.release()
@@ -514,10 +527,14 @@ cdef class ExpectimaxSearcher(RootSearch):
     def root_actions(self):
         return [int(self.root_acts[i]) for i in range(self.n_moves)]
 
-    def summary(self):
-        """Root statistics of the deepest completed depth (plain Python data)."""
+    def summary(self, depth=None):
+        """Root statistics of the deepest completed depth, or of the completed `depth`
+        (plain Python data; each move's ``depth`` is the one its values were searched
+        to)."""
         children = []
-        last = self._last
+        last = self._last if depth is None else self._done.get(depth)
+        if depth is not None and last is None:
+            raise ValueError(f"depth {depth} was not completed")
         for i in range(self.n_moves):
             a = int(self.root_acts[i])
             st = self.decisive.get(a)
@@ -538,7 +555,7 @@ cdef class ExpectimaxSearcher(RootSearch):
                 "visits": self.samples if last is not None else 0,
                 "value": val,
                 "win": val,
-                "depth": int(self.mdepth[i]),
+                "depth": 0 if last is None else int(last[3][i]),
                 "margin": mar,
                 "pv": pv,
                 "decisive": decisive_kind(st),
@@ -553,7 +570,7 @@ cdef class ExpectimaxSearcher(RootSearch):
             "iterations": int(self.nodes),
             "nodes": int(self.nodes),
             "determinizations": self.samples,
-            "depth": self.depth_done,
+            "depth": self.depth_done if depth is None else depth,
             "elapsed": self.elapsed,
             "seed": int(self.seed),
             "perfect_information": bool(self.cheat),
