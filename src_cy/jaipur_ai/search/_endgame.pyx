@@ -31,7 +31,8 @@ from jaipur_ai.rules._movegen cimport gen_moves
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._root cimport now, deadline_of, count_node
 from jaipur_ai.search._worlds cimport sample_world, mix
-from jaipur_ai.search._expectimax cimport (MoveOrder, ordered_moves, force_top, star1_window,
+from jaipur_ai.search._chance cimport force_top
+from jaipur_ai.search._expectimax cimport (MoveOrder, ordered_moves, star1_window,
                                            star1_cutoff)
 
 DEF END_EXACT = 0

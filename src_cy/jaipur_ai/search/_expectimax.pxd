@@ -15,12 +15,10 @@ ctypedef struct MoveOrder:
 
 # the moves of s, best heuristic score first (ties: lowest action id)
 cdef int ordered_moves(const State* s, Move* buf, MoveOrder* order) noexcept nogil
-# the informed policy's candidate moves of s, best prior score first (P: the priors'
-# settings; ties: lowest action id)
+# the informed policy's candidate moves of s (buf and order hold MAX_CAND), best prior
+# score first (P: the priors' settings; ties: lowest action id); 0 when there are none
 cdef int policy_ordered(const State* s, Move* buf, MoveOrder* order,
                         const Params* P) noexcept nogil
-# reorder s's deck so that its top k cards are types[0..k-1] (drawn in that order)
-cdef void force_top(State* s, const uint8_t* types, int k) noexcept nogil
 
 
 cdef inline void star1_window(double alpha, double beta, double acc, double rem, double q,

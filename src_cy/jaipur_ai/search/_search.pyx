@@ -24,7 +24,8 @@ from jaipur_ai.search._policy import (check_policy, opponent_world_of, candidate
                                       prior_logits, time_policy)
 from jaipur_ai.search._heuristic import heuristic_weights, set_heuristic_weights
 from jaipur_ai.search._ismcts import IsmctsSearcher, NO_NODE_PY, OUTCOME_PY
-from jaipur_ai.search._expectimax import ExpectimaxSearcher, refill_outcomes
+from jaipur_ai.search._chance import refill_outcomes
+from jaipur_ai.search._expectimax import ExpectimaxSearcher
 
 __all__ = ["IsmctsSearcher", "ExpectimaxSearcher", "refill_outcomes", "greedy_scores", "random_action",
            "rank_children", "NO_NODE_PY", "OUTCOME_PY", "derive_seed", "decisive_kind",
