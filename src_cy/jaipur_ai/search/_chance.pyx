@@ -68,8 +68,7 @@ cdef int draw_outcomes(const State* s, const Move* m, int n_samples, int n_top, 
     cdef int gaps, L, c1, c2, no = 0, i, j, t, k
     cdef int cnt[N_TYPES]
     cdef uint8_t tmp[N_CARDS]
-    cdef uint8_t swp[5]
-    cdef double q, bestq
+    cdef double q
     gaps = cards_to_draw(s, m)
     L = s.deck_len
     if gaps == 0 or L < gaps:
@@ -112,21 +111,28 @@ cdef int draw_outcomes(const State* s, const Move* m, int n_samples, int n_top, 
             oprob[j] = 1.0 / k
         no = k
     # most likely outcomes first (selection order; stable for equal weights)
-    for i in range(no):
-        bestq = oprob[i]
+    _likeliest_first(otypes, oprob, no, no)
+    return no
+
+
+cdef void _likeliest_first(uint8_t (*types)[5], double* prob, int n, int k) noexcept nogil:
+    """Put the k likeliest of the n outcomes first, most likely first (a partial
+    selection sort: ties keep their order)."""
+    cdef int i, j, t
+    cdef double q
+    cdef uint8_t swp[5]
+    for i in range(min(k, n)):
         t = i
-        for j in range(i + 1, no):
-            if oprob[j] > bestq:
-                bestq = oprob[j]
+        for j in range(i + 1, n):
+            if prob[j] > prob[t]:
                 t = j
         if t != i:
-            q = oprob[i]
-            oprob[i] = oprob[t]
-            oprob[t] = q
-            memcpy(swp, otypes[i], 5)
-            memcpy(otypes[i], otypes[t], 5)
-            memcpy(otypes[t], swp, 5)
-    return no
+            q = prob[i]
+            prob[i] = prob[t]
+            prob[t] = q
+            memcpy(swp, types[i], 5)
+            memcpy(types[i], types[t], 5)
+            memcpy(types[t], swp, 5)
 
 
 cdef int _top_mass(const int* cnt, int gaps, int L, int n_samples, int n_top, Rng* rng,
@@ -136,8 +142,7 @@ cdef int _top_mass(const int* cnt, int gaps, int L, int n_samples, int n_top, Rn
     cdef double mprob[462]
     cdef uint8_t cur[5]
     cdef int nm, i, j, t, no
-    cdef double tot = 0.0, rest, u, q
-    cdef uint8_t swp[5]
+    cdef double tot = 0.0, rest, u
     nm = _multisets(cnt, 0, gaps, cur, 0, 1.0, mtypes, mprob, 0)
     for i in range(nm):
         tot += mprob[i]
@@ -147,19 +152,7 @@ cdef int _top_mass(const int* cnt, int gaps, int L, int n_samples, int n_top, Rn
         n_samples = 64 - n_top          # (otypes holds 64 outcomes)
     if n_samples < 1:
         n_samples = 1
-    # the n_top most likely first (partial selection sort; ties: enumeration order)
-    for i in range(min(n_top, nm)):
-        t = i
-        for j in range(i + 1, nm):
-            if mprob[j] > mprob[t]:
-                t = j
-        if t != i:
-            q = mprob[i]
-            mprob[i] = mprob[t]
-            mprob[t] = q
-            memcpy(swp, mtypes[i], 5)
-            memcpy(mtypes[i], mtypes[t], 5)
-            memcpy(mtypes[t], swp, 5)
+    _likeliest_first(mtypes, mprob, nm, n_top)
     no = 0
     if nm <= n_top + n_samples:
         for i in range(nm):
