@@ -354,11 +354,13 @@ OPTIONS: tuple[Option, ...] = (
     _o("all_moves_after", "int", 1000, "visits after which an ISMCTS node below the root "
        "also considers every legal move, not only the playout policy's candidates "
        "(0: never)", lo=0, hi=1_000_000_000, algorithms=_TREE, scope="settings"),
-    _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points",
+    _o("prior_temp", "float", 1.0, "softmax temperature of the PUCT priors, in points (also "
+       "weighs the move policy in expectimax's inner_moves=policy order)",
        lo=0.01, hi=1000, algorithms=_TREE + _X, scope="settings"),
     _o("policy", "bool", True, "the learned move policy of the weights, where they hold "
-       "one, shapes the tree's priors and the playouts' moves (false: the prior scores "
-       "alone)", algorithms=_TREE + _X, scope="settings"),
+       "one, shapes the tree's priors and the playouts' moves, and expectimax's "
+       "inner_moves=policy order (false: the prior scores alone)", algorithms=_TREE + _X,
+       scope="settings"),
     _o("chance_nodes", "bool", True, "the ISMCTS tree branches on the cards drawn into "
        "the market", algorithms=_IS, scope="settings"),
     _o("chance_width", "float", 0.0, "sparse draws: a move's node keeps at most 1 + "
