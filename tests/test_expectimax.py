@@ -269,3 +269,10 @@ def test_more_worlds_where_the_next_depth_cannot_finish():
         c = wide.analyse(other, iterations=60000, seed=3)
         assert [(x.move, x.win_probability) for x in c.candidates] == \
             [(x.move, x.win_probability) for x in a.candidates]
+
+
+def test_more_worlds_adds_none_to_a_perfect_information_search():
+    s = mid_position(4, 30)
+    e = jp.Engine.from_options(algorithm="expectimax", samples=4, depth=64, more_worlds=True,
+                               perfect_information=True, **FILTERED)
+    assert e.analyse(s, iterations=60000, seed=3).determinizations == 1   # the truth, once

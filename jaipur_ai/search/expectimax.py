@@ -76,8 +76,8 @@ def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optio
             break
         if deadline is not None and d > 1 and _time.monotonic() >= deadline:
             break           # the budget is spent: no deeper search starts
-        if settings.more_worlds and _next_depth_too_dear(costs, searchers, iterations,
-                                                         deadline):
+        if settings.more_worlds and not run.perfect_information and _next_depth_too_dear(
+                costs, searchers, iterations, deadline):    # (one world is the truth)
             _more_worlds(run, core, seed, call, searchers, keeps, iterations, deadline)
             break
         keep = _root_filter(run, searchers, seed, t0, core, d, depth_done)
