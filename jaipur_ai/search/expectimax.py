@@ -146,12 +146,12 @@ def _more_worlds(run: Run, core: Any, seed: int, call: Call, searchers: list[Any
     while not call.stopped() and b < MAX_BATCHES:
         if deadline is not None and _time.monotonic() >= deadline:
             break
-        seeds = [derive_seed(seed, BATCH_STREAM + b * n + i) for i in range(n)]
-        batch = _searchers(run, core, seeds, counts)
-        call.add(batch)
         left = None if iterations is None else iterations - sum(s.nodes for s in searchers)
         if left is not None and left <= 0:
             break
+        seeds = [derive_seed(seed, BATCH_STREAM + b * n + i) for i in range(n)]
+        batch = _searchers(run, core, seeds, counts)
+        call.add(batch)
         # (a node budget: what is left now, plus what the batch has spent so far)
         ok = all(_run_depth(batch, d, keep, None if left is None else
                             left + sum(s.nodes for s in batch), deadline, call)

@@ -78,7 +78,6 @@ cdef class ExpectimaxSearcher(RootSearch):
     cdef readonly long long nodes      # states generated so far
     cdef readonly double elapsed       # seconds spent in run_depth()
     cdef readonly int depth_done       # deepest completed depth
-    cdef int32_t mdepth[MAX_MOVES]     # the depth each root move's values were searched to
     cdef readonly bint inner_policy    # inner nodes: the policy's candidates (else all moves)
     cdef Params prm                    # the prior scores' settings (inner_policy)
     cdef readonly int beam             # moves tried at inner nodes (0 = all)

@@ -263,7 +263,6 @@ cdef class ExpectimaxSearcher(RootSearch):
         self.nodes = 0
         self.elapsed = 0.0
         self.depth_done = 0
-        memset(self.mdepth, 0, sizeof(self.mdepth))
         self._judge_decisive(decisive_samples, judge)
         self._last = None
         self._done = {}
@@ -335,12 +334,12 @@ cdef class ExpectimaxSearcher(RootSearch):
             ok = not X.aborted
             if ok:
                 self.depth_done = depth
-                for i in range(self.n_moves):
-                    if active[i]:
-                        self.mdepth[i] = depth
+                # each move's depth: this one where searched, else the one it kept
+                depths = (np.zeros(self.n_moves, np.int32) if self._last is None
+                          else self._last[3].copy())
+                depths[np.asarray(<uint8_t[:self.n_moves]>active, dtype=bool)] = depth
                 self._last = (np.asarray(self.value).copy(), np.asarray(self.marg).copy(),
-                              np.asarray(self.reply).copy(),
-                              np.array([self.mdepth[i] for i in range(self.n_moves)]))
+                              np.asarray(self.reply).copy(), depths)
                 self._done[depth] = self._last
             return bool(ok)
         finally:
