@@ -30,7 +30,7 @@ compile_args = (["-O1", "-g", "-UNDEBUG", "-fsanitize=bounds", "-fsanitize-undef
 MODULES = ("rules._core", "rules._movegen", "rules._dealing", "rules._bridge",
            "rules._observation",
            "search._figures", "search._decisive", "search._heuristic", "search._policy",
-           "search._features", "search._movefeatures", "search._evaluation", "search._nodepool", "search._infostats",
+           "search._features", "search._rawinputs", "search._movefeatures", "search._evaluation", "search._nodepool", "search._infostats",
            "search._root", "search._ismcts", "search._chance", "search._expectimax", "search._endgame", "search._search",
            "search._rollout",
            "search._belief",

@@ -45,7 +45,7 @@ from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.rating import GAUNTLET, fit_ratings, pairing_file, read_pairings, with_limit
 from jaipur_ai.matches.runner import deal_scores, run_match
 from jaipur_ai.errors import InvalidDataError, InvalidOptionError
-from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, VALUE_ARRAYS,
+from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, POLICY_ARRAYS, RAW_ARRAYS, VALUE_ARRAYS,
                                          evaluation_of, fingerprint, read_weights,
                                          save_weights)
 
@@ -91,7 +91,8 @@ def candidate_weights(current: dict[str, Any], data: dict[str, Any], parts: tupl
     new = {k: v for k, v in current.items()}
     report: dict[str, Any] = {}
     if "value" in parts:
-        init = {k: current[k] for k in VALUE_ARRAYS}
+        # (a raw-input network, where the weights have one, is fitted with the rest)
+        init = {k: current[k] for k in VALUE_ARRAYS + RAW_ARRAYS if current.get(k) is not None}
         value, rep = fit(data, hidden=int(init["hidden_w"].shape[0]), epochs=epochs,
                          target=target, seed=seed, init=init)
         new.update(value)

@@ -1,5 +1,5 @@
-"""The learning pipeline and its commands: ``selfplay``, ``train``, ``learn`` and
-``calibrate``.
+"""The learning pipeline and its commands: ``selfplay``, ``lookahead``, ``train``,
+``learn`` and ``calibrate``.
 
 ``jaipur-ai learn FOLDER`` goes from an empty folder to a weights file, in generations:
 
@@ -34,11 +34,12 @@ from jaipur_ai.learning._report import say
 from jaipur_ai.matches.backends import Backend, make_backend
 from jaipur_ai.matches.backends import add_arguments as add_backend_arguments
 from jaipur_ai.learning.calibration import CALIBRATION_ITERATIONS, CALIBRATION_ROUNDS, calibrate
-from jaipur_ai.search.evaluation import MAX_HIDDEN, read_weights, save_weights, with_calibration
+from jaipur_ai.search.evaluation import MAX_HIDDEN, MAX_RAW_HIDDEN, read_weights, save_weights, with_calibration
 from jaipur_ai.learning.expert import IMPROVE_DEFAULTS, PARTS, improve
 from jaipur_ai.matches.rating import GAUNTLET
 from jaipur_ai.learning.selfplay import make_folder, selfplay
-from jaipur_ai.learning.train import TARGETS, fit, load_shards, start_from
+from jaipur_ai.learning.train import LOOKAHEAD_MIX, TARGETS, fit, load_shards, start_from
+from jaipur_ai.learning.lookahead import MAX_DEPTH, lookahead
 
 __all__ = ["learn", "add_commands", "DEFAULTS"]
 
@@ -175,15 +176,23 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if not 0 <= hidden <= MAX_HIDDEN:   # (the engine would refuse the file it wrote)
         raise InvalidOptionError("--hidden", f"expected 0 to {MAX_HIDDEN} hidden units, "
                                              f"got {hidden}")
+    if not 0 <= args.raw_hidden <= MAX_RAW_HIDDEN:
+        raise InvalidOptionError("--raw-hidden", f"expected 0 to {MAX_RAW_HIDDEN} units, "
+                                                 f"got {args.raw_hidden}")
+    if not 0.0 <= args.lookahead_mix <= 1.0:
+        raise InvalidOptionError("--lookahead-mix", f"expected a share from 0 to 1, got "
+                                                    f"{args.lookahead_mix}")
     check_out(args.out)                  # before the training, not after it
     init, kept = (None, {}) if start is None else start_from(
-        start, hidden, args.seed if args.init_seed is None else args.init_seed)
+        start, hidden, args.seed if args.init_seed is None else args.init_seed,
+        raw_hidden=args.raw_hidden)
     data = load_shards(args.data)
     if start is not None and len(start["lin"]) != data["features"].shape[1]:
         raise InvalidWeightsError(args.start, f"weights of {len(start['lin'])} features; the "
                                   f"data has {data['features'].shape[1]}")
     weights, rep = fit(data, hidden=hidden, epochs=args.epochs, target=args.target,
-                       seed=args.seed, init=init)
+                       seed=args.seed, init=init, raw_hidden=args.raw_hidden,
+                       mix=args.lookahead_mix)
     weights = {**kept, **weights}
     try:
         save_weights(args.out, weights, {"command": "jaipur-ai train", "data": args.data,
@@ -262,6 +271,15 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _cmd_lookahead(args: argparse.Namespace) -> int:
+    s = lookahead(args.folder, depth=args.depth, weights=args.weights, workers=args.workers,
+                  progress=not args.quiet)
+    print(json.dumps(s) if args.json else
+          f"{s['folder']}: {s['valued']:,} positions of {s['shards']} shards valued "
+          f"{s['depth']} plies ahead ({s['seconds']:.1f} s)")
+    return 0
+
+
 def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
     """Add ``selfplay``, ``train``, ``learn`` and ``calibrate`` to the CLI's subparsers;
     ``flag(name, "--name")`` is the CLI's argparse type of a flag that sets an option of
@@ -294,6 +312,26 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
     sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(func=_cmd_selfplay)
 
+    la = sub.add_parser("lookahead", help="value self-play positions by a short expectimax "
+                                          "(the train command's lookahead target)",
+                        formatter_class=formatter,
+                        description="Give each stored position of a self-play folder its "
+                                    "mover's value by a DEPTH-ply expectimax of the full "
+                                    "state, written beside the shards (FOLDER/lookahead); "
+                                    "rerun to resume.")
+    la.add_argument("folder", help="a selfplay folder (searched self-play: its shards "
+                                   "store the states)")
+    la.add_argument("--depth", type=positive_int, default=2, metavar="D",
+                    help=f"plies of lookahead, 1..{MAX_DEPTH} (default 2: about 1.5 ms a "
+                         "position)")
+    la.add_argument("--weights", default=None, metavar="WEIGHTS",
+                    help="the evaluation at the leaves (default: the shipped weights)")
+    la.add_argument("--workers", type=flag("workers", "--workers"), default=None,
+                    metavar="W", help="shards valued at once (default: the CPUs)")
+    la.add_argument("--json", action="store_true")
+    la.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    la.set_defaults(func=_cmd_lookahead)
+
     tr = sub.add_parser("train", help="fit the learned evaluation from self-play shards",
                         formatter_class=formatter,
                         description="Fit the learned evaluation (numpy) and write a weights "
@@ -311,6 +349,12 @@ def add_commands(sub: Any, formatter: Any, flag: Any) -> None:
                          "calibration map; a hidden layer "
                          "added to linear weights leaves the tree's priors on their linear "
                          "value (prior_lin)")
+    tr.add_argument("--raw-hidden", type=int, default=0, metavar="R",
+                    help="units of a raw-input network beside the features (0..128; "
+                         "default 0: none; a start's own is kept and fitted on)")
+    tr.add_argument("--lookahead-mix", type=float, default=LOOKAHEAD_MIX, metavar="P",
+                    help="with --target lookahead: the lookahead value's share of the "
+                         f"target, the result the rest (default {LOOKAHEAD_MIX})")
     tr.add_argument("--init-seed", type=int, default=None, metavar="SEED",
                     help="with --start: the seed of a new hidden layer's first weights "
                          "(default: --seed)")

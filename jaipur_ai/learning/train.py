@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import glob
+import math
 import os
 from typing import Any, Iterable, Optional, Union
 
@@ -26,8 +27,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from jaipur_ai.search._features import N_FEATURES_PY as N_FEATURES
-from jaipur_ai.search.evaluation import PRIOR_LIN, VALUE_ARRAYS, read_npz
-from jaipur_ai.errors import InvalidDataError
+from jaipur_ai.search._rawinputs import N_RAW_PY as N_RAW, raw_rows
+from jaipur_ai.search.evaluation import (MAX_RAW_HIDDEN, PRIOR_LIN, RAW_ARRAYS, VALUE_ARRAYS,
+                                         read_npz)
+from jaipur_ai.errors import InvalidDataError, InvalidOptionError
 
 __all__ = ["load_shards", "fit", "fit_calibration", "reliability",
            "td_targets", "metrics", "start_from", "N_FEATURES"]
@@ -36,7 +39,9 @@ __all__ = ["load_shards", "fit", "fit_calibration", "reliability",
 CALIBRATION_RIDGE = 1e-4
 
 #: What the win logit is fitted to (``fit``).
-TARGETS = ("result", "td", "search")
+TARGETS = ("result", "td", "search", "lookahead")
+#: The lookahead target's default share (the rest is the round's result).
+LOOKAHEAD_MIX = 0.25
 
 KEYS = ("features", "result", "margin", "round", "ply", "mover", "action", "value", "visits",
         "iterations", "child_action", "child_visits", "state", "player")
@@ -47,8 +52,9 @@ def load_shards(paths: Union[str, Iterable[str]]) -> dict[str, Any]:
 
     Round ids are made unique across the paths given: each self-play run numbers its
     rounds from 0, so the rounds of each path after the first are shifted past the
-    largest id read so far (a shard's own ``round_offset`` is added too).  A path
-    without shards, an unreadable shard or one whose features have another width than
+    largest id read so far (a shard's own ``round_offset`` is added too).  Where a
+    shard has lookahead values (``lookahead/`` beside it: jaipur_ai.learning.lookahead)
+    they are ``lookahead``, NaN for the shards without.  A path without shards, an unreadable shard or one whose features have another width than
     the first is an InvalidDataError naming it."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -61,6 +67,8 @@ def load_shards(paths: Union[str, Iterable[str]]) -> dict[str, Any]:
                                    else "no such file or folder")
         groups.append(files)
     parts: dict[str, Any] = {k: [] for k in KEYS}
+    looked: list[np.ndarray] = []
+    any_lookahead = False
     base = 0
     widths: dict[str, int] = {}
     for files in groups:
@@ -82,10 +90,29 @@ def load_shards(paths: Union[str, Iterable[str]]) -> dict[str, Any]:
                         if len(a):
                             top = max(top, int(a.max()))
                     parts[k].append(a)
+            la = _lookahead_of(f, len(z["result"]))
+            any_lookahead |= la is not None
+            looked.append(np.full(len(z["result"]), np.nan) if la is None else la)
         base = top + 1
     out = {k: np.concatenate(v) for k, v in parts.items() if v}
+    if any_lookahead:
+        out["lookahead"] = np.concatenate(looked)
     # an array some shards lack (shards of an older format) is left out, not misaligned
     return {k: v for k, v in out.items() if len(v) == len(out["result"])}
+
+
+def _lookahead_of(shard: str, n: int) -> Optional[np.ndarray]:
+    """The lookahead values of a shard's n rows, where it has them (else None); a file
+    of another length is an InvalidDataError naming it."""
+    path = os.path.join(os.path.dirname(shard), "lookahead", os.path.basename(shard))
+    if not os.path.isfile(path):
+        return None
+    d = read_npz(path, InvalidDataError, MAX_SHARD_ARRAY_BYTES, what="lookahead file")
+    v = d.get("value")
+    if v is None or v.ndim != 1 or len(v) != n or v.dtype.kind != "f":
+        raise InvalidDataError(path, f"expected one value (float) for each of the shard's "
+                                     f"{n} rows")
+    return np.asarray(v, np.float64)
 
 
 #: The most bytes one array of a shard may take (a shard of 5,000 rounds, as ``learn``
@@ -125,17 +152,28 @@ def _sigmoid(z: NDArray[Any]) -> Any:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
 
 
-def _forward(p: dict[str, Any], f: np.ndarray) -> Any:
+def _forward(p: dict[str, Any], f: np.ndarray, raw: Optional[np.ndarray] = None) -> Any:
     a = f @ p["hidden_w"].T                     # (n, H)
     up = np.maximum(a + p["hidden_b"], 0.0)
     um = np.maximum(p["hidden_b"] - a, 0.0)
     z = f @ p["lin"] + (up - um) @ p["out_w"]
-    return z, a, up, um
+    r1 = r2 = None
+    if p.get("raw_w") is not None and len(p["raw_w"]):
+        if raw is None:
+            raise ValueError("weights with a raw-input network need the raw inputs")
+        r1 = raw[:, 0] @ p["raw_w"].T + p["raw_b"]      # (n, R): the mover's side ...
+        r2 = raw[:, 1] @ p["raw_w"].T + p["raw_b"]      # ... and the other player's
+        z = z + (np.maximum(r1, 0.0) - np.maximum(r2, 0.0)) @ p["raw_out"]
+    return z, a, up, um, r1, r2
 
 
-def predict(weights: dict[str, Any], f: np.ndarray) -> np.ndarray:
-    """Win probabilities of feature rows, as the compiled evaluation computes them."""
-    return np.asarray(_sigmoid(_forward(weights, np.asarray(f, np.float64))[0]))
+def predict(weights: dict[str, Any], f: np.ndarray,
+            raw: Optional[np.ndarray] = None) -> np.ndarray:
+    """Win probabilities of feature rows (and, for weights with a raw-input network,
+    their raw inputs: (n, 2, N_RAW) from the player's side and the other's, as
+    ``_rawinputs.raw_rows`` gives them), as the compiled evaluation computes them."""
+    r = None if raw is None else np.asarray(raw, np.float64)
+    return np.asarray(_sigmoid(_forward(weights, np.asarray(f, np.float64), r)[0]))
 
 
 def metrics(p: np.ndarray, y: np.ndarray) -> dict[str, Any]:
@@ -164,14 +202,20 @@ def td_targets(data: dict[str, Any], values: np.ndarray, lam: float) -> np.ndarr
 
 def fit(data: dict[str, Any], *, hidden: int = 0, epochs: int = 10, batch: int = 2048, lr: float = 3e-3,
         l2: float = 1e-5, seed: int = 0, holdout: float = 0.1, target: str = "result",
-        lam: float = 0.8, init: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        lam: float = 0.8, init: Optional[dict[str, Any]] = None, raw_hidden: int = 0,
+        mix: float = LOOKAHEAD_MIX) -> tuple[dict[str, Any], dict[str, Any]]:
     """Fit the evaluation; returns (weights, report).
 
     ``target``: ``"result"`` (the round's result), ``"td"`` (TD(lambda) returns of
-    a first fit on the result, refitted) or ``"search"`` (as ``"td"``, averaged with
+    a first fit on the result, refitted), ``"search"`` (as ``"td"``, averaged with
     the search's win estimate of the move played where a search chose it: expert
-    iteration's search-improved value).  The report has held-out log-loss and Brier
-    of the model and of a constant prediction, and the margin head's RMSE."""
+    iteration's search-improved value) or ``"lookahead"`` (``mix`` times the
+    position's lookahead value, ``data["lookahead"]`` from
+    :mod:`jaipur_ai.learning.lookahead`, plus the rest times the result; the result
+    alone where a position has none).  ``raw_hidden`` > 0 fits a raw-input network of
+    that many units beside the features (its inputs read from ``data["state"]``),
+    unless ``init`` has one.  The report has held-out log-loss and Brier of the model
+    and of a constant prediction against the results, and the margin head's RMSE."""
     if target not in TARGETS:
         raise ValueError(f"target must be one of {', '.join(TARGETS)}")
     rng = np.random.default_rng(seed)
@@ -183,9 +227,16 @@ def fit(data: dict[str, Any], *, hidden: int = 0, epochs: int = 10, batch: int =
     train = ~test
     params = (_init_params(hidden, f.shape[1], rng) if init is None
               else {k: np.array(v, np.float64) for k, v in init.items()})
-    params = _adam(params, f[train], y[train], epochs, batch, lr, l2, rng)
+    if raw_hidden > 0 and params.get("raw_w") is None:
+        params.update(_init_raw(raw_hidden, rng))
+    raw = _raw_of(data) if params.get("raw_w") is not None else None
+    first = y
+    if target == "lookahead":
+        first = lookahead_targets(data, mix)
+    params = _adam(params, f[train], first[train], epochs, batch, lr, l2, rng,
+                   None if raw is None else raw[train])
     if target in ("td", "search"):
-        v = predict(params, f)
+        v = predict(params, f, raw)
         g = td_targets(data, v, lam)
         if target == "search":
             # expert iteration: the search's own estimate of the position, where it ran,
@@ -193,13 +244,14 @@ def fit(data: dict[str, Any], *, hidden: int = 0, epochs: int = 10, batch: int =
             sv = np.asarray(data.get("value", np.full(len(g), np.nan)), np.float64)
             ok = np.isfinite(sv)
             g[ok] = 0.5 * g[ok] + 0.5 * sv[ok]
-        params = _adam(params, f[train], g[train], max(1, epochs // 2), batch, lr, l2, rng)
+        params = _adam(params, f[train], g[train], max(1, epochs // 2), batch, lr, l2, rng,
+                       None if raw is None else raw[train])
     # margin head: ridge regression (no intercept: the features are antisymmetric)
     m = np.asarray(data["margin"], np.float64)
     A = f[train]
     params["margin"] = np.asarray(np.linalg.solve(A.T @ A + 1e-3 * len(A) * np.eye(f.shape[1]),
                                                   A.T @ m[train]), np.float64)
-    pt = predict(params, f[test])
+    pt = predict(params, f[test], None if raw is None else raw[test])
     rep = {f"holdout_{k}": v for k, v in metrics(pt, y[test]).items()}
     const = metrics(np.full(test.sum(), y[train].mean()), y[test])
     rep.update({f"constant_{k}": v for k, v in const.items()})
@@ -209,8 +261,45 @@ def fit(data: dict[str, Any], *, hidden: int = 0, epochs: int = 10, batch: int =
     return params, rep
 
 
+def lookahead_targets(data: dict[str, Any], mix: float) -> np.ndarray:
+    """``mix`` times each position's lookahead value plus ``1 - mix`` times the round's
+    result; the result alone where a position has no lookahead value (NaN, or shards
+    without them)."""
+    if not 0.0 <= mix <= 1.0:
+        raise InvalidOptionError("lookahead_mix", f"expected a share from 0 to 1, got {mix!r}")
+    y = np.asarray(data["result"], np.float64)
+    if "lookahead" not in data:
+        raise InvalidDataError("lookahead", "the shards have no lookahead values: run "
+                                            "'jaipur-ai lookahead FOLDER' first")
+    la = np.asarray(data["lookahead"], np.float64)
+    ok = np.isfinite(la)
+    out = y.copy()
+    out[ok] = mix * la[ok] + (1.0 - mix) * y[ok]
+    return out
+
+
+def _raw_of(data: dict[str, Any]) -> np.ndarray:
+    """The raw inputs of the shards' positions (n, 2, N_RAW), from their stored states."""
+    st = data.get("state")
+    if st is None or not np.asarray(st).any():
+        raise InvalidDataError("state", "a raw-input network is fitted on the shards' "
+                                        "stored states; these shards have none (searched "
+                                        "self-play stores them, the policy engine does not)")
+    return np.asarray(raw_rows(np.asarray(st, np.uint8)), np.float32)
+
+
+def _init_raw(units: int, rng: np.random.Generator) -> dict[str, Any]:
+    """A fresh raw-input network whose output weights are 0 (the fit begins at the
+    features' own values)."""
+    if not 0 < units <= MAX_RAW_HIDDEN:
+        raise InvalidOptionError("raw_hidden", f"expected 1 to {MAX_RAW_HIDDEN} units, "
+                                               f"got {units}")
+    return {"raw_w": rng.normal(0.0, math.sqrt(2.0 / N_RAW), (units, N_RAW)),
+            "raw_b": np.zeros(units), "raw_out": np.zeros(units)}
+
+
 def start_from(start: dict[str, Any], hidden: int,
-               seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+               seed: int, raw_hidden: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
     """A fit that starts from a weights file's arrays (``read_weights``): returns (init,
     kept).  ``init``: the fit's first parameters, the start's value; where the start has
     no hidden layer of ``hidden`` units, a fresh one whose output weights are small
@@ -218,7 +307,8 @@ def start_from(start: dict[str, Any], hidden: int,
     ``kept``: what the result carries over unfitted: the move policy and the
     calibration map, and the value the tree's priors read (``prior_lin``): the start's
     linear value where a hidden layer is added to it, for the policy was fitted to the
-    priors of that value.
+    priors of that value.  A start's raw-input network is fitted on (``raw_hidden``
+    then says nothing); ``raw_hidden`` > 0 adds one to a start that has none.
 
     >>> w = {"lin": np.ones(3), "margin": np.zeros(3), "hidden_w": np.zeros((0, 3)),
     ...      "hidden_b": np.zeros(0), "out_w": np.zeros(0), "calibration": np.array([1.1, -0.4])}
@@ -235,8 +325,15 @@ def start_from(start: dict[str, Any], hidden: int,
         init["out_w"] *= 0.1
         init["lin"] = np.array(start["lin"], np.float64)
         init["margin"] = np.array(start["margin"], np.float64)
-    kept = {k: v for k, v in start.items() if k not in VALUE_ARRAYS and v is not None}
-    if hidden > 0 and had == 0:       # (a start's own prior_lin, if any, stays)
+    has_raw = start.get("raw_w") is not None
+    if has_raw:
+        init.update({k: np.array(start[k], np.float64) for k in RAW_ARRAYS})
+    elif raw_hidden > 0:
+        init.update(_init_raw(raw_hidden, np.random.default_rng(seed)))
+    kept = {k: v for k, v in start.items()
+            if k not in VALUE_ARRAYS + RAW_ARRAYS and v is not None}
+    if (hidden > 0 or (raw_hidden > 0 and not has_raw)) and had == 0:
+        # (a start's own prior_lin, if any, stays)
         kept.setdefault(PRIOR_LIN, np.array(start["lin"], np.float64))
     return init, kept
 
@@ -248,8 +345,10 @@ def _init_params(hidden: int, n_features: int, rng: np.random.Generator) -> dict
 
 
 def _adam(p: dict[str, Any], f: np.ndarray, y: np.ndarray, epochs: int, batch: int, lr: float,
-          l2: float, rng: np.random.Generator) -> dict[str, Any]:
-    keys = ("lin", "hidden_w", "hidden_b", "out_w")
+          l2: float, rng: np.random.Generator, raw: Optional[np.ndarray] = None) -> dict[str, Any]:
+    keys: tuple[str, ...] = ("lin", "hidden_w", "hidden_b", "out_w")
+    if p.get("raw_w") is not None:
+        keys += RAW_ARRAYS
     m = {k: np.zeros_like(p[k]) for k in keys}
     v = {k: np.zeros_like(p[k]) for k in keys}
     b1, b2, t = 0.9, 0.999, 0
@@ -260,7 +359,8 @@ def _adam(p: dict[str, Any], f: np.ndarray, y: np.ndarray, epochs: int, batch: i
         for s in range(0, n, batch):
             idx = order[s:s + batch]
             fb, yb = f[idx], y[idx]
-            z, a, up, um = _forward(p, fb)
+            rb = None if raw is None else raw[idx].astype(np.float64)
+            z, a, up, um, r1, r2 = _forward(p, fb, rb)
             d = (_sigmoid(z) - yb) / len(idx)           # dL/dz
             g = {"lin": fb.T @ d + l2 * p["lin"],
                  "out_w": (up - um).T @ d + l2 * p["out_w"]}
@@ -273,6 +373,14 @@ def _adam(p: dict[str, Any], f: np.ndarray, y: np.ndarray, epochs: int, batch: i
             else:
                 g["hidden_b"] = np.zeros(0)
                 g["hidden_w"] = np.zeros((0, fb.shape[1]))
+            if r1 is not None and rb is not None and r2 is not None:
+                # g(x1) - g(x2): the two sides' units get opposite gradients
+                d1 = d[:, None] * p["raw_out"][None, :] * (r1 > 0)
+                d2 = -d[:, None] * p["raw_out"][None, :] * (r2 > 0)
+                g["raw_out"] = (np.maximum(r1, 0.0) - np.maximum(r2, 0.0)).T @ d \
+                    + l2 * p["raw_out"]
+                g["raw_w"] = d1.T @ rb[:, 0] + d2.T @ rb[:, 1] + l2 * p["raw_w"]
+                g["raw_b"] = d1.sum(0) + d2.sum(0)
             t += 1
             for k in keys:
                 m[k] = b1 * m[k] + (1 - b1) * g[k]

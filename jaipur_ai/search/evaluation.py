@@ -23,6 +23,17 @@ A weights file is a numpy ``.npz`` archive with these arrays:
 ``meta``            a JSON string: how the weights were made (data, command, scores)
 ==================  =====================================================
 
+optionally, a network over raw inputs beside the features (docs/search.md, "Raw
+inputs"), which adds ``g(raw(s, p)) - g(raw(s, o))`` to the win logit:
+
+========================  ===============================================================
+``raw_w``                 (R, N) its hidden layer over the N raw inputs (R at most 128)
+``raw_b``                 (R,) its biases
+``raw_out``               (R,) its output weights
+``raw_version``           the raw inputs it was trained on
+``raw_names``             their names, in order (checked against this build)
+========================  ===============================================================
+
 and, optionally, a learned move policy (docs/search.md, "The learned move policy"):
 
 ========================  ===============================================================
@@ -61,12 +72,13 @@ import numpy as np
 from jaipur_ai.search._evaluation import Evaluation
 from jaipur_ai.search._features import FEATURE_NAMES, FEATURES_VERSION_PY, N_FEATURES_PY, N_FEATURES_V1_PY
 from jaipur_ai.search._movefeatures import MOVE_FEATURE_NAMES, MOVE_FEATURES_VERSION_PY
+from jaipur_ai.search._rawinputs import N_RAW_PY, RAW_NAMES, RAW_VERSION_PY
 from jaipur_ai.errors import InvalidWeightsError, JaipurError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
            "save_weights", "read_meta", "calibrated", "uncalibrated", "map_coefficients",
            "with_calibration", "fingerprint",
-           "VALUE_ARRAYS", "POLICY_ARRAYS", "PRIOR_LIN", "read_weights", "evaluation_of",
+           "VALUE_ARRAYS", "POLICY_ARRAYS", "PRIOR_LIN", "RAW_ARRAYS", "read_weights", "evaluation_of",
            "read_npz", "SHIPPED_WEIGHTS", "LINEAR_WEIGHTS", "cached_evaluation",
            "named_evaluation"]
 
@@ -79,9 +91,12 @@ VALUE_ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
 POLICY_ARRAYS = ("prior_scale", "prior_w", "playout_w")
 #: The priors' own linear value (optional).
 PRIOR_LIN = "prior_lin"
+#: The raw-input network's arrays (optional, all three together).
+RAW_ARRAYS = ("raw_w", "raw_b", "raw_out")
+MAX_RAW_HIDDEN = 128
 #: Every array of a file that the search reads (all but the calibration map): what a
 #: copy of the weights keeps and what their fingerprint hashes.
-SEARCH_ARRAYS = VALUE_ARRAYS + POLICY_ARRAYS + (PRIOR_LIN,)
+SEARCH_ARRAYS = VALUE_ARRAYS + POLICY_ARRAYS + (PRIOR_LIN,) + RAW_ARRAYS
 MAX_HIDDEN = 64
 #: The iterations at which a map of four numbers reduces to ``a, b`` (``calibrated``).
 CALIBRATION_BUDGET = 1000.0
@@ -104,6 +119,9 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
               if weights.get(k) is not None}
     if weights.get(PRIOR_LIN) is not None:
         arrays[PRIOR_LIN] = np.asarray(weights[PRIOR_LIN], np.float64)
+    if weights.get("raw_w") is not None:
+        arrays.update({k: np.asarray(weights[k], np.float64) for k in RAW_ARRAYS},
+                      raw_version=np.array(RAW_VERSION_PY), raw_names=np.array(RAW_NAMES))
     if policy:
         arrays.update(policy, move_features_version=np.array(MOVE_FEATURES_VERSION_PY),
                       move_feature_names=np.array(MOVE_FEATURE_NAMES))
@@ -134,7 +152,8 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
 #: unpacked (a hidden layer of MAX_HIDDEN units over this build's features is far less):
 #: checked before an array is read, so a file cannot make the loader spend memory.
 KNOWN_ARRAYS = ("format", "version", "features_version", "feature_names", "meta",
-                "calibration", "move_features_version", "move_feature_names") + SEARCH_ARRAYS
+                "calibration", "move_features_version", "move_feature_names", "raw_version",
+                "raw_names") + SEARCH_ARRAYS
 MAX_ARRAY_BYTES = 1 << 20
 #: The largest magnitude of a weight: beyond it sums overflow to nan in the search.
 MAX_WEIGHT = 1e6
@@ -272,6 +291,7 @@ def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
         raise InvalidWeightsError(name, "calibration must be two numbers a > 0 and b, or "
                                         "four, a > 0, b, c and d")
     a.update(_check_policy(name, z))
+    a.update(_check_raw(name, z))
     for k, v in a.items():
         if not np.all(np.isfinite(v)):
             raise InvalidWeightsError(name, f"{k} holds a value that is not finite")
@@ -304,6 +324,31 @@ def _check_policy(name: str, z: dict[str, Any]) -> dict[str, Any]:
     return a
 
 
+def _check_raw(name: str, z: dict[str, Any]) -> dict[str, Any]:
+    """The raw-input network's arrays of a file's contents, checked (none: {})."""
+    present = [k for k in RAW_ARRAYS if k in z]
+    if not present:
+        return {}
+    if len(present) != len(RAW_ARRAYS):
+        raise InvalidWeightsError(name, "raw_w, raw_b and raw_out go together")
+    names = tuple(str(x) for x in z.get("raw_names", ()))
+    version = int(z["raw_version"]) if "raw_version" in z else None
+    if version != RAW_VERSION_PY or names != RAW_NAMES:
+        raise InvalidWeightsError(
+            name, f"its raw-input network was made for raw inputs version {version} "
+            f"({len(names)} inputs); this build computes version {RAW_VERSION_PY} "
+            f"({N_RAW_PY}): retrain it")
+    a = {k: np.asarray(z[k], np.float64) for k in RAW_ARRAYS}
+    nr = a["raw_w"].shape[0] if a["raw_w"].ndim == 2 else -1
+    if not (a["raw_w"].ndim == 2 and a["raw_w"].shape[1] == N_RAW_PY
+            and a["raw_b"].shape == (nr,) and a["raw_out"].shape == (nr,)):
+        raise InvalidWeightsError(name, f"raw network shapes: raw_w (R, {N_RAW_PY}), raw_b "
+                                        "and raw_out (R,)")
+    if nr > MAX_RAW_HIDDEN:
+        raise InvalidWeightsError(name, f"{nr} raw-network units, at most {MAX_RAW_HIDDEN}")
+    return a
+
+
 def read_weights(path: PathLike) -> dict[str, Any]:
     """The checked arrays of a weights file (the value's, the calibration and, where it
     has one, the move policy's), as ``save_weights`` takes them."""
@@ -319,7 +364,8 @@ def evaluation_of(weights: Mapping[str, Any], source: str = "<arrays>") -> Evalu
     return Evaluation(weights["lin"], weights["margin"], weights["hidden_w"],
                       weights["hidden_b"], weights["out_w"], source=source,
                       calibration=tuple(float(x) for x in weights.get("calibration", (1.0, 0.0))),
-                      prior_lin=weights.get(PRIOR_LIN), **policy)
+                      prior_lin=weights.get(PRIOR_LIN), raw_w=weights.get("raw_w"),
+                      raw_b=weights.get("raw_b"), raw_out=weights.get("raw_out"), **policy)
 
 
 def load_evaluation(path: PathLike) -> Evaluation:

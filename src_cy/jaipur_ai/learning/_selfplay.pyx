@@ -114,6 +114,18 @@ def state_bytes(CoreState st):
     return (<char*>&st.s)[:sizeof(State)]
 
 
+def state_of_bytes(data):
+    """The CoreState whose bytes are ``data`` (``state_bytes``' inverse), for work on
+    the shards' stored states (the lookahead targets: jaipur_ai.learning.lookahead)."""
+    cdef const unsigned char[::1] b = np.frombuffer(bytes(data), np.uint8)
+    cdef CoreState c
+    if b.shape[0] != sizeof(State):
+        raise ValueError(f"a state has {sizeof(State)} bytes, got {b.shape[0]}")
+    c = CoreState.__new__(CoreState)
+    memcpy(&c.s, &b[0], sizeof(State))
+    return c
+
+
 def policy_rows(states, child_action, child_visits, Evaluation evaluation=None):
     """The move policy's training rows of searched positions.
 

@@ -3,11 +3,14 @@
 from jaipur_ai.rules._core cimport State
 from jaipur_ai.search._features cimport N_FEATURES
 from jaipur_ai.search._movefeatures cimport N_MOVE_FEATURES
+from jaipur_ai.search._rawinputs cimport N_RAW
 
 cdef enum:
     MAX_HIDDEN = 64            # largest hidden layer of a learned evaluation
     UNIT_BLOCK = 8             # hidden units summed together (MAX_HIDDEN is a multiple);
                                # the weights of units past n_hidden are 0
+    MAX_RAW_HIDDEN = 128       # largest hidden layer of the raw-input network (a
+                               # multiple of UNIT_BLOCK)
 
 ctypedef struct Model:
     int n_hidden                       # hidden units in use (0: a linear model)
@@ -22,6 +25,13 @@ ctypedef struct Model:
                                        # feature that is 0 is skipped
     double b[MAX_HIDDEN]               # hidden layer biases
     double v[MAX_HIDDEN]               # output weights of the hidden units
+    # the raw-input network (docs/search.md, "Raw inputs"): g(raw(s, p)) - g(raw(s, o))
+    # added to the win logit, g(x) = sum_j raw_v_j relu(raw_w_j . x + raw_b_j)
+    int n_raw_hidden                   # its hidden units (0: none)
+    double raw_wt[N_RAW][MAX_RAW_HIDDEN]  # its weights, input-major (the transpose of
+                                       # a file's raw_w); units past n_raw_hidden are 0
+    double raw_b[MAX_RAW_HIDDEN]       # its biases
+    double raw_v[MAX_RAW_HIDDEN]       # its output weights
     # a cheaper value for the tree's priors (docs/search.md, "A hidden layer in the
     # search"): absent, the priors read the full value above (has_prior_lin 0)
     int has_prior_lin                  # 1: prior scores read prior_lin, not the full value

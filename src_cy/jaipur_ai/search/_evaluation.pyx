@@ -20,12 +20,13 @@ import numpy as np
 from jaipur_ai.rules._core cimport N_GOODS, RESULT_NONE, round_totals
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._features cimport features, N_FEATURES_V1
+from jaipur_ai.search._rawinputs cimport raw_inputs
 from jaipur_ai.search._heuristic cimport Heur, weights, hold_value
 from jaipur_ai.search._decisive cimport outcome
 
 cdef const Heur* H = weights()
-# the hidden layer is summed UNIT_BLOCK units at a time, up to MAX_HIDDEN
-assert MAX_HIDDEN % UNIT_BLOCK == 0
+# the hidden layers are summed UNIT_BLOCK units at a time, up to MAX_HIDDEN
+assert MAX_HIDDEN % UNIT_BLOCK == 0 and MAX_RAW_HIDDEN % UNIT_BLOCK == 0
 
 
 cdef inline double _heuristic(const State* s, int p, double* margin) noexcept nogil:
@@ -89,8 +90,52 @@ cdef double learned_logit(const Model* M, const State* s, int p, double* margin)
             up = a[j] + M.b[j]
             down = M.b[j] - a[j]
             z += M.v[j] * ((up if up > 0.0 else 0.0) - (down if down > 0.0 else 0.0))
+    if M.n_raw_hidden:
+        z += _raw_network(M, s, p)
     margin[0] = mg
     return _clamped(z)
+
+
+cdef double _raw_side(const Model* M, const double* x, double* a) noexcept nogil:
+    """a[0:n_raw_hidden]: the raw network's unit inputs for raw inputs x (the inputs
+    that are 0 skipped; UNIT_BLOCK units at a time, as the hidden layer above)."""
+    cdef double blk[UNIT_BLOCK]
+    cdef double xi
+    cdef const double* row
+    cdef int i, j, jb = 0, nh = M.n_raw_hidden
+    while jb < nh:
+        for j in range(UNIT_BLOCK):
+            blk[j] = M.raw_b[jb + j]
+        for i in range(N_RAW):
+            xi = x[i]
+            if xi != 0.0:
+                row = &M.raw_wt[i][jb]
+                for j in range(UNIT_BLOCK):
+                    blk[j] += row[j] * xi
+        for j in range(UNIT_BLOCK):
+            a[jb + j] = blk[j]
+        jb += UNIT_BLOCK
+    return 0.0
+
+
+cdef double _raw_network(const Model* M, const State* s, int p) noexcept nogil:
+    """g(raw(s, p)) - g(raw(s, 1 - p)): the raw-input network's share of p's win logit,
+    antisymmetric by construction."""
+    cdef double xp[N_RAW]
+    cdef double xo[N_RAW]
+    cdef double ap[MAX_RAW_HIDDEN]
+    cdef double ao[MAX_RAW_HIDDEN]
+    cdef double z = 0.0, u, w
+    cdef int j
+    raw_inputs(s, p, xp)
+    raw_inputs(s, 1 - p, xo)
+    _raw_side(M, xp, ap)
+    _raw_side(M, xo, ao)
+    for j in range(M.n_raw_hidden):
+        u = ap[j]
+        w = ao[j]
+        z += M.raw_v[j] * ((u if u > 0.0 else 0.0) - (w if w > 0.0 else 0.0))
+    return z
 
 
 cdef double prior_logit(const Model* M, const State* s, int p) noexcept nogil:
@@ -130,7 +175,7 @@ cdef class Evaluation:
 
     def __init__(self, lin, margin, hidden_w, hidden_b, out_w, source="<arrays>",
                  calibration=(1.0, 0.0), prior_scale=None, prior_w=None, playout_w=None,
-                 prior_lin=None):
+                 prior_lin=None, raw_w=None, raw_b=None, raw_out=None):
         lin = np.asarray(lin, np.float64)
         margin = np.asarray(margin, np.float64)
         nf = lin.shape[0] if lin.ndim == 1 else -1
@@ -158,6 +203,31 @@ cdef class Evaluation:
             self.m.v[j] = out_w[j]
             for i in range(nf):
                 self.m.wt[i][j] = hidden_w[j, i]
+        # the raw-input network, where given: raw_w (R, N_RAW), raw_b and raw_out (R,)
+        self.m.n_raw_hidden = 0
+        memset(self.m.raw_wt, 0, sizeof(self.m.raw_wt))
+        memset(self.m.raw_b, 0, sizeof(self.m.raw_b))
+        memset(self.m.raw_v, 0, sizeof(self.m.raw_v))
+        if (raw_w is None) != (raw_out is None) or (raw_w is None) != (raw_b is None):
+            raise ValueError("raw_w, raw_b and raw_out go together")
+        if raw_w is not None:
+            rw = np.asarray(raw_w, np.float64)
+            rb = np.asarray(raw_b, np.float64).ravel()
+            ro = np.asarray(raw_out, np.float64).ravel()
+            nr = rw.shape[0] if rw.ndim == 2 else -1
+            if (nr < 0 or rw.shape[1] != N_RAW or nr > MAX_RAW_HIDDEN or rb.shape != (nr,)
+                    or ro.shape != (nr,)):
+                raise ValueError(f"raw network: raw_w (R, {N_RAW}), raw_b and raw_out "
+                                 f"(R,), R <= {MAX_RAW_HIDDEN}")
+            if not (np.all(np.isfinite(rw)) and np.all(np.isfinite(rb))
+                    and np.all(np.isfinite(ro))):
+                raise ValueError("weights must be finite")
+            self.m.n_raw_hidden = nr
+            for j in range(nr):
+                self.m.raw_b[j] = rb[j]
+                self.m.raw_v[j] = ro[j]
+                for i in range(N_RAW):
+                    self.m.raw_wt[i][j] = rw[j, i]
         # the priors' own linear value (the file's prior_lin), where given
         self.m.has_prior_lin = 0
         if prior_lin is not None:
@@ -209,6 +279,11 @@ cdef class Evaluation:
     @property
     def n_hidden(self):
         return self.m.n_hidden
+
+    @property
+    def n_raw_hidden(self):
+        """Hidden units of the raw-input network (0: none)."""
+        return self.m.n_raw_hidden
 
     @property
     def n_features(self):
