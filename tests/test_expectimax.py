@@ -276,3 +276,81 @@ def test_more_worlds_adds_none_to_a_perfect_information_search():
     e = jp.Engine.from_options(algorithm="expectimax", samples=4, depth=64, more_worlds=True,
                                perfect_information=True, **FILTERED)
     assert e.analyse(s, iterations=60000, seed=3).determinizations == 1   # the truth, once
+
+
+# ------------------------------------------------------------------ the honest opponent
+#: A late position of a recorded game (the move-quality benchmark's position 48): player
+#: 1 to move, the opponent holding a known gold and one card player 1 has not seen.
+FUSION_DEAL = (1585220644848804292, 0)
+FUSION_MOVES = [
+    "camels", "take S", "swap DCC for LLM", "take P", "sell 1C", "swap PP for CM", "take C",
+    "sell 4P", "sell 3C", "take L", "camels", "take L", "sell 2D", "sell 3L", "camels",
+    "take P", "swap CC for MM", "take P", "sell 1C", "camels", "swap LL for MM", "camels",
+    "swap DC for LM", "swap LL for MM", "sell 1C", "sell 2P", "sell 1L", "sell 1L",
+    "camels", "swap GSSS for MMMM", "camels", "sell 2G", "swap DDPP for CMMM", "camels",
+    "swap GSS for PPM", "take D", "sell 2S", "swap CC for LM", "sell 3D"]
+
+
+def test_the_opponent_answers_each_hand_it_may_hold():
+    # Strategy fusion on the opponent's side is one reply for every hand it may hold,
+    # as a tree shared across those hands makes it.  Here it would pick the wrong move:
+    # after "sell 4S" the opponent's best answer depends on its unseen card, so an
+    # opponent that must answer every hand alike does worse, and "sell 4S" looks best;
+    # answered per hand, "swap PL for DC" is better.  Expectimax deals the hands as
+    # worlds and lets the opponent choose in each: its values are the honest ones.
+    from jaipur_ai.search.evaluation import named_evaluation
+    ev = named_evaluation("linear")
+    s = jp.GameState.new(FUSION_DEAL[0], starter=FUSION_DEAL[1])
+    for text in FUSION_MOVES:
+        s = s.apply(text)
+    view = s.view(s.to_move)
+    # the pile holds few kinds of cards, so every refill is enumerated exactly
+    fair = S.ExpectimaxSearcher(view._core, seed=1, samples=6, evaluation=ev, chance_top=32)
+    assert fair.run_depth(2)
+    acts, values = fair.root_actions(), fair.world_values()
+    honest, fused, replies = {}, {}, {}
+    for text in ("swap PL for DC", "sell 4S"):
+        i = acts.index(_move(s, text).action_id)
+        per_world = []                       # the opponent's value of each reply, by world
+        for j in range(fair.samples):
+            after = fair.world(j).copy()
+            after.apply_action(acts[i])      # (neither move draws a card)
+            o = S.ExpectimaxSearcher(after, seed=1, samples=1, evaluation=ev, chance_top=32)
+            assert o.run_depth(1)
+            per_world.append(dict(zip(o.root_actions(), o.world_values()[:, 0])))
+        # per hand: in each world the opponent takes its best reply
+        honest[text] = sum(1 - max(v.values()) for v in per_world) / len(per_world)
+        replies[text] = {max(v, key=v.get) for v in per_world}
+        # fused: one reply, legal with every hand, best on average over the hands
+        common = set(per_world[0]).intersection(*per_world[1:])
+        b = max(common, key=lambda r: sum(v[r] for v in per_world))
+        fused[text] = 1 - sum(v[b] for v in per_world) / len(per_world)
+        # the search's value of the move is the per-hand one
+        assert values[i].mean() == pytest.approx(honest[text], abs=1e-9)
+    assert len(replies["sell 4S"]) > 1                 # its answer turns on its hand
+    assert honest["swap PL for DC"] > honest["sell 4S"] + 0.01
+    assert fused["sell 4S"] > fused["swap PL for DC"] + 0.01
+    # and each world's value is a perfect-information search of that world
+    for j in range(fair.samples):
+        pi = S.ExpectimaxSearcher(fair.world(j), seed=1, samples=1, evaluation=ev,
+                                  chance_top=32)
+        assert pi.run_depth(2) and pi.root_actions() == acts
+        assert pi.world_values()[:, 0] == pytest.approx(values[:, j], abs=1e-12)
+
+
+def test_the_worlds_of_a_search_are_consistent_with_its_view():
+    s = mid_position(3, 16)
+    me, truth = s.to_move, s._core.raw()
+    x = S.ExpectimaxSearcher(s.view(me)._core, seed=2, samples=3)
+    for j in range(3):
+        raw = x.world(j).raw()
+        assert raw["hand"][me] == truth["hand"][me] and raw["market"] == truth["market"]
+        # the opponent holds what it was seen taking, and as many goods as it really has
+        them = 1 - me
+        assert all(h >= k for h, k in zip(raw["hand"][them], truth["known"][them]))
+        assert sum(raw["hand"][them]) == sum(truth["hand"][them])
+        assert len(raw["deck"]) == len(truth["deck"])
+    with pytest.raises(IndexError):
+        x.world(3)
+    with pytest.raises(ValueError, match="no depth"):
+        x.world_values()

@@ -18,6 +18,7 @@ import numpy as np
 
 from jaipur_ai.rules._core cimport RESULT_NONE, apply_move, action_of, cards_to_draw, rng_seed
 from jaipur_ai.rules._movegen cimport gen_moves
+from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._chance cimport draw_outcomes, force_top
 from jaipur_ai.search._root cimport now, deadline_of, count_node
 from jaipur_ai.search._worlds cimport sample_world, mix
@@ -355,6 +356,24 @@ cdef class ExpectimaxSearcher(RootSearch):
 
     def root_actions(self):
         return [int(self.root_acts[i]) for i in range(self.n_moves)]
+
+    def world(self, int j):
+        """World j of the search: the full state (a CoreState) its values were searched
+        in (for tests and the curious: the opponent's hand and the draw pile dealt)."""
+        cdef CoreState c
+        if not 0 <= j < self.samples:
+            raise IndexError(f"world {j} out of range (the search has {self.samples})")
+        c = CoreState.__new__(CoreState)
+        memcpy(&c.s, &self.worlds[j * sizeof(State)], sizeof(State))
+        return c
+
+    def world_values(self):
+        """Each root move's value in each world at the deepest completed depth: float64
+        (n_moves, samples), the rows in ``root_actions()`` order (a move's value in
+        ``summary`` is its row's mean)."""
+        if self._last is None:
+            raise ValueError("no depth was completed")
+        return self._last[0].copy()
 
     def summary(self, depth=None):
         """Root statistics of the deepest completed depth, or of the completed `depth`
