@@ -118,7 +118,7 @@ def test_raw_weights_round_trip_and_are_checked(tmp_path):
         with pytest.raises(InvalidWeightsError, match=re.escape(why)) as e:
             evaluation.load_evaluation(p)
         assert e.value.field == str(p)
-    refused({"raw_names": np.array(RAW_NAMES[::-1])}, "raw inputs version 1 (51 inputs)")
+    refused({"raw_names": np.array(RAW_NAMES[::-1])}, "raw inputs version 1 (51 of them)")
     refused({"raw_version": np.array(9)}, "this build computes version 1")
     refused({}, "raw_w, raw_b and raw_out go together", drop=("raw_out",))
     refused({"raw_w": np.zeros((12, R - 1))}, "raw network shapes")

@@ -300,18 +300,26 @@ def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
     return a
 
 
+def _check_made_for(name: str, z: dict[str, Any], keys: tuple[str, str], version_now: int,
+                    names_now: tuple[str, ...], part: str, what: str) -> None:
+    """That a part of a weights file (the move policy, the raw network) was made for the
+    inputs this build computes: its version and names (``keys``) are this build's."""
+    names = tuple(str(x) for x in z.get(keys[1], ()))
+    version = int(z[keys[0]]) if keys[0] in z else None
+    if version != version_now or names != names_now:
+        raise InvalidWeightsError(
+            name, f"{part} was made for {what} version {version} ({len(names)} of them); "
+            f"this build computes version {version_now} ({len(names_now)}): retrain it")
+
+
 def _check_policy(name: str, z: dict[str, Any]) -> dict[str, Any]:
     """The move policy's arrays of a file's contents, checked (none: {})."""
     present = [k for k in POLICY_ARRAYS if k in z]
     if not present:
         return {}
-    names = tuple(str(x) for x in z.get("move_feature_names", ()))
-    version = int(z["move_features_version"]) if "move_features_version" in z else None
-    if version != MOVE_FEATURES_VERSION_PY or names != MOVE_FEATURE_NAMES:
-        raise InvalidWeightsError(
-            name, f"its move policy was made for move features version {version} "
-            f"({len(names)} features); this build computes version "
-            f"{MOVE_FEATURES_VERSION_PY} ({len(MOVE_FEATURE_NAMES)}): retrain it")
+    _check_made_for(name, z, ("move_features_version", "move_feature_names"),
+                    MOVE_FEATURES_VERSION_PY, MOVE_FEATURE_NAMES, "its move policy",
+                    "move features")
     if ("prior_scale" in z) != ("prior_w" in z):
         raise InvalidWeightsError(name, "prior_scale and prior_w go together")
     a = {k: np.asarray(z[k], np.float64) for k in present}
@@ -331,13 +339,8 @@ def _check_raw(name: str, z: dict[str, Any]) -> dict[str, Any]:
         return {}
     if len(present) != len(RAW_ARRAYS):
         raise InvalidWeightsError(name, "raw_w, raw_b and raw_out go together")
-    names = tuple(str(x) for x in z.get("raw_names", ()))
-    version = int(z["raw_version"]) if "raw_version" in z else None
-    if version != RAW_VERSION_PY or names != RAW_NAMES:
-        raise InvalidWeightsError(
-            name, f"its raw-input network was made for raw inputs version {version} "
-            f"({len(names)} inputs); this build computes version {RAW_VERSION_PY} "
-            f"({N_RAW_PY}): retrain it")
+    _check_made_for(name, z, ("raw_version", "raw_names"), RAW_VERSION_PY, RAW_NAMES,
+                    "its raw-input network", "raw inputs")
     a = {k: np.asarray(z[k], np.float64) for k in RAW_ARRAYS}
     nr = a["raw_w"].shape[0] if a["raw_w"].ndim == 2 else -1
     if not (a["raw_w"].ndim == 2 and a["raw_w"].shape[1] == N_RAW_PY
