@@ -252,9 +252,12 @@ def test_train_command_with_a_raw_network(tmp_path, capsys):
                              ("--lookahead-mix", "2", "expected a share from 0 to 1")]:
         assert main(["train", str(d), flag, value, "--out", str(tmp_path / "x.npz")]) == 2
         assert why in capsys.readouterr().err
-    # shards without stored states (the policy engine's) cannot feed a raw network
+    # shards without stored states (the policy engine's) cannot feed a raw network, nor
+    # be looked ahead from
     selfplay(str(tmp_path / "p"), rounds=20, engine="policy", seed=1, shard_rounds=20,
              progress=False)
+    assert main(["lookahead", str(tmp_path / "p"), "-q"]) == 2
+    assert "store no states" in capsys.readouterr().err
     assert main(["train", str(tmp_path / "p"), "--raw-hidden", "4", "--epochs", "1",
                  "--out", str(tmp_path / "y.npz")]) == 2
     assert "stored states" in capsys.readouterr().err

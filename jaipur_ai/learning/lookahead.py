@@ -79,8 +79,18 @@ def _check(folder: Path, depth: Any, workers: Any) -> None:
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise InvalidOptionError("workers", f"expected a positive number, got {workers!r}")
-    if not folder.is_dir() or not sorted(folder.glob("shard-*.npz")):
+    shards = sorted(folder.glob("shard-*.npz")) if folder.is_dir() else []
+    if not shards:
         raise InvalidDataError(str(folder), "no self-play shards (shard-NNNNN.npz) in it")
+    try:
+        with np.load(shards[0]) as z:
+            stored = "state" in z.files and bool(np.asarray(z["state"]).any())
+    except (OSError, ValueError) as e:
+        raise InvalidDataError(str(shards[0]), f"not a readable shard ({e})") from None
+    if not stored:
+        raise InvalidDataError(str(folder), "its shards store no states (self-play by the "
+                                            "policy engine): lookahead values the states "
+                                            "of searched self-play (--engine ismcts:...)")
 
 
 def _settings(out: Path, want: dict[str, Any]) -> None:
