@@ -1,5 +1,6 @@
 """Lookahead targets for the learned evaluation: each stored position valued by a short
-expectimax over the next moves and draws (docs/search.md, "Lookahead targets").
+expectimax over the next moves and draws (docs/search.md, "Raw inputs and lookahead
+targets").
 
 A value fitted to the round's result learns what the moves that followed made of a
 position, luck and both players' slips included; one fitted to the search's own root
@@ -42,7 +43,9 @@ from jaipur_ai.errors import InvalidDataError, InvalidOptionError
 from jaipur_ai.learning._selfplay import state_of_bytes
 from jaipur_ai.matches.spec import derive_seed
 from jaipur_ai.search._search import ExpectimaxSearcher
-from jaipur_ai.search.evaluation import default_evaluation, fingerprint, load_evaluation
+from jaipur_ai.search.drive import decisive_means
+from jaipur_ai.search.evaluation import (DEFAULT_WEIGHTS, cached_evaluation,
+                                         default_evaluation, fingerprint)
 
 __all__ = ["lookahead", "position_value", "SUBFOLDER", "MAX_DEPTH", "CHANCE_TOP"]
 
@@ -68,7 +71,7 @@ def position_value(state: Any, depth: int, evaluation: Any, seed: int) -> float:
     best = 0.0
     for c in x.summary()["children"]:
         st = c["decisive_stats"]
-        v = (st[1] + 0.5 * st[2]) / st[0] if st else c["win"]
+        v = decisive_means(st)[0] if st else c["win"]
         best = max(best, v)
     return best
 
@@ -114,7 +117,7 @@ def _settings(out: Path, want: dict[str, Any]) -> None:
 def _one_shard(task: tuple[str, str, int, Optional[str]]) -> int:
     """Value one shard's positions and write its file; returns the rows valued."""
     shard, target, depth, weights = task
-    ev = default_evaluation() if weights is None else load_evaluation(weights)
+    ev = default_evaluation() if weights is None else cached_evaluation(weights)
     with np.load(shard) as z:
         states = np.asarray(z["state"]) if "state" in z.files else None
         n = len(z["result"])
@@ -141,10 +144,9 @@ def lookahead(folder: str, *, depth: int = 2, weights: Optional[str] = None,
     Finished shards are kept.  Returns a summary: shards, positions valued, seconds."""
     root = Path(folder)
     _check(root, depth, workers)
-    ev = default_evaluation() if weights is None else load_evaluation(weights)
-    out = root / SUBFOLDER
+    out = root / SUBFOLDER            # (the fingerprint checks the weights before any work)
     _settings(out, {"format": FORMAT, "depth": depth, "chance_top": CHANCE_TOP,
-                    "evaluation": fingerprint(ev.source)})
+                    "evaluation": fingerprint(DEFAULT_WEIGHTS if weights is None else weights)})
     shards = sorted(root.glob("shard-*.npz"))
     todo = [(str(s), str(out / s.name), depth, weights) for s in shards
             if not (out / s.name).exists()]

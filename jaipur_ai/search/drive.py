@@ -22,7 +22,7 @@ from jaipur_ai.search.evaluation import calibrated
 from jaipur_ai.search.settings import Settings
 from jaipur_ai.search.threads import run_threads
 
-__all__ = ["Call", "Run", "run_ismcts", "run_greedy", "run_random", "judge", "add_stats",
+__all__ = ["Call", "Run", "run_ismcts", "run_greedy", "run_random", "judge", "add_stats", "decisive_means",
            "with_clock", "run_threads", "merge_trees", "candidates_of"]
 
 
@@ -197,6 +197,12 @@ def _keeper_stops(keeper: TimeKeeper, searchers: list[Any], t0: float,
                          legal, rate, now - t0)
 
 
+def decisive_means(st: Sequence[Any]) -> tuple[float, float]:
+    """A round-ending move's win chance and mean margin from its decisive statistics
+    ``[worlds, wins, draws, losses, margin sum]`` (worlds > 0), a draw half a win."""
+    return (st[1] + 0.5 * st[2]) / st[0], st[4] / st[0]
+
+
 def add_stats(total: Optional[list[Any]], st: Optional[Sequence[Any]]) -> Optional[list[Any]]:
     """The decisive statistics of one root move summed over searchers (None: none yet)."""
     if st is None:
@@ -242,8 +248,8 @@ def merge_trees(searchers: list[Any], calibration: Any = None,
             if calibration is not None and not (st is not None and st[0]):
                 win = calibrated(win, calibration, iters)
         elif st is not None and st[0]:
-            val = win = (st[1] + 0.5 * st[2]) / st[0]
-            mar = st[4] / st[0]
+            val, mar = decisive_means(st)
+            win = val
         else:
             val = win = mar = 0.0
         children.append({"action": e["action"], "visits": v, "value": val, "win": win,
@@ -284,8 +290,7 @@ def run_greedy(run: Run, core: Any, seed: int, t0: float, top: Optional[int],
     for a, sc, st in scores[: (len(scores) if top is None else max(1, int(top)))]:
         win = mar = None
         if st is not None and st[0]:
-            win = (st[1] + 0.5 * st[2]) / st[0]
-            mar = st[4] / st[0]
+            win, mar = decisive_means(st)
         cands.append(Candidate(_move(a), 0, win, mar, [_move(a)], float(sc),
                                decisive_kind(st)))
     dets = (1 if run.perfect_information else run.settings.decisive_samples) if table else 0

@@ -21,7 +21,7 @@ from jaipur_ai.options import MAX_DEPTH
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search._search import ExpectimaxSearcher, decisive_kind, derive_seed
 from jaipur_ai.search.analysis import Analysis, Candidate
-from jaipur_ai.search.drive import Call, Run, add_stats, judge, run_threads
+from jaipur_ai.search.drive import Call, Run, add_stats, decisive_means, judge, run_threads
 
 __all__ = ["run_expectimax", "DEFAULT_DEPTH", "BATCH_STREAM"]
 
@@ -217,7 +217,7 @@ def _result(run: Run, searchers: list[Any], seed: int, t0: float, top: Optional[
             val, mar = e["v"] / n_, e["m"] / n_
         elif st is not None and st[0]:
             # no depth completed: a round-ending move is still known by its samples
-            val, mar = (st[1] + 0.5 * st[2]) / st[0], st[4] / st[0]
+            val, mar = decisive_means(st)
         else:
             continue          # not searched: no candidate
         # a move the root filter left at a shallower depth keeps its value, with no

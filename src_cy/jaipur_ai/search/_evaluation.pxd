@@ -25,8 +25,9 @@ ctypedef struct Model:
                                        # feature that is 0 is skipped
     double b[MAX_HIDDEN]               # hidden layer biases
     double v[MAX_HIDDEN]               # output weights of the hidden units
-    # the raw-input network (docs/search.md, "Raw inputs"): g(raw(s, p)) - g(raw(s, o))
-    # added to the win logit, g(x) = sum_j raw_v_j relu(raw_w_j . x + raw_b_j)
+    # the raw-input network (docs/search.md, "Raw inputs and lookahead targets"):
+    # g(raw(s, p)) - g(raw(s, o)) added to the win logit,
+    # g(x) = sum_j raw_v_j relu(raw_w_j . x + raw_b_j)
     int n_raw_hidden                   # its hidden units (0: none)
     double raw_wt[N_RAW][MAX_RAW_HIDDEN]  # its weights, input-major (the transpose of
                                        # a file's raw_w); units past n_raw_hidden are 0

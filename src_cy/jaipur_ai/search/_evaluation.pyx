@@ -96,7 +96,7 @@ cdef double learned_logit(const Model* M, const State* s, int p, double* margin)
     return _clamped(z)
 
 
-cdef double _raw_side(const Model* M, const double* x, double* a) noexcept nogil:
+cdef void _raw_side(const Model* M, const double* x, double* a) noexcept nogil:
     """a[0:n_raw_hidden]: the raw network's unit inputs for raw inputs x (the inputs
     that are 0 skipped; UNIT_BLOCK units at a time, as the hidden layer above)."""
     cdef double blk[UNIT_BLOCK]
@@ -115,7 +115,6 @@ cdef double _raw_side(const Model* M, const double* x, double* a) noexcept nogil
         for j in range(UNIT_BLOCK):
             a[jb + j] = blk[j]
         jb += UNIT_BLOCK
-    return 0.0
 
 
 cdef double _raw_network(const Model* M, const State* s, int p) noexcept nogil:

@@ -1,6 +1,7 @@
 # cython: language_level=3
 """The raw inputs of the learned evaluation's second network: a full state's counts
-from one player's side (see _rawinputs.pyx and docs/search.md, "Raw inputs")."""
+from one player's side (see _rawinputs.pyx and docs/search.md, "Raw inputs and
+lookahead targets")."""
 from jaipur_ai.rules._core cimport State
 
 cdef enum:

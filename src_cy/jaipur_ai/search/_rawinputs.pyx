@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Raw inputs of a full state from player p's side, for the learned evaluation's
-raw-input network (docs/search.md, "Raw inputs").
+raw-input network (docs/search.md, "Raw inputs and lookahead targets").
 
 The hand-made features (_features.pyx) are differences between the players, built so
 that a linear model reads them.  These are the plain counts a network reads instead:
