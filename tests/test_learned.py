@@ -391,6 +391,21 @@ def test_calibration_is_fitted_and_checked(tmp_path):
     evaluation.save_weights(path, {**w, "calibration": (-1.0, 0.0)}, {})
     with pytest.raises(InvalidWeightsError, match="calibration"):
         evaluation.load_evaluation(path)
+    # the map of a search that read the round's moves: absent, the other one serves it
+    evaluation.save_weights(path, w, {})
+    assert evaluation.load_evaluation(path).calibration_moves == pytest.approx((a, b))
+    evaluation.save_weights(path, {**w, "calibration_moves": (1.2, -0.1, 0.01, 0.02)}, {})
+    ev = evaluation.load_evaluation(path)
+    assert ev.calibration == pytest.approx((a, b))
+    assert ev.calibration_moves == pytest.approx((1.2, -0.1, 0.01, 0.02))
+    assert evaluation.read_weights(path)["calibration_moves"] == pytest.approx(
+        [1.2, -0.1, 0.01, 0.02])
+    for bad, why in (((0.0, 0.1), "calibration_moves must be two numbers a > 0"),
+                     ((1.0, 0.0, 1.0), "calibration_moves must be two numbers"),
+                     ((1.0, float("nan")), "calibration_moves holds a value that is not finite")):
+        evaluation.save_weights(path, {**w, "calibration_moves": bad}, {})
+        with pytest.raises(InvalidWeightsError, match=why):
+            evaluation.load_evaluation(path)
 
 
 def test_reported_win_probability_is_calibrated(tmp_path):
@@ -411,6 +426,36 @@ def test_reported_win_probability_is_calibrated(tmp_path):
                 evaluation.calibrated(a.win_probability, (0.5, 0.0)), rel=1e-9)
 
 
+def test_a_search_that_read_the_moves_reports_by_its_own_map(tmp_path):
+    # two files alike but for the map of a search that read the round's moves: given the
+    # round's moves, the same search reports by that map; given the position alone, by
+    # the other; the moves and visits are the same whatever the maps
+    from test_history import played
+    with np.load(evaluation.DEFAULT_WEIGHTS) as z:
+        w = {k: z[k] for k in ("lin", "margin", "hidden_w", "hidden_b", "out_w")}
+    s, pairs = played(5, 9, "greedy")
+    v = s.view(s.to_move)
+    out = {}
+    for name, moves_map in (("same", (1.0, 0.0)), ("own", (0.5, 0.3))):
+        path = tmp_path / f"{name}.npz"
+        evaluation.save_weights(path, {**w, "calibration": (1.0, 0.0),
+                                       "calibration_moves": moves_map}, {})
+        eng = jp.Engine(weights=str(path))
+        out[name] = (eng.analyse(v, iterations=400, seed=2, history=pairs),
+                     eng.analyse(v, iterations=400, seed=2))
+    for k in (0, 1):
+        assert [(c.move, c.visits) for c in out["same"][k]] == \
+            [(c.move, c.visits) for c in out["own"][k]]
+    searched = [(a, b) for a, b in zip(out["same"][0], out["own"][0]) if a.decisive is None]
+    assert searched
+    for a, b in searched:
+        assert b.win_probability == pytest.approx(
+            evaluation.calibrated(a.win_probability, (0.5, 0.3)), rel=1e-9)
+        assert b.win_probability != pytest.approx(a.win_probability)
+    for a, b in zip(out["same"][1], out["own"][1]):
+        assert b.win_probability == a.win_probability
+
+
 def test_learn_pipeline_end_to_end(tmp_path):
     from jaipur_ai.learning.pipeline import learn
     meta = learn(str(tmp_path / "run"), workers=1, quiet=True, policy_rounds=300,
@@ -424,10 +469,12 @@ def test_learn_pipeline_end_to_end(tmp_path):
     assert meta["generations"][1]["rounds"] == 300 + 6
     assert meta["generations"][0]["holdout_logloss"] < meta["generations"][0]["constant_logloss"]
     assert len(ev.calibration) == 2 and ev.calibration[0] > 0
+    assert len(ev.calibration_moves) == 2 and ev.calibration_moves != ev.calibration
     saved = evaluation.read_meta(out)
     assert saved["settings"]["policy_rounds"] == 300
     # the map is fitted on the final weights' own play by the default engine
     assert saved["calibration"] == pytest.approx(list(ev.calibration))
+    assert saved["calibration_moves"] == pytest.approx(list(ev.calibration_moves))
     assert saved["calibration_data"]["rounds"] == 3
     assert saved["calibration_data"]["iterations"] == 40
 
@@ -447,10 +494,22 @@ def test_calibrate_fits_the_raw_estimates_whatever_map_the_file_holds(tmp_path):
         recs[name] = calibrate(path, tmp_path / f"cal-{name}", rounds=3, iterations=60,
                                seed=5, workers=1, quiet=True)
     # the self-play records the search's raw estimates, so the old map does not matter
-    assert recs["plain"]["calibration"] == pytest.approx(recs["mapped"]["calibration"])
-    assert recs["plain"]["calibration"] != pytest.approx([1.0, 0.0])
+    for k in ("calibration", "calibration_moves"):
+        assert recs["plain"][k] == pytest.approx(recs["mapped"][k])
+        assert recs["plain"][k] != pytest.approx([1.0, 0.0])
+    # two maps: the cold one on the positions analysed again without the moves, the other
+    # on the self-play's own values after the round's first move
+    assert recs["plain"]["calibration"] != pytest.approx(recs["plain"]["calibration_moves"])
+    data = recs["plain"]["calibration_data"]
+    assert 0 < data["moves"]["positions_fitted"] <= data["moves"]["positions"] < data["positions"]
     ev = evaluation.load_evaluation(tmp_path / "mapped.npz")
     assert ev.calibration == pytest.approx(tuple(recs["mapped"]["calibration"]))
+    assert ev.calibration_moves == pytest.approx(tuple(recs["mapped"]["calibration_moves"]))
+    # resumed: the cold analyses are kept, and a rerun fits the same maps from them
+    assert len(list((tmp_path / "cal-plain" / "selfplay" / "cold").glob("*.npz"))) == 1
+    again = calibrate(tmp_path / "plain.npz", tmp_path / "cal-plain", rounds=3, iterations=60,
+                      seed=5, workers=1, quiet=True)
+    assert again["calibration"] == recs["plain"]["calibration"]
     meta = evaluation.read_meta(tmp_path / "mapped.npz")
     assert meta["made"] == "mapped" and meta["calibration_data"]["rounds"] == 3
     assert meta["calibration_data"]["positions"] > 3 * 20
@@ -468,6 +527,24 @@ def test_calibrate_fits_the_raw_estimates_whatever_map_the_file_holds(tmp_path):
                   seed=5, workers=1, quiet=True)
 
 
+def test_cold_values_do_not_depend_on_the_chunks_nor_the_workers(tmp_path):
+    # each cold analysis has its own seed: the values are the same however the positions
+    # are cut into chunks and spread over processes
+    from jaipur_ai.learning.calibration import cold_values, moves_read
+    folder = tmp_path / "sp"
+    selfplay(str(folder), 2, "ismcts:iterations=40", seed=3, shard_rounds=1, workers=1)
+    d = train.load_shards(str(folder))
+    rows = np.flatnonzero(np.isfinite(d["value"]))[:9]
+    assert moves_read(d)[rows].tolist() == (d["ply"][rows] >= 1).tolist()
+    one, fb1 = cold_values(tmp_path / "a", "ismcts:iterations=40", d, rows, 7, workers=1)
+    two, fb2 = cold_values(tmp_path / "b", "ismcts:iterations=40", d, rows, 7, workers=2,
+                           chunk=4)
+    assert np.isfinite(one).all() and (0 < one).all() and (one < 1).all()
+    assert np.array_equal(one, two) and fb1 == fb2
+    other, _ = cold_values(tmp_path / "c", "ismcts:iterations=40", d, rows, 8, workers=1)
+    assert not np.array_equal(one, other)
+
+
 def test_calibrate_command(tmp_path, capsys):
     from jaipur_ai.doors.cli import main
     src = tmp_path / "w.npz"
@@ -475,7 +552,8 @@ def test_calibrate_command(tmp_path, capsys):
     out = tmp_path / "out.npz"
     assert main(["calibrate", str(src), str(tmp_path / "cal"), "--rounds", "2",
                  "--iterations", "40", "--workers", "1", "--out", str(out), "-q"]) == 0
-    assert "calibration a=" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "calibration (cold) a=" in printed and "calibration_moves a=" in printed
     assert evaluation.load_evaluation(src).calibration == pytest.approx((0.7, 0.1))
     assert evaluation.load_evaluation(out).calibration != pytest.approx((0.7, 0.1))
     # a bad weights file is refused by name, before any self-play

@@ -17,11 +17,11 @@ same review.
 >>> del record.games[0]["seals"]
 >>> review = jp.review_game(record, iterations=300, seed=1)
 >>> review
-<GameReview of game 0: 6 plies, seed 1; A: mean loss 2.1, 1 inaccuracy, 0 mistakes, 0 blunders; B: mean loss 6.4, 1 inaccuracy, 1 mistake, 0 blunders>
+<GameReview of game 0: 6 plies, seed 1; A: mean loss 2.0, 1 inaccuracy, 0 mistakes, 0 blunders; B: mean loss 6.2, 1 inaccuracy, 1 mistake, 0 blunders>
 >>> review.plies[1]
-<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 17.6%, best 'camels' 28.9%, loss 11.3, mistake>
+<PlyReview round 1 ply 2, player 1: 'swap CL for GM' 18.2%, best 'camels' 29.3%, loss 11.2, mistake>
 >>> [(round(p.loss, 1), p.label) for p in review.plies[-2:]]
-[(0.0, None), (7.8, 'inaccuracy')]
+[(0.0, None), (7.3, 'inaccuracy')]
 >>> jp.GameReview.from_dict(review.to_dict()) == review
 True
 """

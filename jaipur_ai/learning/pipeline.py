@@ -133,7 +133,7 @@ def learn(folder: str, *, workers: Optional[int] = None, quiet: bool = True,
                     iterations=cfg["calibration_iterations"], seed=cfg["seed"] + 100,
                     out=out, quiet=quiet, **where)
     meta.update(rec, seconds=round(time.monotonic() - t0, 1))
-    with_calibration(out, rec["calibration"], out, meta)
+    with_calibration(out, rec["calibration"], out, meta, rec["calibration_moves"])
     say(f"wrote {out} in {meta['seconds']:.0f} s", quiet)
     return meta
 
@@ -234,11 +234,13 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         print(json.dumps(rec))
     else:
         c = rec["calibration_data"]
-        print(f"{args.out or args.weights}: calibration "
-              f"{' '.join(f'{n}={x:.4f}' for n, x in zip('abcd', rec['calibration']))} from "
-              f"{c['positions']:,} positions of "
-              f"{c['rounds']:,} rounds; calibration error {100 * c['ece_raw']:.1f} points "
-              f"raw, {100 * c['ece_in_sample']:.1f} mapped (in sample)")
+        for name, label, fit in (("calibration", "calibration (cold)", c),
+                                 ("calibration_moves", "calibration_moves", c["moves"])):
+            print(f"{args.out or args.weights}: {label} "
+                  f"{' '.join(f'{n}={x:.4f}' for n, x in zip('abcd', rec[name]))} from "
+                  f"{fit['positions_fitted']:,} positions of {c['rounds']:,} rounds; "
+                  f"calibration error {100 * fit['ece_raw']:.1f} points raw, "
+                  f"{100 * fit['ece_in_sample']:.1f} mapped (in sample)")
     return 0
 
 

@@ -6,11 +6,13 @@ from jaipur_ai.rules._bridge import CoreState
 class Evaluation:
     source: str
     calibration: tuple[float, ...]
+    calibration_moves: tuple[float, ...]
     def __init__(self, lin: Any, margin: Any, hidden_w: Any, hidden_b: Any, out_w: Any,
                  source: str = ..., calibration: tuple[float, ...] = ...,
                  prior_scale: Optional[float] = ..., prior_w: Any = ...,
                  playout_w: Any = ..., prior_lin: Any = ..., raw_w: Any = ...,
-                 raw_b: Any = ..., raw_out: Any = ...) -> None: ...
+                 raw_b: Any = ..., raw_out: Any = ...,
+                 calibration_moves: Optional[tuple[float, ...]] = ...) -> None: ...
     @property
     def has_policy(self) -> bool: ...
     @property

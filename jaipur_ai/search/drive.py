@@ -161,8 +161,9 @@ def run_ismcts(run: Run, core: Any, time: Optional[float], iterations: Optional[
             # (every slice is a report interval long without a keeper; with one, a
             # report comes once the interval is over; the tolerance absorbs rounding)
             last_report = _time.monotonic()
-            on_progress(_ismcts_result(run, searchers, seed, t0, top))
-    return with_clock(_ismcts_result(run, searchers, seed, t0, top), plan, why or "hard")
+            on_progress(_ismcts_result(run, searchers, seed, t0, top, hand_prior))
+    return with_clock(_ismcts_result(run, searchers, seed, t0, top, hand_prior), plan,
+                      why or "hard")
 
 
 def with_clock(analysis: Analysis, plan: Optional[TimePlan], stop: str) -> Analysis:
@@ -266,9 +267,14 @@ def candidates_of(children: list[dict[str, Any]]) -> list[Candidate]:
 
 
 def _ismcts_result(run: Run, searchers: list[Any], seed: int, t0: float,
-                   top: Optional[int]) -> Analysis:
+                   top: Optional[int], hand_prior: Any = None) -> Analysis:
+    # a search whose belief read the round's moves (a hand prior) is less optimistic
+    # than one of the position alone, and has a map of its own (docs/search.md,
+    # "Calibration of the reported win probability")
+    ev = run.evaluation
     children, iters, dets, legal, stopped = merge_trees(
-        searchers, None if run.evaluation is None else run.evaluation.calibration)
+        searchers, None if ev is None else
+        ev.calibration if hand_prior is None else ev.calibration_moves)
     if top is not None:
         children = children[:max(1, int(top))]
     return Analysis(candidates_of(children), "ismcts", seed, iters, dets,

@@ -20,6 +20,9 @@ A weights file is a numpy ``.npz`` archive with these arrays:
                     estimate ``p`` after ``n`` iterations to the reported win probability,
                     ``1 / (1 + exp(-((a + c x) logit(p) + b + d x)))`` with
                     ``x = ln(n / 1000)`` (optional; absent: ``1, 0``, no change)
+``calibration_moves`` the same map for a search whose belief read the round's moves
+                    (given a history, or shown the moves: it is less optimistic than a
+                    search of the position alone; optional, absent: ``calibration``)
 ``meta``            a JSON string: how the weights were made (data, command, scores)
 ==================  =====================================================
 
@@ -77,7 +80,7 @@ from jaipur_ai.errors import InvalidWeightsError, JaipurError
 
 __all__ = ["FORMAT", "VERSION", "DEFAULT_WEIGHTS", "load_evaluation", "default_evaluation",
            "save_weights", "read_meta", "calibrated", "uncalibrated", "map_coefficients",
-           "with_calibration", "fingerprint",
+           "with_calibration", "fingerprint", "MOVES_MAP",
            "VALUE_ARRAYS", "POLICY_ARRAYS", "PRIOR_LIN", "RAW_ARRAYS", "read_weights", "evaluation_of",
            "read_npz", "SHIPPED_WEIGHTS", "LINEAR_WEIGHTS", "cached_evaluation",
            "named_evaluation"]
@@ -91,6 +94,9 @@ VALUE_ARRAYS = ("lin", "margin", "hidden_w", "hidden_b", "out_w")
 POLICY_ARRAYS = ("prior_scale", "prior_w", "playout_w")
 #: The priors' own linear value (optional).
 PRIOR_LIN = "prior_lin"
+#: The map of the reported win probability for a search that read the round's moves
+#: (optional; absent, ``calibration`` serves both).
+MOVES_MAP = "calibration_moves"
 #: The raw-input network's arrays (optional, all three together).
 RAW_ARRAYS = ("raw_w", "raw_b", "raw_out")
 MAX_RAW_HIDDEN = 128
@@ -115,6 +121,8 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
     path = Path(path)
     arrays: dict[str, Any] = {k: np.asarray(weights[k], np.float64) for k in VALUE_ARRAYS}
     arrays["calibration"] = np.asarray(weights.get("calibration", (1.0, 0.0)), np.float64)
+    if weights.get(MOVES_MAP) is not None:
+        arrays[MOVES_MAP] = np.asarray(weights[MOVES_MAP], np.float64)
     policy = {k: np.asarray(weights[k], np.float64) for k in POLICY_ARRAYS
               if weights.get(k) is not None}
     if weights.get(PRIOR_LIN) is not None:
@@ -152,7 +160,7 @@ def save_weights(path: PathLike, weights: Mapping[str, Any], meta: Mapping[str, 
 #: unpacked (a hidden layer of MAX_HIDDEN units over this build's features is far less):
 #: checked before an array is read, so a file cannot make the loader spend memory.
 KNOWN_ARRAYS = ("format", "version", "features_version", "feature_names", "meta",
-                "calibration", "move_features_version", "move_feature_names", "raw_version",
+                "calibration", MOVES_MAP, "move_features_version", "move_feature_names", "raw_version",
                 "raw_names") + SEARCH_ARRAYS
 MAX_ARRAY_BYTES = 1 << 20
 #: The largest magnitude of a weight: beyond it sums overflow to nan in the search.
@@ -286,10 +294,13 @@ def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
         a[PRIOR_LIN] = np.asarray(z[PRIOR_LIN], np.float64)
         if a[PRIOR_LIN].shape != (n,):
             raise InvalidWeightsError(name, f"{PRIOR_LIN} must have {n} entries, as lin")
-    a["calibration"] = np.asarray(z.get("calibration", (1.0, 0.0)), np.float64)
-    if a["calibration"].shape not in ((2,), (4,)) or not a["calibration"][0] > 0:
-        raise InvalidWeightsError(name, "calibration must be two numbers a > 0 and b, or "
-                                        "four, a > 0, b, c and d")
+    for k in ("calibration", MOVES_MAP):
+        if k not in z and k == MOVES_MAP:
+            continue
+        a[k] = np.asarray(z.get(k, (1.0, 0.0)), np.float64)
+        if a[k].shape not in ((2,), (4,)) or not a[k][0] > 0:
+            raise InvalidWeightsError(name, f"{k} must be two numbers a > 0 and b, or "
+                                            "four, a > 0, b, c and d")
     a.update(_check_policy(name, z))
     a.update(_check_raw(name, z))
     for k, v in a.items():
@@ -364,9 +375,11 @@ def evaluation_of(weights: Mapping[str, Any], source: str = "<arrays>") -> Evalu
     priors' own linear value."""
     policy = {k: (float(weights[k]) if k == "prior_scale" else weights[k])
               for k in POLICY_ARRAYS if weights.get(k) is not None}
+    moves = weights.get(MOVES_MAP)
     return Evaluation(weights["lin"], weights["margin"], weights["hidden_w"],
                       weights["hidden_b"], weights["out_w"], source=source,
                       calibration=tuple(float(x) for x in weights.get("calibration", (1.0, 0.0))),
+                      calibration_moves=None if moves is None else tuple(float(x) for x in moves),
                       prior_lin=weights.get(PRIOR_LIN), raw_w=weights.get("raw_w"),
                       raw_b=weights.get("raw_b"), raw_out=weights.get("raw_out"), **policy)
 
@@ -427,15 +440,19 @@ def _sigmoid(z: float) -> float:
 
 
 def with_calibration(path: PathLike, calibration: Sequence[float], out: PathLike,
-                     meta: Mapping[str, Any]) -> None:
-    """Write to ``out`` the weights of ``path`` (checked) with another calibration map
-    and ``meta`` merged into its meta record; ``out`` may be ``path`` itself."""
+                     meta: Mapping[str, Any],
+                     calibration_moves: Optional[Sequence[float]] = None) -> None:
+    """Write to ``out`` the weights of ``path`` (checked) with other calibration maps
+    (``calibration_moves`` None: ``calibration`` serves searches that read the round's
+    moves too) and ``meta`` merged into its meta record; ``out`` may be ``path``."""
     z = _read(Path(path))
     a = _check(str(path), z)
     record = _meta(str(path), z)
     record.update(meta)
     weights = {k: a[k] for k in SEARCH_ARRAYS if k in a}
     weights["calibration"] = tuple(float(x) for x in calibration)
+    if calibration_moves is not None:
+        weights[MOVES_MAP] = tuple(float(x) for x in calibration_moves)
     save_weights(out, weights, record)
 
 

@@ -50,6 +50,8 @@ cdef class Evaluation:
     cdef readonly object source        # where the weights came from (a path or a name)
     cdef readonly tuple calibration    # (a, b) or (a, b, c, d): the reported win probability's
                                        # map (jaipur_ai.search.evaluation.calibrated)
+    cdef readonly tuple calibration_moves  # the same map for a search whose belief read the
+                                       # round's moves (a hand prior); calibration if none
 
 # win chance of p (and margin in points) of a full state: learned when model is not
 # NULL, else the hand-set evaluation; a finished round is scored exactly

@@ -174,7 +174,8 @@ cdef class Evaluation:
 
     def __init__(self, lin, margin, hidden_w, hidden_b, out_w, source="<arrays>",
                  calibration=(1.0, 0.0), prior_scale=None, prior_w=None, playout_w=None,
-                 prior_lin=None, raw_w=None, raw_b=None, raw_out=None):
+                 prior_lin=None, raw_w=None, raw_b=None, raw_out=None,
+                 calibration_moves=None):
         lin = np.asarray(lin, np.float64)
         margin = np.asarray(margin, np.float64)
         nf = lin.shape[0] if lin.ndim == 1 else -1
@@ -264,6 +265,10 @@ cdef class Evaluation:
         self.calibration = tuple(float(x) for x in calibration)
         if len(self.calibration) not in (2, 4):
             raise ValueError("calibration must be two or four numbers")
+        self.calibration_moves = (self.calibration if calibration_moves is None else
+                                  tuple(float(x) for x in calibration_moves))
+        if len(self.calibration_moves) not in (2, 4):
+            raise ValueError("calibration_moves must be two or four numbers")
 
     @property
     def has_policy(self):
