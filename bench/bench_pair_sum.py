@@ -7,8 +7,8 @@ after it.  The mover's win probability of its best move plus the opponent's of i
 best move averages 1.00 if the values are honest; above 1 both players rate their own
 chances too high.  Two sums per position: the **raw** values (the search's root value of
 the best move, before any calibration) and the **reported** ones (``win_probability``:
-for ISMCTS with the learned evaluation the raw value through the calibration map,
-``jaipur_ai.search.evaluation.calibrated``; the raw value is recovered exactly by its
+for ISMCTS with the learned evaluation the raw value through the calibration map of
+its kind, with or without the round's moves, ``jaipur_ai.search.evaluation.calibrated``; the raw value is recovered exactly by its
 inverse, ``uncalibrated``, at the analysis's iterations; a move ending the round, an
 endgame solve and the other algorithms report raw values).  Printed for each spec: the
 mean of each sum with a 95 % interval (normal, over the positions), the positions used,
@@ -45,12 +45,19 @@ DEFAULT_FILE = os.path.join(os.path.dirname(__file__), "quality", "positions.jso
 _ENGINES: dict = {}
 
 
-def calibration_of(spec: EngineSpec) -> Optional[Sequence[float]]:
-    """The calibration map the spec's reported win % goes through (None: none)."""
+def calibration_of(spec: EngineSpec, engine: Any = None, view: Any = None,
+                   history: Any = None) -> Optional[Sequence[float]]:
+    """The calibration map the spec's reported win % goes through (None: none): the
+    map of a search that read the round's moves when ``engine``'s belief of ``view``
+    with ``history`` gives the search a hand prior, as the engine decides
+    (docs/search.md, "Two maps"), else the map of a search of the position alone."""
     if spec.algorithm != "ismcts":
         return None
     ev = named_evaluation(spec.options.get("evaluation", "learned"), spec.options.get("weights"))
-    return None if ev is None else ev.calibration
+    if ev is None:
+        return None
+    moves = engine is not None and engine._belief_prior(view, history) is not None
+    return ev.calibration_moves if moves else ev.calibration
 
 
 def values(analysis: Any, calibration: Optional[Sequence[float]],
@@ -73,13 +80,13 @@ def _pair(task: tuple) -> tuple:
     eng = _ENGINES.get(spec_text)
     if eng is None:
         eng = _ENGINES[spec_text] = spec.make_engine()
-    cal = calibration_of(spec)
     limits = spec.fixed_limits("the pair sum")
     p = Position.from_dict(pd)
     state, history = p.replay()
+    seen = (history or None) if with_history else None
     a = eng.analyse(state.view(state.to_move), seed=derive_seed(p.seed, 3),
-                    top=1 if mover == "best" else None,
-                    history=(history or None) if with_history else None, **limits)
+                    top=1 if mover == "best" else None, history=seen, **limits)
+    cal_a = calibration_of(spec, eng, state.view(state.to_move), seen)
     index = 0
     if mover == "random":
         # a move the mover did not pick as its best: no maximum on its side of the sum
@@ -91,9 +98,11 @@ def _pair(task: tuple) -> tuple:
     after = state.apply(move)
     if after.is_round_over:
         return p.id, str(move), None, None
+    seen_b = history + [(state, move)] if with_history else None
     b = eng.analyse(after.view(after.to_move), seed=derive_seed(p.seed, 4), top=1,
-                    history=history + [(state, move)] if with_history else None, **limits)
-    (ra, pa), (rb, pb) = values(a, cal, index), values(b, cal)
+                    history=seen_b, **limits)
+    cal_b = calibration_of(spec, eng, after.view(after.to_move), seen_b)
+    (ra, pa), (rb, pb) = values(a, cal_a, index), values(b, cal_b)
     return p.id, str(move), (ra, rb), (pa, pb)
 
 
