@@ -123,6 +123,11 @@ def slope(p: np.ndarray, y: np.ndarray, rounds: np.ndarray, samples: int = 300,
             "estimates": int(est.sum())}
 
 
+def _map_only(fit: dict) -> dict:
+    """A :func:`slope` result without its count: the map the values would need."""
+    return {k: v for k, v in fit.items() if k != "estimates"}
+
+
 def default_folder(engine: str) -> str:
     # the values recorded are mapped by the shipped maps, so they name the folder too
     options = json.dumps([EngineSpec.parse(engine).make_engine().options(),
@@ -166,9 +171,8 @@ def measure(engine: str, folder: str, rounds: int, seed: int, workers: int,
     # the maps the raw values would need (identity: 1 and 0): what the maps correct
     identity = {"calibration": [1.0, 0.0], "calibration_moves": [1.0, 0.0]}
     raw = rescored_by_kind(d["value"][ok], its, moves, played_with, identity)
-    rel["raw"] = {k: v for k, v in slope(raw, y, rounds_of).items() if k != "estimates"}
-    rel["raw_with_moves"] = {k: v for k, v in slope(raw[moves], y[moves], rounds_of[moves]).items()
-                             if k != "estimates"}
+    rel["raw"] = _map_only(slope(raw, y, rounds_of))
+    rel["raw_with_moves"] = _map_only(slope(raw[moves], y[moves], rounds_of[moves]))
     if cold:
         # the cold analyses are reported under the engine's map of the time they ran,
         # which may be later than the self-play's (kept beside them)
@@ -189,10 +193,8 @@ def measure(engine: str, folder: str, rounds: int, seed: int, workers: int,
         rc = reliability(pc, y[got])
         clo, chi = ece_interval(pc, y[got], rounds_of[got])
         rc.update(ece_95=[clo, chi], fallback=fallback, **slope(pc, y[got], rounds_of[got]))
-        rc["raw"] = {k: x for k, x in slope(rescored_by_kind(v[got], its[got], none,
-                                                             cold_played, identity),
-                                            y[got], rounds_of[got]).items()
-                     if k != "estimates"}
+        rc["raw"] = _map_only(slope(rescored_by_kind(v[got], its[got], none, cold_played,
+                                                     identity), y[got], rounds_of[got]))
         rel["cold"] = rc
     return rel
 

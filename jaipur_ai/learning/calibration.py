@@ -152,12 +152,12 @@ def _fit_map(v: np.ndarray, y: np.ndarray, its: np.ndarray, budget_of: np.ndarra
     ok = np.isfinite(v)
     mapped = np.array([calibrated(x, cal, n) if s else x
                        for x, s, n in zip(v, searched, its)])
-    by_budget = {str(n): {"positions": int((ok & (budget_of == n)).sum()),
-                          "ece_raw": reliability(v[ok & (budget_of == n)],
-                                                 y[ok & (budget_of == n)])["ece"],
-                          "ece_in_sample": reliability(mapped[ok & (budget_of == n)],
-                                                       y[ok & (budget_of == n)])["ece"]}
-                 for n in budgets}
+    by_budget = {}
+    for n in budgets:
+        m = ok & (budget_of == n)
+        by_budget[str(n)] = {"positions": int(m.sum()),
+                             "ece_raw": reliability(v[m], y[m])["ece"],
+                             "ece_in_sample": reliability(mapped[m], y[m])["ece"]}
     return cal, {"positions": int(ok.sum()), "positions_fitted": int(searched.sum()),
                  "ece_raw": reliability(v[ok], y[ok])["ece"],
                  "ece_in_sample": reliability(mapped[ok], y[ok])["ece"],

@@ -294,9 +294,7 @@ def _check_contents(name: str, z: dict[str, Any]) -> dict[str, Any]:
         a[PRIOR_LIN] = np.asarray(z[PRIOR_LIN], np.float64)
         if a[PRIOR_LIN].shape != (n,):
             raise InvalidWeightsError(name, f"{PRIOR_LIN} must have {n} entries, as lin")
-    for k in ("calibration", MOVES_MAP):
-        if k not in z and k == MOVES_MAP:
-            continue
+    for k in ("calibration",) + ((MOVES_MAP,) if MOVES_MAP in z else ()):
         a[k] = np.asarray(z.get(k, (1.0, 0.0)), np.float64)
         if a[k].shape not in ((2,), (4,)) or not a[k][0] > 0:
             raise InvalidWeightsError(name, f"{k} must be two numbers a > 0 and b, or "
