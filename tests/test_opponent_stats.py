@@ -13,7 +13,7 @@ from jaipur_ai.search._infostats import InfoStats
 
 from search_positions import fair_analysis, mid_position
 
-HAND_BITS = 18          # 3 bits per good (_ismcts._hand_key)
+HAND_BITS = 18          # 3 bits per good (_infostats.INFO_BITS, node_key)
 
 
 @settings(max_examples=60, deadline=None)

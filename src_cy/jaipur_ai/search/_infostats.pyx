@@ -12,10 +12,15 @@ reads the opponent's real hand.
 
 Open addressing with linear probing; the table doubles at half load up to max_size
 entries, then takes no new ones (find() still answers for the ones it holds).
+:func:`select_by_info` is the PUCT choice at a node that reads it.
 """
+from libc.math cimport sqrt
 from libc.stdlib cimport calloc, free
 from libc.stdint cimport int32_t, uint64_t
 
+from jaipur_ai.rules._core cimport MAX_MOVES
+from jaipur_ai.search._nodepool cimport NO_NODE
+from jaipur_ai.search._policy cimport MAX_CAND
 from jaipur_ai.search._worlds cimport mix
 
 
@@ -127,3 +132,39 @@ cdef class InfoStats:
         cdef long long j
         return {int(self.keys[j] - 1): (int(self.visits[j]), float(self.value_sum[j]))
                 for j in range(self.capacity) if self.keys[j] != 0}
+
+
+cdef int select_by_info(InfoStats st, NodePool pool, uint64_t info, const int* child,
+                        const double* pr, double tot, int n, double fpu,
+                        double puct) noexcept nogil:
+    """PUCT over the statistics of the iterations in which the mover chose at this
+    node with this information (at most MAX_CAND + MAX_MOVES moves).  A move never
+    chosen with it starts from its pooled value (every information), or fpu if never
+    visited."""
+    cdef int i, c, best = -1
+    cdef int hn[MAX_CAND + MAX_MOVES]
+    cdef double hq[MAX_CAND + MAX_MOVES]
+    cdef long long e, total = 0
+    cdef double sq, u, bu = -1e300
+    for i in range(n):
+        hn[i] = 0
+        c = child[i]
+        if c == NO_NODE:
+            hq[i] = fpu
+            continue
+        e = st.find(node_key(c, info))
+        if e != NO_ENTRY and st.visits[e] > 0:
+            hn[i] = st.visits[e]
+            hq[i] = st.value_sum[e] / hn[i]
+            total += hn[i]
+        elif pool.visits[c] > 0:
+            hq[i] = pool.value_sum[c] / pool.visits[c]
+        else:
+            hq[i] = fpu
+    sq = sqrt(<double>total + 1.0)
+    for i in range(n):
+        u = hq[i] + puct * pr[i] / tot * sq / (1.0 + hn[i])
+        if u > bu:
+            bu = u
+            best = i
+    return best if best >= 0 else 0

@@ -40,11 +40,15 @@ cdef class IsmctsSearcher(RootSearch):
     cdef int _puct_step(self, int node, State* s, int* path, int* depth) noexcept nogil
     cdef int _add_other_moves(self, const State* s, Move* cand, double* pr, int* child,
                               int n, uint32_t g, double* tot) noexcept nogil
-    cdef int _hand_select(self, uint64_t hand, const int* child,
-                          const double* pr, double tot, int n, double fpu) noexcept nogil
     cdef void _note_hand(self, int c, uint64_t hand) noexcept nogil
     cdef void _back_up_by_hand(self, double r) noexcept nogil
     cdef double _redealt_reward(self, const State* s) noexcept nogil
     cdef int _descend(self, int c, State* s, const Move* m, int* path,
                       int* depth) noexcept nogil
     cdef void _iterate(self) noexcept nogil
+    cdef void _select(self, State* s, int* path, int* depth) noexcept nogil
+    cdef int _ucb_step(self, int node, State* s, int* path, int* depth) noexcept nogil
+    cdef double _leaf_reward(self, State* s, double* win, double* mg,
+                             double* r1) noexcept nogil
+    cdef void _back_up(self, const int* path, int depth, double r0, double r1,
+                       double win, double mg) noexcept nogil

@@ -29,7 +29,7 @@ from jaipur_ai.search._policy cimport (MAX_CAND, candidates, prior_scores,
 from jaipur_ai.search._decisive cimport ends_round, end_score, any_end_possible, outcome
 from jaipur_ai.search._decisive import decisive_kind, rank_children
 from jaipur_ai.search._evaluation cimport Evaluation, evaluate
-from jaipur_ai.search._infostats cimport InfoStats, NO_ENTRY
+from jaipur_ai.search._infostats cimport InfoStats, node_key, select_by_info
 
 NO_NODE_PY = NO_NODE
 OUTCOME_PY = OUTCOME
@@ -55,11 +55,6 @@ cdef inline uint64_t _hand_code(const State* s, int p) noexcept nogil:
     for g in range(N_GOODS):
         k = (k << 3) | s.hand[p][g]
     return k
-
-
-cdef inline uint64_t _hand_key(int node, uint64_t hand) noexcept nogil:
-    """The key of (tree node, a hand's code) in the opponent's statistics."""
-    return (<uint64_t>node << (3 * N_GOODS)) | hand
 
 
 cdef class IsmctsSearcher(RootSearch):
@@ -291,7 +286,8 @@ cdef class IsmctsSearcher(RootSearch):
             fpu = v if pp == s.to_move else 1.0 - v
         sq = sqrt(<double>self.pool.visits[node] + 1.0)
         if by_hand:
-            best = self._hand_select(hand, child, pr, tot, n, fpu)
+            best = select_by_info(self.opp_stats, self.pool, hand, child, pr, tot, n, fpu,
+                                  self.P.puct)
         else:
             for i in range(n):
                 c = child[i]
@@ -318,7 +314,7 @@ cdef class IsmctsSearcher(RootSearch):
 
     cdef void _note_hand(self, int c, uint64_t hand) noexcept nogil:
         """Remember (node c, the mover's hand) for this iteration's back-up."""
-        self.opp_keys[self.n_opp_keys] = _hand_key(c, hand)
+        self.opp_keys[self.n_opp_keys] = node_key(c, hand)
         self.n_opp_keys += 1
 
     cdef int _add_other_moves(self, const State* s, Move* cand, double* pr, int* child,
@@ -346,39 +342,6 @@ cdef class IsmctsSearcher(RootSearch):
             tot[0] += OTHER_MOVES_PRIOR * tot[0]
         return k
 
-    cdef int _hand_select(self, uint64_t hand, const int* child,
-                          const double* pr, double tot, int n, double fpu) noexcept nogil:
-        """PUCT at an opponent's node over the statistics of the iterations in which
-        it held this hand (opp_stats).  A move never chosen with
-        this hand starts from its pooled value (all hands), or fpu if never visited."""
-        cdef int i, c, best = -1
-        cdef int hn[TREE_MOVES]
-        cdef double hq[TREE_MOVES]
-        cdef long long e, total = 0
-        cdef double sq, u, bu = -1e300
-        for i in range(n):
-            hn[i] = 0
-            c = child[i]
-            if c == NO_NODE:
-                hq[i] = fpu
-                continue
-            e = self.opp_stats.find(_hand_key(c, hand))
-            if e != NO_ENTRY and self.opp_stats.visits[e] > 0:
-                hn[i] = self.opp_stats.visits[e]
-                hq[i] = self.opp_stats.value_sum[e] / hn[i]
-                total += hn[i]
-            elif self.pool.visits[c] > 0:
-                hq[i] = self.pool.value_sum[c] / self.pool.visits[c]
-            else:
-                hq[i] = fpu
-        sq = sqrt(<double>total + 1.0)
-        for i in range(n):
-            u = hq[i] + self.P.puct * pr[i] / tot * sq / (1.0 + hn[i])
-            if u > bu:
-                bu = u
-                best = i
-        return best if best >= 0 else 0
-
     cdef int _descend(self, int c, State* s, const Move* m, int* path,
                       int* depth) noexcept nogil:
         """Play m (the move of tree node c) and push c on the path, then the outcome
@@ -398,24 +361,30 @@ cdef class IsmctsSearcher(RootSearch):
             path[depth[0]] = c
         return c
 
+    # -- one iteration: select (expanding one node), value the leaf, back up ----------
     cdef void _iterate(self) noexcept nogil:
         cdef State s
-        cdef Move buf[MAX_MOVES]
-        cdef int32_t acts[MAX_MOVES]
         cdef int path[MAX_TREE_DEPTH]
-        cdef int depth = 0, node = 0, n, i, c, best, nlegal, untried, k, pick
-        cdef int decisions = 0
-        cdef int32_t a
-        cdef uint32_t g
-        cdef double u, bu, win, mg, r0, r1, rc
-        cdef HoldTab T
+        cdef int depth = 0
+        cdef double win, mg, r0, r1
         if sample_world(&self.view, &self.truth, self.cheat, &self.prior, &s, &self.rng) != 0:
             return
         self.determinizations += 1
         self.n_opp_keys = 0
         path[0] = 0
-        while s.result == RESULT_NONE and depth < MAX_TREE_DEPTH - 2:
-            # (a decision adds up to two nodes to the path: the move and its outcome)
+        self._select(&s, path, &depth)
+        if depth > self.max_depth:
+            self.max_depth = depth
+        r0 = self._leaf_reward(&s, &win, &mg, &r1)
+        self._back_up(path, depth, r0, r1, win, mg)
+
+    cdef void _select(self, State* s, int* path, int* depth) noexcept nogil:
+        """Descend from the root, playing each chosen move in world s, until a node is
+        expanded, the round ends, the tree is full or tree_depth decisions are made;
+        path[0..depth] holds the nodes passed (a decision adds up to two: its move's
+        node and the outcome node of the cards it drew)."""
+        cdef int node = 0, decisions = 0
+        while s.result == RESULT_NONE and depth[0] < MAX_TREE_DEPTH - 2:
             if self.P.tree_depth > 0 and decisions >= self.P.tree_depth:
                 break
             decisions += 1
@@ -423,86 +392,109 @@ cdef class IsmctsSearcher(RootSearch):
                 # below the root: PUCT over the informed policy's candidates, with
                 # the policy's preferences as priors (rarely visited nodes then play
                 # like the playouts instead of trying every poor exchange)
-                node = self._puct_step(node, &s, path, &depth)
-                if node < 0:
-                    break
-                continue
-            n = gen_moves(&s, buf)
-            g = self._next_gen()
-            for i in range(n):
-                a = action_of(&buf[i])
-                acts[i] = a
-                self.stamp[a] = g
-                self.slot[a] = i
-            nlegal = 0
-            best = NO_NODE
-            bu = -1e300
-            c = self.pool.first_child[node]
-            while c != NO_NODE:
-                a = self.pool.action[c]
-                if self.stamp[a] == g:
-                    self.stamp[a] = g + 1
-                    self.pool.avail[c] += 1
-                    nlegal += 1
-                    u = (self.pool.value_sum[c] / self.pool.visits[c]
-                         + self.P.c_uct * sqrt(log(<double>self.pool.avail[c]) / self.pool.visits[c]))
-                    if u > bu or best == NO_NODE:    # (a NaN score never selects -1)
-                        bu = u
-                        best = c
-                c = self.pool.next_sibling[c]
-            untried = n - nlegal
-            if untried > 0:
-                pick = -1
-                # a round-ending move that wins for the mover in this world comes first
-                if any_end_possible(&s):
-                    for i in range(n):
-                        if self.stamp[acts[i]] == g and ends_round(&s, &buf[i]):
-                            if end_score(&s, &buf[i]) > 500.0:
-                                pick = i
-                                break
-                # progressive widening: no new child while the legal children
-                # already number 1 + widen * sqrt(visits of the node)
-                if (pick < 0 and self.P.widen > 0.0 and nlegal > 0 and nlegal >=
-                        1 + <int>(self.P.widen * sqrt(<double>self.pool.visits[node]))):
-                    untried = 0
-            if untried > 0:
-                if pick < 0 and self.P.expand == EXPAND_ORDERED:
-                    bu = -1e300
-                    hold_tab(&s, &T)
-                    for i in range(n):
-                        if self.stamp[acts[i]] == g:
-                            u = score(&s, &T, &buf[i]) + self.P.noise * rng_unit(&self.rng)
-                            if u > bu:
-                                bu = u
-                                pick = i
-                if pick < 0:
-                    k = rng_below(&self.rng, untried)
-                    for i in range(n):
-                        if self.stamp[acts[i]] == g:
-                            if k == 0:
-                                pick = i
-                                break
-                            k -= 1
-                c = self.pool.new_node(node, acts[pick], s.to_move)
-                self._descend(c, &s, &buf[pick], path, &depth)
+                node = self._puct_step(node, s, path, depth)
+            else:
+                node = self._ucb_step(node, s, path, depth)
+            if node < 0:
                 break
-            node = self._descend(best, &s, &buf[self.slot[self.pool.action[best]]], path,
-                                 &depth)
-            if node == NO_NODE:
-                break
-        if depth > self.max_depth:
-            self.max_depth = depth
+
+    cdef int _ucb_step(self, int node, State* s, int* path, int* depth) noexcept nogil:
+        """One tree step by UCB over every legal move of world s, counting each child's
+        availability (the root's step; every step with puct=0); returns the node
+        reached, or -1 after an expansion or when the tree is full."""
+        cdef Move buf[MAX_MOVES]
+        cdef int32_t acts[MAX_MOVES]
+        cdef int n, i, c, best, nlegal, untried, k, pick
+        cdef int32_t a
+        cdef uint32_t g
+        cdef double u, bu
+        cdef HoldTab T
+        n = gen_moves(s, buf)
+        g = self._next_gen()
+        for i in range(n):
+            a = action_of(&buf[i])
+            acts[i] = a
+            self.stamp[a] = g
+            self.slot[a] = i
+        nlegal = 0
+        best = NO_NODE
+        bu = -1e300
+        c = self.pool.first_child[node]
+        while c != NO_NODE:
+            a = self.pool.action[c]
+            if self.stamp[a] == g:
+                self.stamp[a] = g + 1
+                self.pool.avail[c] += 1
+                nlegal += 1
+                u = (self.pool.value_sum[c] / self.pool.visits[c]
+                     + self.P.c_uct * sqrt(log(<double>self.pool.avail[c]) / self.pool.visits[c]))
+                if u > bu or best == NO_NODE:    # (a NaN score never selects -1)
+                    bu = u
+                    best = c
+            c = self.pool.next_sibling[c]
+        untried = n - nlegal
+        if untried > 0:
+            pick = -1
+            # a round-ending move that wins for the mover in this world comes first
+            if any_end_possible(s):
+                for i in range(n):
+                    if self.stamp[acts[i]] == g and ends_round(s, &buf[i]):
+                        if end_score(s, &buf[i]) > 500.0:
+                            pick = i
+                            break
+            # progressive widening: no new child while the legal children
+            # already number 1 + widen * sqrt(visits of the node)
+            if (pick < 0 and self.P.widen > 0.0 and nlegal > 0 and nlegal >=
+                    1 + <int>(self.P.widen * sqrt(<double>self.pool.visits[node]))):
+                untried = 0
+        if untried > 0:
+            if pick < 0 and self.P.expand == EXPAND_ORDERED:
+                bu = -1e300
+                hold_tab(s, &T)
+                for i in range(n):
+                    if self.stamp[acts[i]] == g:
+                        u = score(s, &T, &buf[i]) + self.P.noise * rng_unit(&self.rng)
+                        if u > bu:
+                            bu = u
+                            pick = i
+            if pick < 0:
+                k = rng_below(&self.rng, untried)
+                for i in range(n):
+                    if self.stamp[acts[i]] == g:
+                        if k == 0:
+                            pick = i
+                            break
+                        k -= 1
+            c = self.pool.new_node(node, acts[pick], s.to_move)
+            self._descend(c, s, &buf[pick], path, depth)
+            return -1
+        return self._descend(best, s, &buf[self.slot[self.pool.action[best]]], path, depth)
+
+    cdef double _leaf_reward(self, State* s, double* win, double* mg,
+                             double* r1) noexcept nogil:
+        """Play world s out (cut after cutoff plies) and score it: returns player 0's
+        reward, with its win result and margin in win and mg, and in r1 the reward that
+        the opponent's statistics read (opp_values)."""
+        cdef double r0
         if s.result == RESULT_NONE:
-            self.playout_plies += <long long>run_playout(&s, &self.rng, &self.P)
+            self.playout_plies += <long long>run_playout(s, &self.rng, &self.P)
         if s.result == RESULT_NONE and self.P.cutoff > 0:
-            win = evaluate(&s, 0, &mg, self.P.model)
+            win[0] = evaluate(s, 0, mg, self.P.model)
         else:
-            win = outcome(&s, 0, &mg)
-        r0 = reward_of(&self.P, win, mg)
-        # the reward of the statistics the opponent's choices read (player 0's view)
-        r1 = r0
+            win[0] = outcome(s, 0, mg)
+        r0 = reward_of(&self.P, win[0], mg[0])
+        r1[0] = r0
         if self.P.opp_values_redealt and s.result == RESULT_NONE and self.P.cutoff > 0:
-            r1 = self._redealt_reward(&s)
+            r1[0] = self._redealt_reward(s)
+        return r0
+
+    cdef void _back_up(self, const int* path, int depth, double r0, double r1,
+                       double win, double mg) noexcept nogil:
+        """Add a visit and the leaf's result to every node of the path, each from the
+        view of the player who made its move (r1 for the opponent's moves below the
+        root), and r1 to the opponent's statistics by hand."""
+        cdef int i, c
+        cdef double rc
         for i in range(depth + 1):
             c = path[i]
             self.pool.visits[c] += 1
