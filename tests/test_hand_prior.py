@@ -144,3 +144,24 @@ def test_hidden_hands_is_checked_at_the_spec_door():
         EngineSpec.parse("ismcts:hidden_hands=maybe").make_engine()
     assert EngineSpec.parse("ismcts:hidden_hands=kept").make_engine().options()[
         "hidden_hands"] == "kept"
+
+
+def test_the_kept_prior_against_the_belief_script(capsys):
+    """bench/experiments/hand_prior_moves.py: every position scored holds the hand the
+    opponent really held, with a finite weight under the belief, and on 30 games of the
+    rating list the belief from the moves tells more about it than the uniform deal."""
+    mod = bench_module("experiments/hand_prior_moves.py", "hand_prior_moves")
+    games_file = str(Path(__file__).resolve().parents[1] / "bench" / "results"
+                     / "rating-0.1" / "default--pimc.jsonl.gz")
+    games = mod._games(games_file)[:30]
+    n_seen = 0
+    for seen, (ux, ulp, ui), (bx, blp, bi) in mod.positions(games[0]):
+        assert np.isfinite(ulp[ui]) and np.isfinite(blp[bi])
+        assert len(ux) == len(ulp) and len(bx) == len(blp) >= 2
+        n_seen += seen
+    assert n_seen > 0
+    assert mod.main([games_file, "--max-games", "30", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 30 and len(out["theta_refit"]) == len(H.FEATURES)
+    m = out["moves_seen"]
+    assert m["positions"] > 0 and m["belief"] < m["uniform"]
