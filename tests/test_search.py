@@ -453,3 +453,29 @@ def test_view_must_be_observers_turn():
 def test_threads_seed_derivation_is_stable():
     assert S.derive_seed(1, 0) != S.derive_seed(1, 1)
     assert S.derive_seed(1, 0) == S.derive_seed(1, 0)
+
+
+def test_the_chance_weighting_script_reads_the_draws_of_the_root_moves():
+    """bench/experiments/chance_weighting.py: each root move that branches on its draws
+    has as many visits as its outcomes together (every iteration through a take goes on
+    to the cards drawn), its value is the outcomes' frequency-weighted mean, and the
+    outcomes' variance is not negative."""
+    from bench_scripts import bench_module
+    from jaipur_ai.search.engine import Engine
+    mod = bench_module("experiments/chance_weighting.py", "chance_weighting")
+    state = mod.positions(1)[0]
+    se = S.IsmctsSearcher(state.view(state.to_move)._core, seed=3, judge=False,
+                          **Engine("ismcts").searcher_options())
+    se.run(iterations=3000)
+    arr = se.pool.arrays
+    got = mod.root_draws(arr, state.to_move)
+    assert got
+    for act, (n, q, between) in got.items():
+        c = [i for i in range(len(arr["parent"])) if arr["parent"][i] == 0
+             and arr["action"][i] == act][0]
+        kids = (arr["parent"] == c) & (arr["player"] == S.OUTCOME_PY)
+        assert arr["visits"][kids].sum() == n
+        q_k = arr["value_sum"][kids] / arr["visits"][kids]
+        q_k = 1.0 - q_k if state.to_move == 0 else q_k
+        assert q == pytest.approx(float((arr["visits"][kids] / n) @ q_k))
+        assert between >= 0.0
