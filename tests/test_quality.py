@@ -165,3 +165,22 @@ def test_the_shipped_benchmark_holds_and_reproduces():
         sc, _ = reference_values(state.view(state.to_move), [p.best], 100, p.seed,
                                  **p.rollout)
         assert float(sc[0].mean()) == pytest.approx(p.check)
+
+
+def test_the_data_curve_pairs_each_point_with_the_base(tmp_path, capsys):
+    """bench/experiments/data_curve.py: a point's paired difference is the mean of its
+    losses minus the base's over the positions both scored, and its ratio its error
+    over the base's."""
+    from bench_scripts import bench_module
+    mod = bench_module("experiments/data_curve.py", "data_curve")
+    base = {"spec": "ply1", "error": 4.0, "error_lo": 3.0, "error_hi": 5.0,
+            "losses": {"0": 4.0, "1": 2.0, "2": 6.0}}
+    better = {"spec": "ply1:weights=w.npz", "error": 3.0, "error_lo": 2.0, "error_hi": 4.0,
+              "losses": {"0": 3.0, "1": 2.0, "2": 4.0, "3": 9.0}}
+    f = tmp_path / "q.json"
+    f.write_text(json.dumps({"engines": [base, better]}))
+    assert mod.main([str(f), "--base", "ply1", "--point", "4000=ply1:weights=w.npz",
+                     "--json"]) == 0
+    (p,) = json.loads(capsys.readouterr().out)["points"]
+    assert p["rounds"] == 4000 and p["ratio"] == 0.75
+    assert p["diff"] == -1.0 and p["diff_lo"] < -1.0 < p["diff_hi"]
