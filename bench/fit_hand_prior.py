@@ -21,13 +21,33 @@ import argparse
 import datetime
 import json
 import sys
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 import numpy as np
 
+from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState
 from jaipur_ai.search.belief import opponent_unknown, unknown_hands
 from jaipur_ai.search.handprior import FEATURES, FORMAT, features, fit, mean_nll
+
+
+def first_round(rec: dict[str, Any]) -> Iterable[tuple[GameState, Move]]:
+    """(the position, the move played there) for each move of the first round of a
+    results file's game record (``deal_seed``, ``starter``, ``moves``)."""
+    s = GameState.new(rec["deal_seed"], starter=rec["starter"])
+    for mv in rec["moves"][0]:
+        if s.is_round_over:
+            break
+        move = Move.coerce(mv, s.mover_hand())
+        yield s, move
+        s = s.apply(move)
+
+
+def true_row(rows: np.ndarray, state: GameState, view: Any) -> Optional[int]:
+    """The index of the row of ``rows`` (unknown goods) that the opponent really holds
+    in ``state``, as ``view``'s player does not know them; None if not exactly one."""
+    idx = np.where((rows == opponent_unknown(state, view)).all(axis=1))[0]
+    return int(idx[0]) if len(idx) == 1 else None
 
 
 def positions_of(records: Iterable[dict[str, Any]]) -> Iterable[tuple[Any, np.ndarray, int]]:
@@ -37,17 +57,12 @@ def positions_of(records: Iterable[dict[str, Any]]) -> Iterable[tuple[Any, np.nd
     for rec in records:
         if "moves" not in rec:
             continue                   # the file's header
-        s = GameState.new(rec["deal_seed"], starter=rec["starter"])
-        for mv in rec["moves"][0]:     # (the first round of each game)
-            if s.is_round_over:
-                break
+        for s, _move in first_round(rec):
             v = s.view(s.to_move)
             rows, logp = unknown_hands(v)
-            if len(rows) >= 2:
-                idx = np.where((rows == opponent_unknown(s, v)).all(axis=1))[0]
-                if len(idx) == 1:
-                    yield features(rows), logp, int(idx[0])
-            s = s.apply(mv)
+            i = true_row(rows, s, v)
+            if len(rows) >= 2 and i is not None:
+                yield features(rows), logp, i
 
 
 def main(argv: Any = None) -> int:

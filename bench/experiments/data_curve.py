@@ -18,15 +18,14 @@ import json
 import sys
 from typing import Any
 
-import numpy as np
+from jaipur_ai.matches.quality import paired_difference
 
 
-def paired(a: dict[str, float], b: dict[str, float]) -> tuple[float, float, float]:
-    """Mean of a's losses minus b's over the positions both scored, with a 95 % interval."""
+def paired(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    """a's losses minus b's over the positions both scored (keys: position ids), with a
+    95 % interval."""
     keys = sorted(set(a) & set(b), key=int)
-    d = np.array([a[k] - b[k] for k in keys])
-    m, se = float(d.mean()), float(d.std(ddof=1) / len(d) ** 0.5)
-    return m, m - 1.96 * se, m + 1.96 * se
+    return paired_difference([a[k] for k in keys], [b[k] for k in keys])
 
 
 def main(argv: Any = None) -> int:
@@ -46,11 +45,11 @@ def main(argv: Any = None) -> int:
     for p in a.point:
         rounds, spec = p.split("=", 1)
         e = engines[spec]
-        d, lo, hi = paired(e["losses"], base["losses"])
+        d = paired(e["losses"], base["losses"])
         rows.append({"rounds": int(rounds), "spec": spec, "error": e["error"],
                      "error_lo": e["error_lo"], "error_hi": e["error_hi"],
-                     "ratio": e["error"] / base["error"], "diff": d, "diff_lo": lo,
-                     "diff_hi": hi})
+                     "ratio": e["error"] / base["error"], "diff": d["diff"],
+                     "diff_lo": d["lo"], "diff_hi": d["hi"]})
     out = {"base": a.base, "base_error": base["error"], "points": rows}
     if a.json:
         print(json.dumps(out, indent=1))

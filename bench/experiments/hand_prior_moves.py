@@ -23,15 +23,17 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 from typing import Any, Iterable
 
 import numpy as np
 
-from jaipur_ai.rules.move import Move
-from jaipur_ai.rules.position import GameState
-from jaipur_ai.search.belief import HandBelief, opponent_unknown, unknown_hands
-from jaipur_ai.search.handprior import FEATURES, features, fit, mean_nll, read
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from fit_hand_prior import first_round, true_row  # noqa: E402
+from jaipur_ai.search.belief import HandBelief, unknown_hands  # noqa: E402
+from jaipur_ai.search.handprior import FEATURES, features, fit, mean_nll, read  # noqa: E402
 
 
 def _games(path: str) -> list[dict[str, Any]]:
@@ -48,27 +50,19 @@ def positions(game: dict[str, Any]) -> Iterable[tuple[bool, Sample, Sample]]:
     sample, the belief's sample) for every position of the game's first round where the
     mover does not know all of the opponent's goods; a sample is φ of the hands allowed,
     their log weights and the index of the hand the opponent really held."""
-    s = GameState.new(game["deal_seed"], starter=game["starter"])
     beliefs = (HandBelief(), HandBelief())
-    for mv in game["moves"][0]:
-        if s.is_round_over:
-            break
+    for s, move in first_round(game):
         p = s.to_move
         v = s.view(p)
         rows, logp = unknown_hands(v)
         brows, bw = beliefs[p].prior(v)
-        truth = opponent_unknown(s, v)
-        i = np.where((brows == truth).all(axis=1))[0]
-        j = np.where((rows == truth).all(axis=1))[0]
-        if len(rows) >= 2 and len(i) == 1 and len(j) == 1:
+        i, j = true_row(brows, s, v), true_row(rows, s, v)
+        if len(rows) >= 2 and i is not None and j is not None:
             with np.errstate(divide="ignore"):
                 blog = np.log(bw)
-            yield (bool(beliefs[p].seen), (features(rows), logp, int(j[0])),
-                   (features(brows), blog, int(i[0])))
-        move = Move.coerce(mv, s.mover_hand())
+            yield (bool(beliefs[p].seen), (features(rows), logp, j), (features(brows), blog, i))
         for q in (0, 1):
             beliefs[q].see(s.view(q), move)
-        s = s.apply(move)
 
 
 def main(argv: Any = None) -> int:
