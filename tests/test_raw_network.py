@@ -261,3 +261,54 @@ def test_train_command_with_a_raw_network(tmp_path, capsys):
     assert main(["train", str(tmp_path / "p"), "--raw-hidden", "4", "--epochs", "1",
                  "--out", str(tmp_path / "y.npz")]) == 2
     assert "stored states" in capsys.readouterr().err
+
+
+def test_rollout_targets_are_the_played_moves_rollouts_and_feed_train(tmp_path):
+    """bench/experiments/rollout_targets.py: each running position's value is the mean of
+    its played move's rollouts in the mover's view (the same as asking the rollouts
+    directly), NaN where the round is over; train reads them as the lookahead target;
+    a rerun values nothing again."""
+    from bench_scripts import bench_module
+    from jaipur_ai.matches.spec import derive_seed
+    from jaipur_ai.search._rollout import rollout_outcomes
+    mod = bench_module("experiments/rollout_targets.py", "rollout_targets")
+    d = tmp_path / "g"
+    selfplay(str(d), rounds=2, engine="ismcts:iterations=30", seed=4, shard_rounds=2,
+             workers=1, progress=False)
+    out = tmp_path / "roll"
+    assert mod.rollout_targets(str(d), str(out), 6, None, procs=1, progress=False) == 1
+    data = train.load_shards(str(out))
+    la = data["lookahead"]
+    ok = np.isfinite(la)
+    assert len(la) == len(data["result"]) and ok.sum() > 0
+    assert np.all((la[ok] >= 0) & (la[ok] <= 1))
+    with np.load(d / "shard-00000.npz") as z:
+        i = int(np.flatnonzero(ok)[len(np.flatnonzero(ok)) // 2])
+        core = state_of_bytes(z["state"][i].tobytes())
+        sc, _ = rollout_outcomes(core.view(int(z["mover"][i])), [int(z["action"][i])], 6,
+                                 derive_seed(mod.SALT, 0, i), fair=True)
+    assert la[i] == pytest.approx(float(sc.mean()))
+    # the values are what the rollouts say, not the round's result
+    assert not np.array_equal(la[ok], data["result"][ok])
+    assert mod.rollout_targets(str(d), str(out), 6, None, procs=1, progress=False) == 0
+    w, _rep = train.fit(data, hidden=0, epochs=1, seed=1, target="lookahead", mix=1.0)
+    assert np.all(np.isfinite(w["lin"]))
+
+
+def test_rollout_targets_against_results_recovers_a_known_miscalibration(tmp_path,
+                                                                        monkeypatch):
+    """--against: results drawn with win chance sigmoid(2 * logit(value) - 0.5) give
+    back a slope near 2 and an offset near -0.5."""
+    from bench_scripts import bench_module
+    mod = bench_module("experiments/rollout_targets.py", "rollout_targets")
+    r = np.random.default_rng(3)
+    p = r.uniform(0.05, 0.95, 40000)
+    x = np.log(p / (1 - p))
+    y = (r.random(len(p)) < 1 / (1 + np.exp(-(2 * x - 0.5)))).astype(float)
+    monkeypatch.setattr(train, "predict", lambda w, f, raw=None: p)
+    np.savez(tmp_path / "w.npz", lin=np.zeros(N))
+    out = mod.against_results(str(tmp_path / "w.npz"), {"features": np.zeros((len(p), N)),
+                                                        "result": y})
+    assert out["slope"] == pytest.approx(2.0, abs=0.1)
+    assert out["offset"] == pytest.approx(-0.5, abs=0.06)
+    assert out["positions"] == len(p) and 0 < out["logloss"] < 0.7
