@@ -25,7 +25,7 @@ fits the raw network to them (``--lookahead-mix``: their share, the result the r
 ``--policy handset``: the hand-set move scores instead of a weights file's move policy.
 A shard already valued is kept, so a stopped run resumes.  ``--against`` instead
 scores weights files on held-out shards against the rounds' results: log-loss, and the
-logistic fit ``result ~ slope * logit(value) + offset`` (1 and 0 for a value true to
+logistic fit ``result ~ slope * logit(value) + offset`` (the calibration map's) (1 and 0 for a value true to
 the results):
 
     PYTHONPATH=. python3 bench/experiments/rollout_targets.py runs/sp2 --against \
@@ -114,22 +114,16 @@ def rollout_targets(run: str, out: str, worlds: int, policy: Optional[str],
 def against_results(weights: str, data: dict[str, Any]) -> dict[str, float]:
     """Log-loss of a weights file's values against the results of ``data``
     (train.load_shards), and the slope and offset of the logistic fit of the results
-    on the values' logits (Newton's method)."""
+    on the values' logits (the calibration map's fit, ``train.fit_calibration``)."""
     from jaipur_ai.learning import train
     with np.load(weights) as z:
         w = {k: z[k] for k in z.files}
     raw = train._raw_of(data) if "raw_w" in w and len(w["raw_w"]) else None
     p = np.clip(train.predict(w, data["features"], raw), 1e-6, 1 - 1e-6)
     y = np.asarray(data["result"], np.float64)
-    x = np.log(p / (1 - p))
-    ab = np.array([1.0, 0.0])
-    for _ in range(30):
-        q = 1.0 / (1.0 + np.exp(-(ab[0] * x + ab[1])))
-        h = q * (1 - q)
-        hess = np.array([[(h * x * x).mean(), (h * x).mean()], [(h * x).mean(), h.mean()]])
-        ab -= np.linalg.solve(hess, [((q - y) * x).mean(), (q - y).mean()])
+    slope, offset = train.fit_calibration(p, y)
     return {"positions": int(len(y)), "logloss": float(train.metrics(p, y)["logloss"]),
-            "slope": float(ab[0]), "offset": float(ab[1])}
+            "slope": slope, "offset": offset}
 
 
 def main(argv: Any = None) -> int:
