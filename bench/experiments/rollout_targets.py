@@ -1,6 +1,6 @@
 """Rollout targets for the learned evaluation: each position of a self-play run valued by
 rolling its played move out to the end of the round (docs/strength.md, "Rollout
-targets").
+targets for the raw network").
 
 A round's result is one noisy sample of what a position was worth; the mean of ``K``
 rollouts of the move played, in ``K`` worlds dealt from the mover's view (the
@@ -25,10 +25,10 @@ fits the raw network to them (``--lookahead-mix``: their share, the result the r
 ``--policy handset``: the hand-set move scores instead of a weights file's move policy.
 A shard already valued is kept, so a stopped run resumes.  ``--against`` instead
 scores weights files on held-out shards against the rounds' results: log-loss, and the
-logistic fit ``result ~ slope * logit(value) + offset`` (the calibration map's) (1 and 0 for a value true to
-the results):
+calibration map's logistic fit ``result ~ slope * logit(value) + offset`` (slope 1 and
+offset 0 for values true to the results):
 
-    PYTHONPATH=. python3 bench/experiments/rollout_targets.py runs/sp2 --against \
+    PYTHONPATH=. python3 bench/experiments/rollout_targets.py runs/sp2 --against \\
         roll-A.npz bench/weights/raw128-10k.npz --first 40
 """
 from __future__ import annotations
