@@ -312,3 +312,25 @@ def test_rollout_targets_against_results_recovers_a_known_miscalibration(tmp_pat
     assert out["slope"] == pytest.approx(2.0, abs=0.1)
     assert out["offset"] == pytest.approx(-0.5, abs=0.06)
     assert out["positions"] == len(p) and 0 < out["logloss"] < 0.7
+
+
+@settings(max_examples=40, deadline=None)
+@given(running_states(max_plies=120), st.integers(1, 128), st.integers(0, 2**32 - 1))
+def test_the_priors_update_the_parents_raw_sums_to_the_childrens_values(state, units, seed):
+    # without prior_lin the tree's priors value every candidate's position with the
+    # raw network, its sums updated from the parent's (child_logit): the same logits
+    # as the full evaluation of each child, up to the order of the sums
+    from jaipur_ai.search._search import prior_logits
+    w = _raw_weights(np.random.default_rng(seed), units)
+    w["lin"] *= 0.0           # (logits within the clamp, so that the win chance inverts)
+    ev = evaluation.evaluation_of(w)
+    assert not ev.has_prior_lin
+    for action, z in prior_logits(state._core, ev, 1.0, False):
+        child = state.apply(action)
+        if child.is_round_over:
+            continue                          # scored exactly, not by the network
+        win = ev.value(child._core, state.to_move)[0]
+        expected = 8.0 * np.log(win / (1.0 - win))
+        if z < -500.0:
+            z += 800.0                        # a move that lets the opponent end and win
+        assert z == pytest.approx(expected, abs=1e-6)

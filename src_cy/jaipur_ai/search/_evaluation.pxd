@@ -45,6 +45,14 @@ ctypedef struct Model:
     int has_playout                    # 1: the informed playouts read playout_w
     double playout_w[N_MOVE_FEATURES]  # points added to a playout move's score, per feature
 
+# a parent position's raw-network sums, from which its children's are updated (NNUE's
+# accumulator): a child differs from its parent in a few raw inputs, so its units'
+# inputs are the parent's plus those inputs' weights times their change
+ctypedef struct RawParent:
+    int p                              # the player the sums are for (whose logit)
+    double x[2][N_RAW]                 # the parent's raw inputs from p's side, then the other's
+    double a[2][MAX_RAW_HIDDEN]        # their units' inputs, biases included
+
 cdef class Evaluation:
     cdef Model m                       # the weights, read by the search without the GIL
     cdef readonly object source        # where the weights came from (a path or a name)
@@ -58,6 +66,11 @@ cdef class Evaluation:
 cdef double evaluate(const State* s, int p, double* margin, const Model* model) noexcept nogil
 cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil
 cdef double learned_logit(const Model* M, const State* s, int p, double* margin) noexcept nogil
+# the learned win logit of p in child t of the parent that R holds (raw_parent): the
+# same as learned_logit(M, t, p, margin), with the raw network updated from R
+cdef void raw_parent(const Model* M, const State* s, int p, RawParent* R) noexcept nogil
+cdef double child_logit(const Model* M, const RawParent* R, const State* t,
+                        double* margin) noexcept nogil
 # the win logit the tree's priors read: prior_lin's where the model has one, else the
 # full learned logit
 cdef double prior_logit(const Model* M, const State* s, int p) noexcept nogil

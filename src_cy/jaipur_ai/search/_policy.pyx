@@ -15,7 +15,8 @@ from jaipur_ai.rules._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_
 from jaipur_ai.rules._movegen cimport is_legal, random_playout, random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED
-from jaipur_ai.search._evaluation cimport learned_logit, prior_logit, Evaluation
+from jaipur_ai.search._evaluation cimport (learned_logit, prior_logit, child_logit, raw_parent,
+                                          RawParent, Evaluation)
 from jaipur_ai.search._movefeatures cimport move_dot
 from jaipur_ai.search._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
@@ -172,19 +173,30 @@ cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
     """Replace the move scores of candidates that do not end the round by the learned
     value of the position they lead to (LEARNED_POINTS per unit of win logit; for the
     tree's priors, the model's prior_lin where it has one), keeping the look-ahead's
-    penalty on moves that let the opponent end the round and win."""
+    penalty on moves that let the opponent end the round and win.  A raw network's
+    sums are updated from the parent's (child_logit), not summed afresh."""
     cdef State t
+    cdef RawParent R
     cdef double pen, mg
     cdef int i
     cdef bint endp = s.deck_len < 5 or n_empty(F, s) >= 2
+    cdef bint lin = priors and model.has_prior_lin
+    cdef bint upd = not lin and model.n_raw_hidden > 0 and n > 1
+    if upd:
+        raw_parent(model, s, s.to_move, &R)
     for i in range(n):
         if endp and ends_round(s, &cand[i]):
             continue                    # scored exactly already
         pen = -800.0 if sc[i] < -500.0 else 0.0
         memcpy(&t, s, sizeof(State))
         apply_move(&t, &cand[i])
-        sc[i] = LEARNED_POINTS * (prior_logit(model, &t, s.to_move) if priors
-                                  else learned_logit(model, &t, s.to_move, &mg)) + pen
+        if lin:
+            sc[i] = prior_logit(model, &t, s.to_move)
+        elif upd:
+            sc[i] = child_logit(model, &R, &t, &mg)
+        else:
+            sc[i] = learned_logit(model, &t, s.to_move, &mg)
+        sc[i] = LEARNED_POINTS * sc[i] + pen
 
 
 cdef void prior_scores(const State* s, const HoldTab* T, const Move* cand, int n,
