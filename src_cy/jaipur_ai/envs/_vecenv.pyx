@@ -153,7 +153,7 @@ cdef class VecCore:
         hold_tab(s, &T)
         n = candidates(s, &T, cand)
         score_candidates(s, &T, cand, n, sc)
-        rescore_learned(s, cand, n, sc, &self.evaluation.m, False)
+        rescore_learned(s, cand, n, sc, &self.evaluation.m, False, NULL)
         for j in range(1, n):
             if sc[j] > sc[best]:
                 best = j

@@ -172,7 +172,7 @@ def policy_rows(states, child_action, child_visits, Evaluation evaluation=None):
         score_candidates(&s, &T, cand, nc, hsc)
         memcpy(psc, hsc, nc * sizeof(double))
         if evaluation is not None:
-            rescore_learned(&s, cand, nc, psc, &evaluation.m, True)
+            rescore_learned(&s, cand, nc, psc, &evaluation.m, True, NULL)
         tot = 0.0
         for c in range(nc):
             vis[c] = 0.0

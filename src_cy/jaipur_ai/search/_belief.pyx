@@ -22,7 +22,7 @@ from jaipur_ai.rules._movegen cimport gen_moves, is_legal
 from jaipur_ai.rules._bridge cimport CoreView
 from jaipur_ai.search._heuristic cimport score_move
 from jaipur_ai.search._policy cimport LEARNED_POINTS
-from jaipur_ai.search._evaluation cimport Evaluation, evaluate, RawParent, raw_parent, child_logit
+from jaipur_ai.search._evaluation cimport Evaluation, evaluate, RawSums, raw_sums, child_logit
 
 cnp.import_array()
 
@@ -57,7 +57,7 @@ cdef double _likelihood_all(const State* s, const Move* m, int32_t action, doubl
     cdef Move buf[MAX_MOVES]
     cdef double sc[MAX_MOVES]
     cdef State t
-    cdef RawParent R
+    cdef RawSums R
     cdef int n, i, hit = -1
     cdef double w, mg
     cdef bint upd = ev is not None and ev.m.n_raw_hidden > 0
@@ -65,7 +65,7 @@ cdef double _likelihood_all(const State* s, const Move* m, int32_t action, doubl
         return 0.0
     n = gen_moves(s, buf)
     if upd:                             # a raw network's sums: the parent's, updated
-        raw_parent(&ev.m, s, s.to_move, &R)
+        raw_sums(&ev.m, s, &R)
     for i in range(n):
         if ev is None:
             sc[i] = score_move(s, &buf[i])
@@ -73,7 +73,7 @@ cdef double _likelihood_all(const State* s, const Move* m, int32_t action, doubl
             memcpy(&t, s, sizeof(State))
             apply_move(&t, &buf[i])
             if upd and t.result == RESULT_NONE:
-                w = 1.0 / (1.0 + exp(-child_logit(&ev.m, &R, &t, &mg)))
+                w = 1.0 / (1.0 + exp(-child_logit(&ev.m, &R, &t, s.to_move, &mg)))
             else:
                 w = evaluate(&t, s.to_move, &mg, &ev.m)
             if w < 1e-4:

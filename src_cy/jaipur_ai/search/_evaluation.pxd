@@ -45,12 +45,12 @@ ctypedef struct Model:
     int has_playout                    # 1: the informed playouts read playout_w
     double playout_w[N_MOVE_FEATURES]  # points added to a playout move's score, per feature
 
-# a parent position's raw-network sums, from which its children's are updated (NNUE's
-# accumulator): a child differs from its parent in a few raw inputs, so its units'
-# inputs are the parent's plus those inputs' weights times their change
-ctypedef struct RawParent:
-    int p                              # the player the sums are for (whose logit)
-    double x[2][N_RAW]                 # the parent's raw inputs from p's side, then the other's
+# a position's raw-network sums, from which those of positions near it are updated
+# (NNUE's accumulator): a move changes about 6.5 of a side's 51 raw inputs, so a child's
+# unit inputs are its parent's plus those inputs' weights times their change
+ctypedef struct RawSums:
+    double x[2][N_RAW]                 # the position's raw inputs from player 0's side,
+                                       # then player 1's
     double a[2][MAX_RAW_HIDDEN]        # their units' inputs, biases included
 
 cdef class Evaluation:
@@ -66,10 +66,13 @@ cdef class Evaluation:
 cdef double evaluate(const State* s, int p, double* margin, const Model* model) noexcept nogil
 cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil
 cdef double learned_logit(const Model* M, const State* s, int p, double* margin) noexcept nogil
-# the learned win logit of p in child t of the parent that R holds (raw_parent): the
-# same as learned_logit(M, t, p, margin), with the raw network updated from R
-cdef void raw_parent(const Model* M, const State* s, int p, RawParent* R) noexcept nogil
-cdef double child_logit(const Model* M, const RawParent* R, const State* t,
+# RawSums: raw_sums fills them for s; raw_sync moves them to s from whatever position
+# they were filled for (at the cost of the inputs that differ); child_logit is the
+# learned win logit of p in t, a move away from their position: the same as
+# learned_logit(M, t, p, margin) up to the rounding of the sums' order
+cdef void raw_sums(const Model* M, const State* s, RawSums* R) noexcept nogil
+cdef void raw_sync(const Model* M, const State* s, RawSums* R) noexcept nogil
+cdef double child_logit(const Model* M, const RawSums* R, const State* t, int p,
                         double* margin) noexcept nogil
 # the win logit the tree's priors read: prior_lin's where the model has one, else the
 # full learned logit

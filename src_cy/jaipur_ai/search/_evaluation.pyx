@@ -150,25 +150,25 @@ cdef inline double _raw_out(const Model* M, const double* ap, const double* ao) 
     return z
 
 
-cdef void raw_parent(const Model* M, const State* s, int p, RawParent* R) noexcept nogil:
-    """Fill R with s's raw inputs and unit inputs from both sides, for p's logit."""
-    R.p = p
+cdef void raw_sums(const Model* M, const State* s, RawSums* R) noexcept nogil:
+    """Fill R with s's raw inputs and unit inputs from both players' sides."""
     if M.n_raw_hidden:
-        raw_inputs(s, p, R.x[0])
-        raw_inputs(s, 1 - p, R.x[1])
+        raw_inputs(s, 0, R.x[0])
+        raw_inputs(s, 1, R.x[1])
         _raw_side(M, R.x[0], R.a[0])
         _raw_side(M, R.x[1], R.a[1])
 
 
 cdef void _raw_update(const Model* M, const double* x0, const double* a0,
                       const double* x, double* a) noexcept nogil:
-    """a: unit inputs a0 of raw inputs x0 moved to those of x, the inputs that
-    changed only (a move changes about 7 of the 51; the units past n_raw_hidden, up
-    to the block, have weights 0)."""
+    """a: unit inputs a0 of raw inputs x0 moved to those of x, over the inputs that
+    changed only (a may be a0; the units past n_raw_hidden, up to the block, have
+    weights 0)."""
     cdef double d
     cdef const double* row
     cdef int i, j, nh = (M.n_raw_hidden + UNIT_BLOCK - 1) // UNIT_BLOCK * UNIT_BLOCK
-    memcpy(a, a0, nh * sizeof(double))
+    if a != a0:
+        memcpy(a, a0, nh * sizeof(double))
     for i in range(N_RAW):
         d = x[i] - x0[i]
         if d != 0.0:
@@ -177,19 +177,29 @@ cdef void _raw_update(const Model* M, const double* x0, const double* a0,
                 a[j] += row[j] * d
 
 
-cdef double child_logit(const Model* M, const RawParent* R, const State* t,
+cdef void raw_sync(const Model* M, const State* s, RawSums* R) noexcept nogil:
+    """Move R to s (see the .pxd)."""
+    cdef double x[N_RAW]
+    cdef int side
+    if M.n_raw_hidden:
+        for side in range(2):
+            raw_inputs(s, side, x)
+            _raw_update(M, R.x[side], R.a[side], x, R.a[side])
+            memcpy(R.x[side], x, sizeof(x))
+
+
+cdef double child_logit(const Model* M, const RawSums* R, const State* t, int p,
                         double* margin) noexcept nogil:
-    """The learned win logit of R.p in t, a position a move away from R's (see the
-    .pxd): equal to learned_logit's up to the rounding of the sums' order."""
+    """The learned win logit of p in t, a position a move away from R's (see the .pxd)."""
     cdef double x[N_RAW]
     cdef double ap[MAX_RAW_HIDDEN]
     cdef double ao[MAX_RAW_HIDDEN]
-    cdef double z = _feature_logit(M, t, R.p, margin)
+    cdef double z = _feature_logit(M, t, p, margin)
     if M.n_raw_hidden:
-        raw_inputs(t, R.p, x)
-        _raw_update(M, R.x[0], R.a[0], x, ap)
-        raw_inputs(t, 1 - R.p, x)
-        _raw_update(M, R.x[1], R.a[1], x, ao)
+        raw_inputs(t, p, x)
+        _raw_update(M, R.x[p], R.a[p], x, ap)
+        raw_inputs(t, 1 - p, x)
+        _raw_update(M, R.x[1 - p], R.a[1 - p], x, ao)
         z += _raw_out(M, ap, ao)
     return _clamped(z)
 
@@ -358,6 +368,34 @@ cdef class Evaluation:
             raise ValueError("player must be 0 or 1")
         w = evaluate(&st.s, player, &mg, &self.m)
         return w, mg
+
+
+def raw_sums_drift(Evaluation evaluation, states):
+    """Move one set of raw-network sums through ``states`` (CoreStates) in turn, as the
+    tree does from one position's priors to the next (raw_sync), and return, after
+    each, the largest difference from the sums computed afresh: for tests."""
+    cdef RawSums R, fresh
+    cdef CoreState st
+    cdef const Model* M = &evaluation.m
+    cdef int side, j
+    cdef double worst
+    if M.n_raw_hidden == 0:
+        raise ValueError("the evaluation has no raw network")
+    out = []
+    for k, st in enumerate(states):
+        if k == 0:
+            raw_sums(M, &st.s, &R)
+        else:
+            raw_sync(M, &st.s, &R)
+        raw_sums(M, &st.s, &fresh)
+        worst = 0.0
+        for side in range(2):
+            for j in range(N_RAW):
+                worst = max(worst, abs(R.x[side][j] - fresh.x[side][j]))
+            for j in range(M.n_raw_hidden):
+                worst = max(worst, abs(R.a[side][j] - fresh.a[side][j]))
+        out.append(worst)
+    return out
 
 
 def _move_weights(w, name):

@@ -123,7 +123,7 @@ cdef int policy_ordered(const State* s, Move* buf, MoveOrder* order,
     n = candidates(s, &T, buf)
     if n == 0:
         return 0             # (buf holds MAX_CAND moves: the caller falls back)
-    prior_scores(s, &T, buf, n, sc, P)
+    prior_scores(s, &T, buf, n, sc, P, NULL)
     for i in range(n):
         order[i].act = action_of(&buf[i])
         order[i].idx = i

@@ -5,12 +5,13 @@ from jaipur_ai.rules._core cimport State, Move, Rng
 from jaipur_ai.search._params cimport Params
 from jaipur_ai.search._nodepool cimport NodePool
 from jaipur_ai.search._root cimport RootSearch
-from jaipur_ai.search._evaluation cimport Evaluation, Model
+from jaipur_ai.search._evaluation cimport Evaluation, Model, RawSums
 from jaipur_ai.search._infostats cimport InfoStats
 
 cdef enum:
     OUTCOME = 2                # player of a chance-outcome node (cards drawn)
     MAX_TREE_DEPTH = 256       # deepest path an ISMCTS iteration descends
+    RAW_REFRESH = 256          # worlds between fresh sums of a raw network in the priors
 
 
 cdef class IsmctsSearcher(RootSearch):
@@ -33,6 +34,11 @@ cdef class IsmctsSearcher(RootSearch):
                                        # (pooled over its possible hands, in the nodes)
     cdef uint64_t opp_keys[MAX_TREE_DEPTH]  # this iteration's opp_stats keys to back up
     cdef int n_opp_keys                # how many
+    cdef RawSums raw                   # a raw network's sums for the last position whose
+                                       # priors were valued, moved from one to the next
+    cdef bint raw_stale                # raw to be summed afresh (the search's start, and
+                                       # every RAW_REFRESH worlds, so that the rounding of
+                                       # the updates never adds up)
 
     cdef long long _run(self, long long limit, double deadline) noexcept nogil
     cdef uint32_t _next_gen(self) noexcept nogil

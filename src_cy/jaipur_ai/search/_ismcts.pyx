@@ -28,7 +28,7 @@ from jaipur_ai.search._policy cimport (MAX_CAND, candidates, prior_scores,
                                 playout as run_playout)
 from jaipur_ai.search._decisive cimport ends_round, end_score, any_end_possible, outcome
 from jaipur_ai.search._decisive import decisive_kind, rank_children
-from jaipur_ai.search._evaluation cimport Evaluation, evaluate
+from jaipur_ai.search._evaluation cimport Evaluation, evaluate, raw_sums
 from jaipur_ai.search._infostats cimport InfoStats, node_key, select_by_info
 
 NO_NODE_PY = NO_NODE
@@ -143,6 +143,7 @@ cdef class IsmctsSearcher(RootSearch):
         self.elapsed = 0.0
         self.playout_plies = 0
         self.max_depth = 0
+        self.raw_stale = True
         self._judge_decisive(decisive_samples, judge)
 
     # -- control ---------------------------------------------------------
@@ -257,7 +258,10 @@ cdef class IsmctsSearcher(RootSearch):
         n = candidates(sv, &T, cand)
         if n == 0:
             return -1
-        prior_scores(sv, &T, cand, n, sc, &self.P)
+        if self.raw_stale and self.P.model != NULL:
+            raw_sums(self.P.model, sv, &self.raw)
+            self.raw_stale = False
+        prior_scores(sv, &T, cand, n, sc, &self.P, &self.raw)
         for i in range(n):
             if sc[i] > mx:
                 mx = sc[i]
@@ -370,6 +374,8 @@ cdef class IsmctsSearcher(RootSearch):
         if sample_world(&self.view, &self.truth, self.cheat, &self.prior, &s, &self.rng) != 0:
             return
         self.determinizations += 1
+        if self.determinizations % RAW_REFRESH == 0:
+            self.raw_stale = True
         self.n_opp_keys = 0
         path[0] = 0
         self._select(&s, path, &depth)

@@ -3,7 +3,7 @@
 from jaipur_ai.rules._core cimport State, Move, Rng
 from jaipur_ai.search._params cimport Params
 from jaipur_ai.search._heuristic cimport HoldTab
-from jaipur_ai.search._evaluation cimport Model
+from jaipur_ai.search._evaluation cimport Model, RawSums
 
 cdef enum:
     MAX_CAND = 48              # candidate moves the informed policy scores
@@ -15,13 +15,15 @@ cdef int candidates(const State* s, const HoldTab* T, Move* cand) noexcept nogil
 cdef int score_candidates(const State* s, const HoldTab* T, const Move* cand, int n,
                           double* sc) noexcept nogil
 # the candidates' scores by the learned value after them; priors: the value the tree's
-# priors read (the model's prior_lin where it has one), else the full value
+# priors read (the model's prior_lin where it has one), else the full value; a raw
+# network's sums are moved to s in R where R is given (a caller that values one
+# position after another keeps them), else filled afresh
 cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
-                          const Model* model, bint priors) noexcept nogil
+                          const Model* model, bint priors, RawSums* R) noexcept nogil
 # the scores the tree's PUCT priors are a softmax of (over prior_temp): the move scores,
 # the learned values after the moves where P.learned_priors, the learned move policy
-# where P.use_policy and the model holds one
+# where P.use_policy and the model holds one (R: as rescore_learned's)
 cdef void prior_scores(const State* s, const HoldTab* T, const Move* cand, int n,
-                       double* sc, const Params* P) noexcept nogil
+                       double* sc, const Params* P, RawSums* R) noexcept nogil
 cdef int policy_move(const State* s, Rng* r, const Params* P, Move* out) noexcept nogil
 cdef double playout(State* s, Rng* r, const Params* P) noexcept nogil

@@ -15,8 +15,8 @@ from jaipur_ai.rules._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_
 from jaipur_ai.rules._movegen cimport is_legal, random_playout, random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED
-from jaipur_ai.search._evaluation cimport (learned_logit, prior_logit, child_logit, raw_parent,
-                                          RawParent, Evaluation)
+from jaipur_ai.search._evaluation cimport (learned_logit, prior_logit, child_logit, raw_sums,
+                                          raw_sync, RawSums, Evaluation)
 from jaipur_ai.search._movefeatures cimport move_dot
 from jaipur_ai.search._figures cimport Figures, figures, hand_count, n_empty
 from jaipur_ai.search._heuristic cimport HoldTab, hold_tab, score
@@ -169,21 +169,25 @@ cdef int score_candidates(const State* s, const HoldTab* T, const Move* cand, in
 
 
 cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
-                          const Model* model, bint priors) noexcept nogil:
+                          const Model* model, bint priors, RawSums* R) noexcept nogil:
     """Replace the move scores of candidates that do not end the round by the learned
     value of the position they lead to (LEARNED_POINTS per unit of win logit; for the
     tree's priors, the model's prior_lin where it has one), keeping the look-ahead's
     penalty on moves that let the opponent end the round and win.  A raw network's
     sums are updated from the parent's (child_logit), not summed afresh."""
     cdef State t
-    cdef RawParent R
+    cdef RawSums own
     cdef double pen, mg
     cdef int i
     cdef bint endp = s.deck_len < 5 or n_empty(F, s) >= 2
     cdef bint lin = priors and model.has_prior_lin
-    cdef bint upd = not lin and model.n_raw_hidden > 0 and n > 1
+    cdef bint upd = not lin and model.n_raw_hidden > 0 and (n > 1 or R != NULL)
     if upd:
-        raw_parent(model, s, s.to_move, &R)
+        if R != NULL:
+            raw_sync(model, s, R)
+        else:
+            R = &own
+            raw_sums(model, s, R)
     for i in range(n):
         if endp and ends_round(s, &cand[i]):
             continue                    # scored exactly already
@@ -193,18 +197,18 @@ cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
         if lin:
             sc[i] = prior_logit(model, &t, s.to_move)
         elif upd:
-            sc[i] = child_logit(model, &R, &t, &mg)
+            sc[i] = child_logit(model, R, &t, s.to_move, &mg)
         else:
             sc[i] = learned_logit(model, &t, s.to_move, &mg)
         sc[i] = LEARNED_POINTS * sc[i] + pen
 
 
 cdef void prior_scores(const State* s, const HoldTab* T, const Move* cand, int n,
-                       double* sc, const Params* P) noexcept nogil:
+                       double* sc, const Params* P, RawSums* R) noexcept nogil:
     cdef int i
     score_candidates(s, T, cand, n, sc)
     if P.learned_priors and P.model != NULL:
-        rescore_learned(s, cand, n, sc, P.model, True)
+        rescore_learned(s, cand, n, sc, P.model, True, R)
     if P.use_policy and P.model != NULL and P.model.has_prior:
         # the learned move policy: a scaled prior score plus the move's features (the
         # latter in logit units, so times the temperature the softmax divides by)
@@ -339,7 +343,7 @@ def prior_logits(CoreState st, Evaluation evaluation=None, double prior_temp=1.0
     P.use_policy = policy and evaluation is not None
     hold_tab(&st.s, &T)
     n = candidates(&st.s, &T, cand)
-    prior_scores(&st.s, &T, cand, n, sc, &P)
+    prior_scores(&st.s, &T, cand, n, sc, &P, NULL)
     return [(action_of(&cand[i]), sc[i] / prior_temp) for i in range(n)]
 
 
@@ -366,7 +370,7 @@ def time_policy(CoreState st, int n, Evaluation evaluation, bint policy=True):
         for i in range(n):
             hold_tab(&st.s, &T)
             k = candidates(&st.s, &T, cand)
-            prior_scores(&st.s, &T, cand, k, sc, &P)
+            prior_scores(&st.s, &T, cand, k, sc, &P, NULL)
             acc += sc[0]
     t = perf_counter() - t
     if acc != acc:      # (keeps the loop from being optimised away)
