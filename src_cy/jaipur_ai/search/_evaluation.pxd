@@ -49,6 +49,7 @@ ctypedef struct Model:
 # (NNUE's accumulator): a move changes about 6.5 of a side's 51 raw inputs, so a child's
 # unit inputs are its parent's plus those inputs' weights times their change
 ctypedef struct RawSums:
+    int valid                          # 0: x and a hold nothing yet (raw_sync sums afresh)
     double x[2][N_RAW]                 # the position's raw inputs from player 0's side,
                                        # then player 1's
     double a[2][MAX_RAW_HIDDEN]        # their units' inputs, biases included
@@ -67,7 +68,8 @@ cdef double evaluate(const State* s, int p, double* margin, const Model* model) 
 cdef double learned(const Model* M, const State* s, int p, double* margin) noexcept nogil
 cdef double learned_logit(const Model* M, const State* s, int p, double* margin) noexcept nogil
 # RawSums: raw_sums fills them for s; raw_sync moves them to s from whatever position
-# they were filled for (at the cost of the inputs that differ); child_logit is the
+# they were filled for (at the cost of the inputs that differ), or fills them where
+# they are not valid; child_logit is the
 # learned win logit of p in t, a move away from their position: the same as
 # learned_logit(M, t, p, margin) up to the rounding of the sums' order
 cdef void raw_sums(const Model* M, const State* s, RawSums* R) noexcept nogil

@@ -152,6 +152,7 @@ cdef inline double _raw_out(const Model* M, const double* ap, const double* ao) 
 
 cdef void raw_sums(const Model* M, const State* s, RawSums* R) noexcept nogil:
     """Fill R with s's raw inputs and unit inputs from both players' sides."""
+    R.valid = 1
     if M.n_raw_hidden:
         raw_inputs(s, 0, R.x[0])
         raw_inputs(s, 1, R.x[1])
@@ -178,10 +179,12 @@ cdef void _raw_update(const Model* M, const double* x0, const double* a0,
 
 
 cdef void raw_sync(const Model* M, const State* s, RawSums* R) noexcept nogil:
-    """Move R to s (see the .pxd)."""
+    """Move R to s, or fill it for s where it is not valid (see the .pxd)."""
     cdef double x[N_RAW]
     cdef int side
-    if M.n_raw_hidden:
+    if not R.valid:
+        raw_sums(M, s, R)
+    elif M.n_raw_hidden:
         for side in range(2):
             raw_inputs(s, side, x)
             _raw_update(M, R.x[side], R.a[side], x, R.a[side])
@@ -382,11 +385,9 @@ def raw_sums_drift(Evaluation evaluation, states):
     if M.n_raw_hidden == 0:
         raise ValueError("the evaluation has no raw network")
     out = []
-    for k, st in enumerate(states):
-        if k == 0:
-            raw_sums(M, &st.s, &R)
-        else:
-            raw_sync(M, &st.s, &R)
+    R.valid = 0
+    for st in states:
+        raw_sync(M, &st.s, &R)
         raw_sums(M, &st.s, &fresh)
         worst = 0.0
         for side in range(2):

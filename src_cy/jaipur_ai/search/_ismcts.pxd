@@ -35,10 +35,10 @@ cdef class IsmctsSearcher(RootSearch):
     cdef uint64_t opp_keys[MAX_TREE_DEPTH]  # this iteration's opp_stats keys to back up
     cdef int n_opp_keys                # how many
     cdef RawSums raw                   # a raw network's sums for the last position whose
-                                       # priors were valued, moved from one to the next
-    cdef bint raw_stale                # raw to be summed afresh (the search's start, and
-                                       # every RAW_REFRESH worlds, so that the rounding of
-                                       # the updates never adds up)
+                                       # priors read them, moved from one to the next;
+                                       # made not valid (summed afresh) at the search's
+                                       # start and every RAW_REFRESH worlds, so that the
+                                       # rounding of the updates never adds up
 
     cdef long long _run(self, long long limit, double deadline) noexcept nogil
     cdef uint32_t _next_gen(self) noexcept nogil

@@ -28,7 +28,7 @@ from jaipur_ai.search._policy cimport (MAX_CAND, candidates, prior_scores,
                                 playout as run_playout)
 from jaipur_ai.search._decisive cimport ends_round, end_score, any_end_possible, outcome
 from jaipur_ai.search._decisive import decisive_kind, rank_children
-from jaipur_ai.search._evaluation cimport Evaluation, evaluate, raw_sums
+from jaipur_ai.search._evaluation cimport Evaluation, evaluate
 from jaipur_ai.search._infostats cimport InfoStats, node_key, select_by_info
 
 NO_NODE_PY = NO_NODE
@@ -143,7 +143,7 @@ cdef class IsmctsSearcher(RootSearch):
         self.elapsed = 0.0
         self.playout_plies = 0
         self.max_depth = 0
-        self.raw_stale = True
+        self.raw.valid = 0
         self._judge_decisive(decisive_samples, judge)
 
     # -- control ---------------------------------------------------------
@@ -258,9 +258,6 @@ cdef class IsmctsSearcher(RootSearch):
         n = candidates(sv, &T, cand)
         if n == 0:
             return -1
-        if self.raw_stale and self.P.model != NULL:
-            raw_sums(self.P.model, sv, &self.raw)
-            self.raw_stale = False
         prior_scores(sv, &T, cand, n, sc, &self.P, &self.raw)
         for i in range(n):
             if sc[i] > mx:
@@ -375,7 +372,7 @@ cdef class IsmctsSearcher(RootSearch):
             return
         self.determinizations += 1
         if self.determinizations % RAW_REFRESH == 0:
-            self.raw_stale = True
+            self.raw.valid = 0          # summed afresh at the next priors that read them
         self.n_opp_keys = 0
         path[0] = 0
         self._select(&s, path, &depth)

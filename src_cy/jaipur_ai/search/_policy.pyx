@@ -15,7 +15,7 @@ from jaipur_ai.rules._core cimport (N_GOODS, CAMEL, HAND_LIMIT, MOVE_TAKE, MOVE_
 from jaipur_ai.rules._movegen cimport is_legal, random_playout, random_move
 from jaipur_ai.rules._bridge cimport CoreState
 from jaipur_ai.search._params cimport PLAYOUT_RANDOM, PLAYOUT_INFORMED
-from jaipur_ai.search._evaluation cimport (learned_logit, prior_logit, child_logit, raw_sums,
+from jaipur_ai.search._evaluation cimport (learned_logit, prior_logit, child_logit,
                                           raw_sync, RawSums, Evaluation)
 from jaipur_ai.search._movefeatures cimport move_dot
 from jaipur_ai.search._figures cimport Figures, figures, hand_count, n_empty
@@ -183,11 +183,10 @@ cdef void rescore_learned(const State* s, const Move* cand, int n, double* sc,
     cdef bint lin = priors and model.has_prior_lin
     cdef bint upd = not lin and model.n_raw_hidden > 0 and (n > 1 or R != NULL)
     if upd:
-        if R != NULL:
-            raw_sync(model, s, R)
-        else:
+        if R == NULL:
             R = &own
-            raw_sums(model, s, R)
+            own.valid = 0
+        raw_sync(model, s, R)
     for i in range(n):
         if endp and ends_round(s, &cand[i]):
             continue                    # scored exactly already
