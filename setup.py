@@ -41,7 +41,8 @@ extensions = [
     Extension(
         f"jaipur_ai.{name}",
         [f"src_cy/jaipur_ai/{name.replace('.', '/')}.pyx"],
-        include_dirs=[np.get_include()],
+        # src_cy/jaipur_ai/search for the C loops of _kernels.h
+        include_dirs=[np.get_include(), "src_cy/jaipur_ai/search"],
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )

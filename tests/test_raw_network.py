@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -374,3 +377,43 @@ def test_a_search_with_the_raw_network_in_its_priors_is_fair_and_deterministic(t
     rows = [[(str(m.move), m.visits, m.win_probability) for m in r] for r in (a, b, c)]
     assert rows[0] == rows[1] == rows[2]
     assert a.best in s.legal_moves()
+
+
+_VALUES = """
+import sys, numpy as np
+import jaipur_ai as jp
+from jaipur_ai.search import _evaluation, evaluation
+w = np.load(sys.argv[1])
+ev = evaluation.evaluation_of({k: w[k] for k in w.files})
+out = [_evaluation.KERNELS]
+for deal in range(4):
+    s = jp.GameState.new(seed=deal, starter=deal & 1)
+    while not s.is_round_over:
+        out += [ev.value(s._core, p)[0].hex() for p in (0, 1)]
+        s = s.apply(s.legal_moves()[len(out) % len(s.legal_moves())])
+a = jp.Engine.from_options(weights=sys.argv[2]).analyse(jp.GameState.new(seed=9), iterations=600,
+                                                          seed=1)
+out += [f"{m.move} {m.visits} {m.win_probability.hex()}" for m in a]
+print(" ".join(out))
+"""
+
+
+def test_every_vector_width_gives_the_same_bits(tmp_path):
+    # the evaluation's loops are made for four doubles (AVX2) and for two, the first
+    # picked where the processor has it (_kernels.h); each sum in one fixed order, so
+    # values and searches are the same to the bit whichever runs. On a machine without
+    # AVX2 both runs take the two-double loops, and the test compares them with themselves.
+    r = np.random.default_rng(8)
+    w = _raw_weights(r, 100, hidden=13)
+    w["lin"] *= 0.05
+    arrays, priors = tmp_path / "w.npz", tmp_path / "priors.npz"
+    np.savez(arrays, **w)
+    evaluation.save_weights(priors, w, {"test": True})
+    runs = {}
+    for kernels in ("", "generic"):
+        env = dict(os.environ, JAIPUR_AI_KERNELS=kernels)
+        out = subprocess.run([sys.executable, "-c", _VALUES, str(arrays), str(priors)],
+                             env=env, capture_output=True, text=True, timeout=600, check=True)
+        runs[kernels] = out.stdout.split()
+    assert runs["generic"][0] == "generic" and runs[""][0] in ("avx2", "generic")
+    assert len(runs[""]) > 100 and runs[""][1:] == runs["generic"][1:]

@@ -3,6 +3,9 @@ from typing import Any, Optional
 
 from jaipur_ai.rules._bridge import CoreState
 
+# the vector width of the evaluation's loops: "avx2" or "generic"
+KERNELS: str
+
 class Evaluation:
     source: str
     calibration: tuple[float, ...]

@@ -15,6 +15,8 @@ As the features change sign with the player, the two players' values add up to o
 from libc.math cimport exp
 from libc.string cimport memset, memcpy
 
+import os
+
 import numpy as np
 
 from jaipur_ai.rules._core cimport N_GOODS, RESULT_NONE, round_totals
@@ -23,6 +25,23 @@ from jaipur_ai.search._features cimport features, N_FEATURES_V1
 from jaipur_ai.search._rawinputs cimport raw_inputs
 from jaipur_ai.search._heuristic cimport Heur, weights, hold_value
 from jaipur_ai.search._decisive cimport outcome
+
+# The inner loops (the hidden units' input sums, the raw network's output) are in C,
+# written for vectors of four doubles (AVX2) and of two, the same bits from each:
+# _kernels.h says how. JAIPUR_AI_KERNELS=generic in the environment keeps the
+# two-double versions on a machine with AVX2 (to compare, or to rule them out).
+cdef extern from "_kernels.h":
+    void add_rows "jaipur_ai_add_rows"(const double* W, int stride, const int* row,
+                                       const double* scale, int k, double* a,
+                                       int nh) noexcept nogil
+    double relu_out "jaipur_ai_relu_out"(const double* W, int stride, const double* v,
+                                         const double* p0, const int* rp, const double* sp,
+                                         int kp, const double* o0, const int* ro,
+                                         const double* so, int ko, int nh) noexcept nogil
+    const char* pick_kernels "jaipur_ai_pick_kernels"(int generic) noexcept nogil
+
+# the vector width of the loops on this machine: "avx2" or "generic"
+KERNELS = pick_kernels(os.environ.get("JAIPUR_AI_KERNELS", "") == "generic").decode()
 
 cdef const Heur* H = weights()
 # the hidden layers are summed UNIT_BLOCK units at a time, up to MAX_HIDDEN
@@ -56,36 +75,24 @@ cdef double _feature_logit(const Model* M, const State* s, int p,
     the linear features and the hidden layer over them."""
     cdef double f[N_FEATURES]
     cdef double a[MAX_HIDDEN]
-    cdef double blk[UNIT_BLOCK]
+    cdef double fnz[N_FEATURES]
     cdef int nz[N_FEATURES]
-    cdef double z = 0.0, mg = 0.0, x, up, down
-    cdef const double* row
-    cdef int i, j, jb, k = 0, n = M.n_features, nh = M.n_hidden
+    cdef double z = 0.0, mg = 0.0, up, down
+    cdef int i, j, k = 0, n = M.n_features, nh = M.n_hidden
     features(s, p, f, n)
     for i in range(n):
         z += M.lin[i] * f[i]
         mg += M.margin[i] * f[i]
     if nh:
         # the hidden units' input sums over the features that are not 0 (about 30 of
-        # 53), a block of UNIT_BLOCK units at a time so that the block's sums stay in
-        # registers; each unit still adds its features in order (the sums of a
-        # unit-by-unit loop), and the block's units are added side by side
+        # 53), UNIT_BLOCK units at a time (add_rows)
         for i in range(n):
             if f[i] != 0.0:
                 nz[k] = i
+                fnz[k] = f[i]
                 k += 1
-        jb = 0
-        while jb < nh:
-            for j in range(UNIT_BLOCK):
-                blk[j] = 0.0
-            for i in range(k):
-                x = f[nz[i]]
-                row = &M.wt[nz[i]][jb]
-                for j in range(UNIT_BLOCK):
-                    blk[j] += row[j] * x
-            for j in range(UNIT_BLOCK):
-                a[jb + j] = blk[j]
-            jb += UNIT_BLOCK
+        memset(a, 0, sizeof(a))
+        add_rows(&M.wt[0][0], MAX_HIDDEN, nz, fnz, k, a, _blocks(nh))
         # h(f) - h(-f), one unit at a time, without branches (the signs are as
         # good as random, and a mispredicted branch costs more than a unit)
         for j in range(nh):
@@ -104,25 +111,24 @@ cdef double learned_logit(const Model* M, const State* s, int p, double* margin)
     return _clamped(z)
 
 
+cdef inline int _blocks(int n) noexcept nogil:
+    """n units rounded up to whole blocks (the weights of the units past n are 0)."""
+    return (n + UNIT_BLOCK - 1) // UNIT_BLOCK * UNIT_BLOCK
+
+
 cdef void _raw_side(const Model* M, const double* x, double* a) noexcept nogil:
     """a[0:n_raw_hidden]: the raw network's unit inputs for raw inputs x (the inputs
-    that are 0 skipped; UNIT_BLOCK units at a time, as the hidden layer above)."""
-    cdef double blk[UNIT_BLOCK]
-    cdef double xi
-    cdef const double* row
-    cdef int i, j, jb = 0, nh = M.n_raw_hidden
-    while jb < nh:
-        for j in range(UNIT_BLOCK):
-            blk[j] = M.raw_b[jb + j]
-        for i in range(N_RAW):
-            xi = x[i]
-            if xi != 0.0:
-                row = &M.raw_wt[i][jb]
-                for j in range(UNIT_BLOCK):
-                    blk[j] += row[j] * xi
-        for j in range(UNIT_BLOCK):
-            a[jb + j] = blk[j]
-        jb += UNIT_BLOCK
+    that are 0 skipped)."""
+    cdef int row[N_RAW]
+    cdef double val[N_RAW]
+    cdef int i, k = 0, nh = _blocks(M.n_raw_hidden)
+    for i in range(N_RAW):
+        if x[i] != 0.0:
+            row[k] = i
+            val[k] = x[i]
+            k += 1
+    memcpy(a, M.raw_b, nh * sizeof(double))
+    add_rows(&M.raw_wt[0][0], MAX_RAW_HIDDEN, row, val, k, a, nh)
 
 
 cdef double _raw_network(const Model* M, const State* s, int p) noexcept nogil:
@@ -136,18 +142,8 @@ cdef double _raw_network(const Model* M, const State* s, int p) noexcept nogil:
     raw_inputs(s, 1 - p, xo)
     _raw_side(M, xp, ap)
     _raw_side(M, xo, ao)
-    return _raw_out(M, ap, ao)
-
-
-cdef inline double _raw_out(const Model* M, const double* ap, const double* ao) noexcept nogil:
-    """The raw network's share of the logit from both sides' unit inputs."""
-    cdef double z = 0.0, u, w
-    cdef int j
-    for j in range(M.n_raw_hidden):
-        u = ap[j]
-        w = ao[j]
-        z += M.raw_v[j] * ((u if u > 0.0 else 0.0) - (w if w > 0.0 else 0.0))
-    return z
+    return relu_out(&M.raw_wt[0][0], MAX_RAW_HIDDEN, M.raw_v, ap, NULL, NULL, 0,
+                    ao, NULL, NULL, 0, _blocks(M.n_raw_hidden))
 
 
 cdef void raw_sums(const Model* M, const State* s, RawSums* R) noexcept nogil:
@@ -160,22 +156,26 @@ cdef void raw_sums(const Model* M, const State* s, RawSums* R) noexcept nogil:
         _raw_side(M, R.x[1], R.a[1])
 
 
-cdef void _raw_update(const Model* M, const double* x0, const double* a0,
-                      const double* x, double* a) noexcept nogil:
-    """a: unit inputs a0 of raw inputs x0 moved to those of x, over the inputs that
-    changed only (a may be a0; the units past n_raw_hidden, up to the block, have
-    weights 0)."""
-    cdef double d
-    cdef const double* row
-    cdef int i, j, nh = (M.n_raw_hidden + UNIT_BLOCK - 1) // UNIT_BLOCK * UNIT_BLOCK
-    if a != a0:
-        memcpy(a, a0, nh * sizeof(double))
+cdef inline int _changed(const double* x0, const double* x, int* row,
+                         double* d) noexcept nogil:
+    """The raw inputs that differ from x0 to x (row) and by how much (d); their number."""
+    cdef int i, k = 0
     for i in range(N_RAW):
-        d = x[i] - x0[i]
-        if d != 0.0:
-            row = &M.raw_wt[i][0]
-            for j in range(nh):
-                a[j] += row[j] * d
+        if x[i] != x0[i]:
+            row[k] = i
+            d[k] = x[i] - x0[i]
+            k += 1
+    return k
+
+
+cdef void _raw_update(const Model* M, const double* x0, double* a,
+                      const double* x) noexcept nogil:
+    """a: the unit inputs of raw inputs x0, moved to those of x in place, over the
+    inputs that changed only."""
+    cdef int row[N_RAW]
+    cdef double d[N_RAW]
+    cdef int k = _changed(x0, x, row, d)
+    add_rows(&M.raw_wt[0][0], MAX_RAW_HIDDEN, row, d, k, a, _blocks(M.n_raw_hidden))
 
 
 cdef void raw_sync(const Model* M, const State* s, RawSums* R) noexcept nogil:
@@ -187,7 +187,7 @@ cdef void raw_sync(const Model* M, const State* s, RawSums* R) noexcept nogil:
     elif M.n_raw_hidden:
         for side in range(2):
             raw_inputs(s, side, x)
-            _raw_update(M, R.x[side], R.a[side], x, R.a[side])
+            _raw_update(M, R.x[side], R.a[side], x)
             memcpy(R.x[side], x, sizeof(x))
 
 
@@ -195,15 +195,19 @@ cdef double child_logit(const Model* M, const RawSums* R, const State* t, int p,
                         double* margin) noexcept nogil:
     """The learned win logit of p in t, a position a move away from R's (see the .pxd)."""
     cdef double x[N_RAW]
-    cdef double ap[MAX_RAW_HIDDEN]
-    cdef double ao[MAX_RAW_HIDDEN]
+    cdef int rp[N_RAW]
+    cdef int ro[N_RAW]
+    cdef double dp[N_RAW]
+    cdef double dn[N_RAW]
+    cdef int kp, ko
     cdef double z = _feature_logit(M, t, p, margin)
     if M.n_raw_hidden:
         raw_inputs(t, p, x)
-        _raw_update(M, R.x[p], R.a[p], x, ap)
+        kp = _changed(R.x[p], x, rp, dp)
         raw_inputs(t, 1 - p, x)
-        _raw_update(M, R.x[1 - p], R.a[1 - p], x, ao)
-        z += _raw_out(M, ap, ao)
+        ko = _changed(R.x[1 - p], x, ro, dn)
+        z += relu_out(&M.raw_wt[0][0], MAX_RAW_HIDDEN, M.raw_v, R.a[p], rp, dp, kp,
+                      R.a[1 - p], ro, dn, ko, _blocks(M.n_raw_hidden))
     return _clamped(z)
 
 
