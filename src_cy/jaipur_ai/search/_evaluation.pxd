@@ -7,7 +7,8 @@ from jaipur_ai.search._rawinputs cimport N_RAW
 
 cdef enum:
     MAX_HIDDEN = 64            # largest hidden layer of a learned evaluation
-    UNIT_BLOCK = 8             # hidden units summed together (MAX_HIDDEN is a multiple);
+    UNIT_BLOCK = 8             # hidden units are summed in whole blocks of this many
+                               # (_kernels.h; MAX_HIDDEN is a multiple);
                                # the weights of units past n_hidden are 0
     MAX_RAW_HIDDEN = 128       # largest hidden layer of the raw-input network (a
                                # multiple of UNIT_BLOCK)

@@ -31,30 +31,25 @@ typedef double (*jaipur_ai_relu_out_fn)(const double* W, int stride, const doubl
 
 #if defined(__GNUC__)
 
-#define JAIPUR_AI_ADD_ROWS(NAME, V, VU, N)                                              \
-    static void NAME(const double* W, int stride, const int* row, const double* scale,  \
-                     int k, double* a, int nh) {                                        \
-        int jb = 0;                                                                     \
-        for (; jb + 16 <= nh; jb += 16) {                                               \
-            V acc[16 / N];                                                              \
-            for (int q = 0; q < 16 / N; q++) acc[q] = *(const VU*)(a + jb + q * N);     \
-            for (int r = 0; r < k; r++) {                                               \
-                const double* w = W + (long)row[r] * stride + jb;                       \
-                const double x = scale[r];                                              \
-                for (int q = 0; q < 16 / N; q++) acc[q] += *(const VU*)(w + q * N) * x; \
-            }                                                                           \
-            for (int q = 0; q < 16 / N; q++) *(VU*)(a + jb + q * N) = acc[q];           \
-        }                                                                               \
-        for (; jb < nh; jb += 8) {                                                      \
-            V acc[8 / N];                                                               \
-            for (int q = 0; q < 8 / N; q++) acc[q] = *(const VU*)(a + jb + q * N);      \
-            for (int r = 0; r < k; r++) {                                               \
-                const double* w = W + (long)row[r] * stride + jb;                       \
-                const double x = scale[r];                                              \
-                for (int q = 0; q < 8 / N; q++) acc[q] += *(const VU*)(w + q * N) * x;  \
-            }                                                                           \
-            for (int q = 0; q < 8 / N; q++) *(VU*)(a + jb + q * N) = acc[q];            \
-        }                                                                               \
+/* one block of B units of add_rows, from unit jb: B / N vectors of sums in registers */
+#define JAIPUR_AI_ROWS_BLOCK(V, VU, N, B)                                              \
+    {                                                                                  \
+        V acc[B / N];                                                                  \
+        for (int q = 0; q < B / N; q++) acc[q] = *(const VU*)(a + jb + q * N);         \
+        for (int r = 0; r < k; r++) {                                                  \
+            const double* w = W + (long)row[r] * stride + jb;                          \
+            const double x = scale[r];                                                 \
+            for (int q = 0; q < B / N; q++) acc[q] += *(const VU*)(w + q * N) * x;     \
+        }                                                                              \
+        for (int q = 0; q < B / N; q++) *(VU*)(a + jb + q * N) = acc[q];               \
+    }
+
+#define JAIPUR_AI_ADD_ROWS(NAME, V, VU, N)                                             \
+    static void NAME(const double* W, int stride, const int* row, const double* scale, \
+                     int k, double* a, int nh) {                                       \
+        int jb = 0;                                                                    \
+        for (; jb + 16 <= nh; jb += 16) JAIPUR_AI_ROWS_BLOCK(V, VU, N, 16)             \
+        for (; jb < nh; jb += 8) JAIPUR_AI_ROWS_BLOCK(V, VU, N, 8)                     \
     }
 
 /* relu by a mask: x where x > 0, else +0.0 (the bits of the plain `x if x > 0 else 0`) */
