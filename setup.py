@@ -22,8 +22,10 @@ directives = {
 }
 # In the debug build the C arrays of the core (fixed-size arrays in the State
 # struct, move buffers) are bounds-checked too: an index out of range traps.
+# -ffp-contract=off: no multiply and add fused into an FMA where the target has one, so
+# that the evaluation's sums round the same whichever of its loops runs (_kernels.h).
 compile_args = (["-O1", "-g", "-UNDEBUG", "-fsanitize=bounds", "-fsanitize-undefined-trap-on-error"]
-                if DEBUG else ["-O3"])
+                if DEBUG else ["-O3"]) + ["-ffp-contract=off"]
 
 # The compiled modules (docs/development.md has the map): the rules core, then the
 # search split by responsibility, then the environments for learning (observation tensor, vectorised environment, OpenSpiel chance hooks)

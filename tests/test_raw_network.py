@@ -401,8 +401,7 @@ print(" ".join(out))
 def test_every_vector_width_gives_the_same_bits(tmp_path):
     # the evaluation's loops are made for four doubles (AVX2) and for two, the first
     # picked where the processor has it (_kernels.h); each sum in one fixed order, so
-    # values and searches are the same to the bit whichever runs. On a machine without
-    # AVX2 both runs take the two-double loops, and the test compares them with themselves.
+    # values and searches are the same to the bit whichever runs
     r = np.random.default_rng(8)
     w = _raw_weights(r, 100, hidden=13)
     w["lin"] *= 0.05
@@ -413,7 +412,10 @@ def test_every_vector_width_gives_the_same_bits(tmp_path):
     for kernels in ("", "generic"):
         env = dict(os.environ, JAIPUR_AI_KERNELS=kernels)
         out = subprocess.run([sys.executable, "-c", _VALUES, str(arrays), str(priors)],
-                             env=env, capture_output=True, text=True, timeout=600, check=True)
+                             env=env, capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stderr
         runs[kernels] = out.stdout.split()
     assert runs["generic"][0] == "generic" and runs[""][0] in ("avx2", "generic")
+    if runs[""][0] == "generic":
+        pytest.skip("this processor (or build) has no AVX2 loops: one version, nothing to compare")
     assert len(runs[""]) > 100 and runs[""][1:] == runs["generic"][1:]

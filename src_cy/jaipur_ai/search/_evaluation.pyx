@@ -27,8 +27,8 @@ from jaipur_ai.search._heuristic cimport Heur, weights, hold_value
 from jaipur_ai.search._decisive cimport outcome
 
 # The inner loops (the hidden units' input sums, the raw network's output) are in C,
-# written for vectors of four doubles (AVX2) and of two, the same bits from each:
-# _kernels.h says how. JAIPUR_AI_KERNELS=generic in the environment keeps the
+# written for vectors of four doubles (AVX2) and of two, the same bits from each
+# (_kernels.h says how). JAIPUR_AI_KERNELS=generic in the environment keeps the
 # two-double versions on a machine with AVX2 (to compare, or to rule them out).
 cdef extern from "_kernels.h":
     void add_rows "jaipur_ai_add_rows"(const double* W, int stride, const int* row,

@@ -6,10 +6,12 @@
  * (SSE2 on any x86-64, NEON). jaipur_ai_pick_kernels() points the loops at the AVX2
  * versions where the processor has AVX2; a compiler without vector types gets plain C.
  *
- * Every version gives the same bits. FMA is left out on purpose, and each sum is made in
- * one fixed order: a unit's input sum adds its rows in the order given; the output adds
- * unit j's term into lane j % 4, each lane in the order of the units, then
- * (lane 0 + lane 1) + (lane 2 + lane 3). So a search is the same on every machine.
+ * Every version gives the same bits: each sum is made in one fixed order (a unit's input
+ * sum adds its rows in the order given; the output adds unit j's term into lane j % 4,
+ * each lane in the order of the units, then (lane 0 + lane 1) + (lane 2 + lane 3)), and
+ * setup.py compiles with -ffp-contract=off, so that no multiply and add is fused into an
+ * FMA (which rounds once, not twice) where the target has one. So a search is the same
+ * whichever version runs. (Define JAIPUR_AI_NO_VECTORS to build the plain C, to check it.)
  */
 #ifndef JAIPUR_AI_KERNELS_H
 #define JAIPUR_AI_KERNELS_H
@@ -29,7 +31,7 @@ typedef double (*jaipur_ai_relu_out_fn)(const double* W, int stride, const doubl
                                         int kp, const double* o0, const int* ro,
                                         const double* so, int ko, int nh);
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(JAIPUR_AI_NO_VECTORS)
 
 /* one block of B units of add_rows, from unit jb: B / N vectors of sums in registers */
 #define JAIPUR_AI_ROWS_BLOCK(V, VU, N, B)                                              \
@@ -87,15 +89,17 @@ typedef double (*jaipur_ai_relu_out_fn)(const double* W, int stride, const doubl
     }
 
 typedef double jaipur_ai_v2 __attribute__((vector_size(16)));
-typedef double jaipur_ai_v2u __attribute__((vector_size(16), aligned(8)));
+typedef double jaipur_ai_v2u __attribute__((vector_size(16), aligned(8), may_alias));
 typedef long long jaipur_ai_l2 __attribute__((vector_size(16)));
 JAIPUR_AI_ADD_ROWS(jaipur_ai_add_rows_v2, jaipur_ai_v2, jaipur_ai_v2u, 2)
 JAIPUR_AI_RELU_OUT(jaipur_ai_relu_out_v2, jaipur_ai_v2, jaipur_ai_v2u, jaipur_ai_l2, 2)
 
-#if defined(__x86_64__) && !defined(JAIPUR_AI_NO_AVX2)
+/* not on macOS (its runtime lacks __builtin_cpu_supports' support) nor Windows (GCC
+ * cannot align a 32-byte spill on its stack there): those take the two-double loops */
+#if defined(__x86_64__) && !defined(__APPLE__) && !defined(_WIN32) && !defined(JAIPUR_AI_NO_AVX2)
 #define JAIPUR_AI_HAS_AVX2_KERNELS 1
 typedef double jaipur_ai_v4 __attribute__((vector_size(32)));
-typedef double jaipur_ai_v4u __attribute__((vector_size(32), aligned(8)));
+typedef double jaipur_ai_v4u __attribute__((vector_size(32), aligned(8), may_alias));
 typedef long long jaipur_ai_l4 __attribute__((vector_size(32)));
 __attribute__((target("avx2")))
 JAIPUR_AI_ADD_ROWS(jaipur_ai_add_rows_v4, jaipur_ai_v4, jaipur_ai_v4u, 4)
