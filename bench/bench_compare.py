@@ -19,7 +19,13 @@ Measured (one core):
   ``legal_moves()``), steps per second;
 * ``VectorEnv(256)`` steps per second against its random opponent;
 * the default engine's ISMCTS iterations per second, 20,000 iterations from each of
-  12 positions (bench_search.py's: 4 seeds, early, middle and late), seed 1.
+  12 positions (bench_search.py's: 4 seeds, early, middle and late), seed 1;
+* with the learned weights of ``--weights`` (a file with a raw network or a hidden
+  layer; bench/weights/raw128-20k.npz by default), on ten positions of a greedy round:
+  one value (``time_evaluation``, ns, median), one node's priors with the weights'
+  ``prior_lin`` removed, so that they read the full value of each child (``time_policy``,
+  microseconds, median of six), and the search with those priors at 3,000 iterations
+  (iterations per second).
 
 ``--rows search,best_move`` measures only those rows (``--rows`` lists the names).
 """
@@ -38,7 +44,7 @@ PROBE = r'''
 import json, random, sys, time, timeit
 import jaipur_ai as jp
 from jaipur_ai.rules import _core, _movegen
-what = sys.argv[1]
+what, weights = sys.argv[1], sys.argv[2]
 def best(f, number, repeat=3):
     return min(timeit.repeat(f, number=number, repeat=repeat)) / number
 def position():
@@ -86,6 +92,30 @@ elif what == "search":
             a = e.analyse(p.view(p.to_move), iterations=20000, seed=1)
             its += a.iterations; secs += a.elapsed
     out = its / secs
+elif what in ("value", "priors", "priors_search"):
+    import os, statistics, tempfile
+    from jaipur_ai.search._evaluation import time_evaluation
+    from jaipur_ai.search._search import time_policy
+    from jaipur_ai.search.evaluation import evaluation_of, load_evaluation, read_weights, save_weights
+    s, g, line = jp.GameState.new(seed=3, starter=0), jp.Engine("greedy"), []
+    for k in range(30):
+        line.append(s); s = s.apply(g.best_move(s, seed=k))
+    line = line[::3]
+    w = {k: v for k, v in read_weights(weights).items() if k != "prior_lin"}
+    if what == "value":
+        ev = load_evaluation(weights)
+        out = 1e9 * statistics.median(time_evaluation(p.core_object(), 50000, ev) for p in line)
+    elif what == "priors":
+        ev = evaluation_of(w)
+        out = 1e6 * statistics.median(time_policy(p.core_object(), 20000, ev)[0] for p in line[:6])
+    else:
+        path = os.path.join(tempfile.mkdtemp(), "priors.npz")
+        save_weights(path, w, {"bench": "the full value in the priors"})
+        e, its, secs = jp.Engine.from_options(weights=path), 0, 0.0
+        for i, p in enumerate(line):
+            a = e.analyse(p.view(p.to_move), iterations=3000, seed=i)
+            its += a.iterations; secs += a.elapsed
+        out = its / secs
 elif what == "vecenv":
     env = jp.VectorEnv(256, seed=1); env.reset()
     for _ in range(20): env.step(env.sample_actions())
@@ -102,13 +132,16 @@ ROWS = (("core", "rules core, random rounds (all moves generated)", "plies/s"),
         ("best_move", "best_move(view, iterations=1)", "ms"),
         ("api_step", "a step through the Python API (legal_moves + apply)", "steps/s"),
         ("vecenv", "VectorEnv(256), random opponent", "steps/s"),
-        ("search", "the default ISMCTS, 12 positions", "iterations/s"))
+        ("search", "the default ISMCTS, 12 positions", "iterations/s"),
+        ("value", "a value with --weights", "ns"),
+        ("priors", "a node's priors with --weights' full value", "us"),
+        ("priors_search", "ISMCTS with those priors, 3,000 iterations", "iterations/s"))
 
 
-def probe(tree: str, what: str):
+def probe(tree: str, what: str, weights: str):
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
     # run from the tree itself: with -c the working directory comes first on sys.path
-    out = subprocess.run([sys.executable, "-c", PROBE, what], env=env, cwd=tree,
+    out = subprocess.run([sys.executable, "-c", PROBE, what, weights], env=env, cwd=tree,
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
@@ -121,7 +154,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--rows", default=",".join(k for k, _, _ in ROWS),
                     help="the rows to measure, comma-separated (default: all)")
+    ap.add_argument("--weights", default="bench/weights/raw128-20k.npz",
+                    help="the learned weights of the value and priors rows")
     a = ap.parse_args()
+    a.weights = os.path.abspath(a.weights)
     a.rows = [r for r in a.rows.split(",") if r]
     unknown = [r for r in a.rows if r not in {k for k, _, _ in ROWS}]
     if unknown:
@@ -140,7 +176,7 @@ def measure(a: argparse.Namespace, exe: str) -> dict:
             if k not in a.rows:
                 continue
             for side, tree in (("before", a.before), ("after", a.after)):
-                runs[k][side].append(probe(tree, k))
+                runs[k][side].append(probe(tree, k, a.weights))
             if k == "core":
                 t, plies, _ = bench_core.run_limit(exe, "enumerate", 5000, 1)
                 runs["limit"]["enumerate"].append(plies / t)
@@ -161,8 +197,8 @@ def report(a: argparse.Namespace, runs: dict) -> None:
         if k not in med:
             continue
         b, f = med[k]["before"], med[k]["after"]
-        fmt = (lambda x: "-" if x is None else f"{x:,.0f}") if unit.endswith("/s") else \
-              (lambda x: "-" if x is None else f"{x:,.2f}")
+        fmt = (lambda x: "-" if x is None else f"{x:,.0f}") if unit.endswith("/s") or unit == "ns" \
+            else (lambda x: "-" if x is None else f"{x:,.2f}")
         ratio = "-" if b is None or f is None else f"{f / b:.2f}x"
         print(f"{label + ' (' + unit + ')':<54}{fmt(b):>12}{fmt(f):>12}{ratio:>14}")
     for mode, k in (("enumerate", "core"), ("count", "core_counted")):
