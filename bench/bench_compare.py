@@ -109,12 +109,13 @@ elif what in ("value", "priors", "priors_search"):
         ev = evaluation_of(w)
         out = 1e6 * statistics.median(time_policy(p.core_object(), 20000, ev)[0] for p in line[:6])
     else:
-        path = os.path.join(tempfile.mkdtemp(), "priors.npz")
-        save_weights(path, w, {"bench": "the full value in the priors"})
-        e, its, secs = jp.Engine.from_options(weights=path), 0, 0.0
-        for i, p in enumerate(line):
-            a = e.analyse(p.view(p.to_move), iterations=3000, seed=i)
-            its += a.iterations; secs += a.elapsed
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "priors.npz")
+            save_weights(path, w, {"bench": "the full value in the priors"})
+            e, its, secs = jp.Engine.from_options(weights=path), 0, 0.0
+            for i, p in enumerate(line):
+                a = e.analyse(p.view(p.to_move), iterations=3000, seed=i)
+                its += a.iterations; secs += a.elapsed
         out = its / secs
 elif what == "vecenv":
     env = jp.VectorEnv(256, seed=1); env.reset()

@@ -116,21 +116,6 @@ cdef inline int _blocks(int n) noexcept nogil:
     return (n + UNIT_BLOCK - 1) // UNIT_BLOCK * UNIT_BLOCK
 
 
-cdef void _raw_side(const Model* M, const double* x, double* a) noexcept nogil:
-    """a[0:n_raw_hidden]: the raw network's unit inputs for raw inputs x (the inputs
-    that are 0 skipped)."""
-    cdef int row[N_RAW]
-    cdef double val[N_RAW]
-    cdef int i, k = 0, nh = _blocks(M.n_raw_hidden)
-    for i in range(N_RAW):
-        if x[i] != 0.0:
-            row[k] = i
-            val[k] = x[i]
-            k += 1
-    memcpy(a, M.raw_b, nh * sizeof(double))
-    add_rows(&M.raw_wt[0][0], MAX_RAW_HIDDEN, row, val, k, a, nh)
-
-
 cdef double _raw_network(const Model* M, const State* s, int p) noexcept nogil:
     """g(raw(s, p)) - g(raw(s, 1 - p)): the raw-input network's share of p's win logit,
     antisymmetric by construction."""
@@ -176,6 +161,18 @@ cdef void _raw_update(const Model* M, const double* x0, double* a,
     cdef double d[N_RAW]
     cdef int k = _changed(x0, x, row, d)
     add_rows(&M.raw_wt[0][0], MAX_RAW_HIDDEN, row, d, k, a, _blocks(M.n_raw_hidden))
+
+
+# raw inputs all 0 (a C static, zeroed at load): a side's sums from scratch are its
+# biases moved from these to its inputs (_raw_side)
+cdef double ZERO_INPUTS[N_RAW]
+
+
+cdef void _raw_side(const Model* M, const double* x, double* a) noexcept nogil:
+    """a[0:n_raw_hidden]: the raw network's unit inputs for raw inputs x: the biases,
+    moved from inputs all 0 to x (the inputs that are 0 skipped)."""
+    memcpy(a, M.raw_b, _blocks(M.n_raw_hidden) * sizeof(double))
+    _raw_update(M, ZERO_INPUTS, a, x)
 
 
 cdef void raw_sync(const Model* M, const State* s, RawSums* R) noexcept nogil:
