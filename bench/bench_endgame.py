@@ -1,7 +1,7 @@
 """How often the exact endgame solve decides a move, how often it changes the move the tree
 search would play, and what it costs (docs/search.md, "Exact endgames").
 
-Usage:  python bench/bench_endgame.py [--rounds 20] [--iterations 3000] [--seed 1] [--json]
+Usage:  python bench/bench_endgame.py [--rounds 20] [--iterations 3000] [--seed 1] [--deck 3] [--json]
 
 Self-play rounds with the default engine at a fixed iteration budget, both seats.  At
 each move whose position is near the end (the pile at most ``endgame_deck`` cards), the
@@ -21,9 +21,9 @@ import jaipur_ai as jp
 from jaipur_ai.search.endgame import near_end
 
 
-def run(rounds: int, iterations: int, seed: int) -> dict:
+def run(rounds: int, iterations: int, seed: int, deck: int = 3) -> dict:
     tree = jp.Engine()
-    settings = jp.Settings().replace(endgame=True)
+    settings = jp.Settings().replace(endgame=True, endgame_deck=deck)
     solver = jp.Engine(settings=settings)
     near = decided = changed = 0
     t_tree: list[float] = []
@@ -67,9 +67,10 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--iterations", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--deck", type=int, default=3, help="endgame_deck: solve once the pile holds at most this many cards")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    out = run(args.rounds, args.iterations, args.seed)
+    out = run(args.rounds, args.iterations, args.seed, args.deck)
     if args.json:
         print(json.dumps(out, indent=1))
     else:
