@@ -378,6 +378,11 @@ OPTIONS: tuple[Option, ...] = (
     _o("endgame_nodes", "int", 1_000_000, "exact endgames: positions the solve may visit "
        "before the tree search decides instead (with an iteration limit, at most 100 per "
        "iteration)", lo=1, hi=1_000_000_000, algorithms=_IS, scope="settings"),
+    _o("late_search", "choice", "ismcts", "ISMCTS: what searches the late positions "
+       "(two goods-token stacks empty, or at most 3 cards in the draw pile): 'ismcts' the "
+       "tree as everywhere, or 'expectimax' as the expectimax engine searches (its "
+       "worlds dealt uniformly; docs/search.md, \"Late positions\")",
+       choices=("ismcts", "expectimax"), algorithms=_IS, scope="settings"),
     _o("rollouts", "int", 0, "the search's n best candidates are played to the end of "
        "the round in the same sampled worlds (the learned move policy for both players, "
        "each reading only what it knows): each move's result and its difference from "

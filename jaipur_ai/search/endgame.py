@@ -19,6 +19,7 @@ from typing import Any, Callable, Optional
 
 from jaipur_ai.errors import InvalidPositionError
 from jaipur_ai.options import MAX_DEPTH
+from jaipur_ai.rules._cards import TOKENS
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search._endgame import EndgameSolver
 from jaipur_ai.search._search import derive_seed
@@ -26,7 +27,8 @@ from jaipur_ai.search.analysis import Analysis, Candidate
 from jaipur_ai.search.settings import Settings
 from jaipur_ai.search.threads import run_threads
 
-__all__ = ["near_end", "solve_endgame", "TIME_SHARE", "NODES_PER_ITERATION"]
+__all__ = ["near_end", "is_late", "late_search", "solve_endgame", "TIME_SHARE",
+           "NODES_PER_ITERATION", "LATE_PILE", "LATE_NODES_PER_ITERATION"]
 
 TIME_SHARE = 0.5
 """The share of a move's time the solve may take before the tree search gets the rest."""
@@ -36,6 +38,31 @@ NODES_PER_ITERATION = 100
 
 _SEED_PATH = 0xE4D
 
+
+
+LATE_PILE = 3
+"""A position is late when the draw pile holds at most this many cards (or two goods-token
+stacks are empty)."""
+
+LATE_NODES_PER_ITERATION = 20
+"""With an iteration limit, a late position's expectimax (``late_search``) may visit this
+many nodes per iteration: about what an ISMCTS iteration costs in expectimax nodes
+(docs/performance.md: some 75,000 iterations and 1.6 to 1.9 million nodes a second)."""
+
+
+def is_late(core: Any) -> bool:
+    """Whether the round can end within a few moves whoever plays them: two goods-token
+    stacks are empty (a sale that empties a third ends it) or the draw pile holds at most
+    :data:`LATE_PILE` cards (docs/search.md, "Late positions")."""
+    raw = core.raw()
+    empty = sum(pos >= len(stack) for pos, stack in zip(raw["tok_pos"], TOKENS))
+    return empty >= 2 or len(raw["deck"]) <= LATE_PILE
+
+
+def late_search(core: Any, settings: Settings) -> bool:
+    """Whether an ISMCTS engine searches ``core`` with expectimax instead
+    (``settings.late_search``, in a late position)."""
+    return settings.late_search == "expectimax" and is_late(core)
 
 
 def near_end(core: Any, settings: Settings) -> bool:

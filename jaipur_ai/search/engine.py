@@ -55,7 +55,8 @@ from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence, Union
 
 from jaipur_ai.errors import InvalidOptionError, InvalidPositionError
-from jaipur_ai.options import SETTING_OPTIONS, check, check_clock, check_engine_options
+from jaipur_ai.options import (MAX_ITERATIONS, SETTING_OPTIONS, check, check_clock,
+                              check_engine_options)
 from jaipur_ai.rules._bridge import CoreState, CoreView
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState, View, mover_view
@@ -67,6 +68,7 @@ from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_greedy, run_ismcts,
                                     run_random, with_clock)
 from jaipur_ai.search.evaluation import named_evaluation
+from jaipur_ai.search.endgame import LATE_NODES_PER_ITERATION, late_search
 from jaipur_ai.search.expectimax import run_expectimax
 from jaipur_ai.search.handprior import read as read_hand_prior
 from jaipur_ai.search.levels import choose, for_level
@@ -279,6 +281,11 @@ class Engine:
             d["temperature"] = self.temperature
         if self.algorithm == "ismcts" and s.own_view != "off":
             d["own_view"] = s.own_view
+        if self.algorithm == "ismcts" and s.late_search != "ismcts":
+            d["late_search"] = s.late_search
+            d.update((k, getattr(s, k)) for k in ("depth", "samples", "beam", "chance_samples",
+                                                  "chance_top", "inner_moves", "root_filter",
+                                                  "more_worlds"))
         if self.algorithm in ("ismcts", "pimc") and self._kept_hands():
             d["hidden_hands"] = s.hidden_hands
         if s.rollouts:
@@ -501,12 +508,15 @@ class Engine:
         seed = check("seed", seed)
         report_every = check("report_every", report_every)
         core = _core_of(position, self.perfect_information)
+        # an ISMCTS engine may hand a late position to expectimax (late_search)
+        algorithm = ("expectimax" if self.algorithm == "ismcts"
+                     and late_search(core, self.settings) else self.algorithm)
         plan = None
         if time_left is not None:
             plan = plan_for(position, time_left, increment)
             # ISMCTS never passes the plan's hard limit (its time keeper stops it
             # sooner); expectimax deepens until the soft one
-            time = plan.longest(self.algorithm)
+            time = plan.longest(algorithm)
         if time is None and iterations is None:
             time, iterations = self.time, self.iterations
             if time is None and iterations is None:
@@ -540,11 +550,11 @@ class Engine:
             self.settings, short_circuit, time, top, on_progress)
         try:
             log.debug("%s search: time %s, iterations %s, seed %s, %d threads",
-                      self.algorithm, time, iterations, seed, self.threads)
-            if self.algorithm == "ismcts":
+                      algorithm, time, iterations, seed, self.threads)
+            if algorithm == "ismcts":
                 a = run_ismcts(self._run, core, time, iterations, seed, call, on_progress,
                                report_every, short_circuit, t0, search_top, hand_prior, plan)
-            elif self.algorithm == "pimc":
+            elif algorithm == "pimc":
                 if self.perfect_information:
                     raise InvalidPositionError("perfect_information", "pimc samples the "
                                                "worlds of the mover's view: it has no "
@@ -552,6 +562,10 @@ class Engine:
                 a = with_clock(run_pimc(self._run, core, time, iterations, seed, call,
                                         t0, search_top, hand_prior), plan, "hard")
             else:
+                # expectimax, or a late position of an ISMCTS engine (late_search): that
+                # one deals its worlds uniformly, the belief unread
+                if self.algorithm == "ismcts" and iterations is not None:
+                    iterations = min(MAX_ITERATIONS, iterations * LATE_NODES_PER_ITERATION)
                 a = run_expectimax(self._run, core, time, iterations, seed, call,
                                    on_progress, short_circuit, t0, search_top)
                 a = with_clock(a, plan, "stopped" if a.stopped else

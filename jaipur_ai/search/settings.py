@@ -147,6 +147,12 @@ class Settings:
     #: Positions the solve may visit before the tree search decides instead.
     endgame_nodes: int = 1_000_000
 
+    # -- late positions (ISMCTS; docs/search.md, "Late positions") ---------------------------
+    #: What searches a late position (two goods-token stacks empty, or at most 3 cards
+    #: in the draw pile): "ismcts" or "expectimax" (with the expectimax fields below).
+    #: The move-quality benchmark's late positions favour expectimax; no match yet.
+    late_search: str = "ismcts"
+
     # -- rollouts of the best candidates (docs/search.md, "Rollouts: a second opinion") --
     #: The search's n best candidates are played to the end of the round in the same
     #: sampled worlds, a second opinion beside the search's values (0: off). Analysis
