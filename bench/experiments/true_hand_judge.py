@@ -37,20 +37,11 @@ from jaipur_ai.matches.quality import load_positions, paired_difference, value_o
 from jaipur_ai.matches.spec import EngineSpec, derive_seed
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search._rollout import rollout_outcomes
+from jaipur_ai.search.endgame import is_late
 from jaipur_ai.search.evaluation import cached_evaluation
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_FILE = os.path.join(HERE, "..", "quality", "positions.jsonl.gz")
-#: Goods-token stacks' lengths (D, G, S, C, P, L): a stack is empty at its length.
-STACKS = (5, 5, 5, 7, 7, 9)
-
-
-def is_late(state) -> bool:
-    """Two goods-token stacks empty (a sale that empties a third ends the round) or at
-    most three cards in the draw pile."""
-    raw = state._core.raw()
-    empty = sum(raw["tok_pos"][g] >= n for g, n in enumerate(STACKS))
-    return empty >= 2 or len(raw["deck"]) <= 3
 
 
 def real_unknown_goods(state) -> list[int]:
@@ -95,15 +86,15 @@ def main() -> None:
     ap.add_argument("--file", default=DEFAULT_FILE)
     ap.add_argument("--positions", type=int, default=None, help="only the first N")
     ap.add_argument("--late", action="store_true",
-                    help="only positions with two goods-token stacks empty or at most "
-                         "three cards in the pile")
+                    help="only the late positions (jaipur_ai.search.endgame.is_late: two "
+                         "goods-token stacks empty or at most three cards in the pile)")
     ap.add_argument("--worlds", type=int, default=1000)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     specs = [str(EngineSpec.parse(s)) for s in args.specs]
     positions = load_positions(args.file)[: args.positions]
     if args.late:
-        positions = [p for p in positions if is_late(p.replay()[0])]
+        positions = [p for p in positions if is_late(p.replay()[0]._core)]
     chosen = {}
     secs = {}
     for s in specs:

@@ -11,6 +11,9 @@ spent: a share of the move's
 time (:data:`TIME_SHARE`), and a number of positions (``Settings.endgame_nodes``, and
 with an iteration limit at most :data:`NODES_PER_ITERATION` per iteration, so that the
 same iterations give the same move).
+
+It also says which positions are late (:func:`is_late`: the round can end within a few
+moves), those an ISMCTS engine with ``late_search="expectimax"`` hands to expectimax.
 """
 from __future__ import annotations
 
@@ -37,8 +40,6 @@ NODES_PER_ITERATION = 100
 """With an iteration limit, the solve visits at most this many positions per iteration."""
 
 _SEED_PATH = 0xE4D
-
-
 
 LATE_PILE = 3
 """A position is late when the draw pile holds at most this many cards (or two goods-token
