@@ -381,7 +381,10 @@ OPTIONS: tuple[Option, ...] = (
     _o("late_search", "choice", "ismcts", "ISMCTS: what searches the late positions "
        "(two goods-token stacks empty, or at most 3 cards in the draw pile): 'ismcts' the "
        "tree as everywhere, or 'expectimax' as the expectimax engine searches (its "
-       "worlds dealt uniformly; docs/search.md, \"Late positions\")",
+       "worlds dealt uniformly, the belief unread; with an iteration limit, up to three "
+       "plies and 20 nodes an iteration, reported as its iterations; not where a "
+       "hand_prior is given or the exact endgame solve applies; docs/search.md, "
+       "\"Late positions\")",
        choices=("ismcts", "expectimax"), algorithms=_IS, scope="settings"),
     _o("rollouts", "int", 0, "the search's n best candidates are played to the end of "
        "the round in the same sampled worlds (the learned move policy for both players, "

@@ -60,19 +60,54 @@ def test_late_is_the_same_for_a_state_and_every_view(seed, plies):
         assert is_late(s.view(p)._core) == is_late(s._core)
 
 
-def test_a_late_position_is_searched_by_expectimax_and_said_so():
+def _same(a, b) -> bool:
+    return [(str(c.move), c.win_probability) for c in a] == \
+        [(str(c.move), c.win_probability) for c in b]
+
+
+def test_a_late_position_is_searched_as_the_expectimax_engine_searches_it():
     for seed in range(4):
         s = greedy_until(seed, late=True)
-        e = jp.Engine(settings=LATE)
-        a = e.analyse(s.view(s.to_move), iterations=500, seed=2)
+        v = s.view(s.to_move)
+        a = jp.Engine(settings=LATE).analyse(v, iterations=500, seed=2)
         assert a.algorithm == "expectimax"
         assert a.best in s.legal_moves()
-        assert a.iterations <= 500 * LATE_NODES_PER_ITERATION
         assert a.options["late_search"] == "expectimax"
-        # the same seed and limit: the same answer
-        b = e.analyse(s.view(s.to_move), iterations=500, seed=2)
-        assert [(str(c.move), c.win_probability) for c in a] == \
-            [(str(c.move), c.win_probability) for c in b]
+        # its iteration limit counts expectimax nodes, LATE_NODES_PER_ITERATION each
+        x = jp.Engine("expectimax").analyse(v, iterations=500 * LATE_NODES_PER_ITERATION,
+                                            seed=2)
+        assert _same(a, x) and a.iterations == x.iterations
+        # the same seed and limit: the same answer, whatever the threads
+        assert _same(a, jp.Engine(settings=LATE).analyse(v, iterations=500, seed=2))
+        assert _same(jp.Engine(settings=LATE, threads=2).analyse(v, iterations=500, seed=2),
+                     jp.Engine(settings=LATE, threads=2).analyse(v, iterations=500, seed=2))
+
+
+def test_on_a_clock_a_late_position_stays_inside_the_plan():
+    s = greedy_until(2, late=True)
+    a = jp.Engine(settings=LATE).analyse(s.view(s.to_move), time_left=2.0, seed=1)
+    assert a.algorithm == "expectimax" and a.best in s.legal_moves()
+    assert a.clock is not None and a.clock["stop"] in ("soft", "depth", "stopped")
+    assert a.elapsed <= a.clock["hard"] + 0.5       # (generous: a loaded machine)
+
+
+def test_what_the_tree_keeps():
+    s = greedy_until(0, late=True)
+    v = s.view(s.to_move)
+    e = jp.Engine(settings=LATE)
+    # iterations 0 searches nothing: the round-ending moves are judged, as always
+    assert e.analyse(v, iterations=0, seed=1).algorithm == "ismcts"
+    # a hand_prior of the caller's is read (and checked) by the tree
+    with pytest.raises(jp.InvalidPositionError, match="hand_prior"):
+        e.analyse(v, iterations=200, seed=1, hand_prior=([[9, 9, 9, 9, 9, 9]], [1.0]))
+    # where the exact endgame solve applies it goes first, and the tree after it
+    near = greedy_until(4, late=True)
+    while len(near._core.raw()["deck"]) > 3 and not near.is_round_over:
+        near = near.apply(jp.Engine("greedy").best_move(near.view(near.to_move), seed=1))
+    if not near.is_round_over:
+        both = jp.Engine(settings=LATE.replace(endgame=True))
+        assert both.analyse(near.view(near.to_move), iterations=300,
+                            seed=1).algorithm in ("endgame", "ismcts")
 
 
 def test_elsewhere_or_switched_off_the_search_is_unchanged():

@@ -110,6 +110,7 @@ SAME = [
     ("tree_depth", 2**31, str(2**31), str(2**31)),
     ("decisive_samples", 10**7, "10000000", "10000000"),
     ("chance_nodes", "maybe", "maybe", '"maybe"'),
+    ("late_search", "nope", "nope", '"nope"'),
 ]
 
 

@@ -40,3 +40,9 @@ BONUS_SET_IDS = {"standard": 0, "pairs": 1}
 def cards_to_str(counts: Sequence[int]) -> str:
     """Counts by type -> canonical letters, e.g. ``(1, 0, 0, 0, 0, 2, 1) -> 'DLLM'``."""
     return "".join(LETTERS[t] * int(n) for t, n in enumerate(counts))
+
+
+def empty_stacks(tok_pos: Sequence[int]) -> int:
+    """How many goods-token stacks are empty, from the tokens taken from each
+    (``tok_pos`` of the core's state): the round ends when three are."""
+    return sum(1 for g in range(GOODS) if tok_pos[g] >= len(TOKENS[g]))

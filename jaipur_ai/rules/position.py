@@ -46,7 +46,8 @@ from jaipur_ai.rules import _fields as F
 from jaipur_ai.rules._board import draw_state, draw_view
 from jaipur_ai.rules._bridge import CoreState, CoreView, default_starter
 from jaipur_ai.rules._cards import (BONUS_KINDS, BONUS_SET_IDS, CAMEL, CARD_TOTALS, GOODS,
-                                    HAND_LIMIT, LETTERS, MAX_ROUND, SEALS_TO_WIN, TOKENS, TYPES)
+                                    HAND_LIMIT, LETTERS, MAX_ROUND, SEALS_TO_WIN, TYPES,
+                                    empty_stacks)
 from jaipur_ai.rules._notation import (STATE_FORMAT, VIEW_FORMAT, read_state_dict,
                                        read_view_dict, state_dict_of_text, state_text,
                                        view_dict_of_text, view_text)
@@ -308,8 +309,7 @@ class GameState(TextValue[CoreState]):
 
 def _check_round(state: "GameState", raw: dict[str, Any], result: Any) -> None:
     """Consistency of the round's status and the seals with the table."""
-    empty = sum(1 for g in range(GOODS) if raw["tok_pos"][g] == len(TOKENS[g]))
-    F.check_round_end(result, raw["market"], len(raw["deck"]), empty)
+    F.check_round_end(result, raw["market"], len(raw["deck"]), empty_stacks(raw["tok_pos"]))
     if result is not None:
         actual = state.round_winner()
         if actual != result:

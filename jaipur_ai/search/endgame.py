@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional
 
 from jaipur_ai.errors import InvalidPositionError
 from jaipur_ai.options import MAX_DEPTH
-from jaipur_ai.rules._cards import TOKENS
+from jaipur_ai.rules._cards import empty_stacks
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search._endgame import EndgameSolver
 from jaipur_ai.search._search import derive_seed
@@ -30,7 +30,7 @@ from jaipur_ai.search.analysis import Analysis, Candidate
 from jaipur_ai.search.settings import Settings
 from jaipur_ai.search.threads import run_threads
 
-__all__ = ["near_end", "is_late", "late_search", "solve_endgame", "TIME_SHARE",
+__all__ = ["near_end", "is_late", "hands_to_expectimax", "solve_endgame", "TIME_SHARE",
            "NODES_PER_ITERATION", "LATE_PILE", "LATE_NODES_PER_ITERATION"]
 
 TIME_SHARE = 0.5
@@ -56,14 +56,15 @@ def is_late(core: Any) -> bool:
     stacks are empty (a sale that empties a third ends it) or the draw pile holds at most
     :data:`LATE_PILE` cards (docs/search.md, "Late positions")."""
     raw = core.raw()
-    empty = sum(pos >= len(stack) for pos, stack in zip(raw["tok_pos"], TOKENS))
-    return empty >= 2 or len(raw["deck"]) <= LATE_PILE
+    return empty_stacks(raw["tok_pos"]) >= 2 or len(raw["deck"]) <= LATE_PILE
 
 
-def late_search(core: Any, settings: Settings) -> bool:
-    """Whether an ISMCTS engine searches ``core`` with expectimax instead
-    (``settings.late_search``, in a late position)."""
-    return settings.late_search == "expectimax" and is_late(core)
+def hands_to_expectimax(core: Any, settings: Settings) -> bool:
+    """Whether an ISMCTS engine searches ``core`` with expectimax instead: a late position
+    with ``settings.late_search == "expectimax"``, unless the exact endgame solve applies
+    (``endgame``; it goes first, then the tree)."""
+    return (settings.late_search == "expectimax" and is_late(core)
+            and not near_end(core, settings))
 
 
 def near_end(core: Any, settings: Settings) -> bool:

@@ -68,7 +68,7 @@ from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_greedy, run_ismcts,
                                     run_random, with_clock)
 from jaipur_ai.search.evaluation import named_evaluation
-from jaipur_ai.search.endgame import LATE_NODES_PER_ITERATION, late_search
+from jaipur_ai.search.endgame import LATE_NODES_PER_ITERATION, hands_to_expectimax
 from jaipur_ai.search.expectimax import run_expectimax
 from jaipur_ai.search.handprior import read as read_hand_prior
 from jaipur_ai.search.levels import choose, for_level
@@ -508,9 +508,12 @@ class Engine:
         seed = check("seed", seed)
         report_every = check("report_every", report_every)
         core = _core_of(position, self.perfect_information)
-        # an ISMCTS engine may hand a late position to expectimax (late_search)
-        algorithm = ("expectimax" if self.algorithm == "ismcts"
-                     and late_search(core, self.settings) else self.algorithm)
+        # an ISMCTS engine may hand a late position to expectimax (late_search), unless
+        # the caller gives a hand_prior (which the tree reads and checks) or iterations 0
+        # (which searches nothing: only the round-ending moves are judged)
+        late = (self.algorithm == "ismcts" and hand_prior is None and iterations != 0
+                and hands_to_expectimax(core, self.settings))
+        algorithm = "expectimax" if late else self.algorithm
         plan = None
         if time_left is not None:
             plan = plan_for(position, time_left, increment)
@@ -521,6 +524,8 @@ class Engine:
             time, iterations = self.time, self.iterations
             if time is None and iterations is None:
                 time = DEFAULT_TIME
+            if late and iterations == 0:
+                late, algorithm = False, self.algorithm
         if seed is None:
             seed = self.seed
         if seed is None:
@@ -533,8 +538,11 @@ class Engine:
         t0 = _time.monotonic()
         if hand_prior is not None and history is not None:
             raise InvalidPositionError("history", "give a history or a hand_prior, not both")
-        if hand_prior is None and self.algorithm in ("ismcts", "pimc"):
-            hand_prior = self._belief_prior(position, history)   # inside the time limit
+        if hand_prior is None and self.algorithm in ("ismcts", "pimc") and (
+                not late or self.settings.rollouts):
+            # inside the time limit; a late position's expectimax reads none (its
+            # rollouts do)
+            hand_prior = self._belief_prior(position, history)
         elif history is not None:
             read_history(history, mover_view(position))   # checked, not read
         if self.algorithm == "greedy":
@@ -564,7 +572,7 @@ class Engine:
             else:
                 # expectimax, or a late position of an ISMCTS engine (late_search): that
                 # one deals its worlds uniformly, the belief unread
-                if self.algorithm == "ismcts" and iterations is not None:
+                if late and iterations is not None:
                     iterations = min(MAX_ITERATIONS, iterations * LATE_NODES_PER_ITERATION)
                 a = run_expectimax(self._run, core, time, iterations, seed, call,
                                    on_progress, short_circuit, t0, search_top)
