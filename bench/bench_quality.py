@@ -24,9 +24,9 @@ from multiprocessing import Pool
 
 import numpy as np
 
-from jaipur_ai.matches.quality import (Position, errors_by_phase, load_positions,
+from jaipur_ai.matches.quality import (Position, engine_move, errors_by_phase, load_positions,
                                        paired_difference, summarise_losses, value_on_demand)
-from jaipur_ai.matches.spec import EngineSpec, derive_seed
+from jaipur_ai.matches.spec import EngineSpec
 
 DEFAULT_FILE = os.path.join(os.path.dirname(__file__), "quality", "positions.jsonl.gz")
 
@@ -41,10 +41,8 @@ def _judge(task: tuple) -> tuple:
         eng = _ENGINES[spec_text] = spec.make_engine()
     p = Position.from_dict(pd)
     p.rollout = rollout
-    state, history = p.replay()
     t0 = time.perf_counter()
-    move = str(eng.best_move(state.view(state.to_move), seed=derive_seed(p.seed, 3),
-                             history=history or None, **spec.fixed_limits("the benchmark")))
+    move = engine_move(eng, spec, p)
     seconds = time.perf_counter() - t0
     se = None
     if move in p.values:

@@ -184,3 +184,28 @@ def test_the_data_curve_pairs_each_point_with_the_base(tmp_path, capsys):
     (p,) = json.loads(capsys.readouterr().out)["points"]
     assert p["rounds"] == 4000 and p["ratio"] == 0.75
     assert p["diff"] == -1.0 and p["diff_lo"] < -1.0 < p["diff_hi"]
+
+
+def test_rollouts_dealt_with_a_hand_hold_it_in_every_world():
+    # reference_values(hands=...) deals the opponent's unknown goods as the row says: with
+    # the hand it really holds the rollouts are those of the true state's worlds, so two
+    # views of the same table with different real hands part, and a hand the view rules
+    # out is refused
+    s = jp.GameState.new(seed=12, starter=0)
+    view = s.view(s.to_move)
+    opp = 1 - s.to_move
+    raw = s._core.raw()
+    real = np.array([[h - k for h, k in zip(raw["hand"][opp], raw["known"][opp])]], np.uint8)
+    moves = [str(m) for m in s.legal_moves()[:2]]
+    a, _ = reference_values(view, moves, 16, 5, hands=real, hand_weights=np.ones(1))
+    b, _ = reference_values(view, moves, 16, 5, hands=real, hand_weights=np.ones(1))
+    assert (a == b).all() and ((a == 0) | (a == 0.5) | (a == 1)).all()
+    other = view.sample(3)
+    oraw = other._core.raw()
+    alt = np.array([[h - k for h, k in zip(oraw["hand"][opp], oraw["known"][opp])]], np.uint8)
+    assert (alt != real).any()
+    c, _ = reference_values(view, moves, 16, 5, hands=alt, hand_weights=np.ones(1))
+    assert (c != a).any()
+    with pytest.raises(ValueError):
+        reference_values(view, moves, 4, 5, hands=np.full((1, 6), 7, np.uint8),
+                         hand_weights=np.ones(1))

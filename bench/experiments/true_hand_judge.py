@@ -33,12 +33,10 @@ import time
 
 import numpy as np
 
-from jaipur_ai.matches.quality import load_positions, paired_difference, value_on_demand
+from jaipur_ai.matches.quality import (engine_move, load_positions, paired_difference,
+                                       reference_values, value_on_demand)
 from jaipur_ai.matches.spec import EngineSpec, derive_seed
-from jaipur_ai.rules.move import Move
-from jaipur_ai.search._rollout import rollout_outcomes
 from jaipur_ai.search.endgame import is_late
-from jaipur_ai.search.evaluation import cached_evaluation
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_FILE = os.path.join(HERE, "..", "quality", "positions.jsonl.gz")
@@ -56,27 +54,19 @@ def true_hand_values(p, moves: list[str], worlds: int) -> dict[str, float]:
     """Each move's mean result (0..1) over ``worlds`` rollouts with the benchmark's
     policy, the opponent's unknown goods dealt as it really held them."""
     state, _history = p.replay()
-    view = state.view(state.to_move)
-    rollout = p.rollout
-    ev = None if rollout.get("weights") is None else cached_evaluation(rollout["weights"])
-    ids = [Move.parse(m).action_id for m in moves]
     hand = np.array([real_unknown_goods(state)], dtype=np.uint8)
-    scores, _ = rollout_outcomes(view._core, ids, worlds, derive_seed(p.seed, 0x7E4),
-                                 evaluation=ev, fair=bool(rollout.get("fair", False)),
-                                 hands=hand, weights=np.ones(1))
+    scores, _ = reference_values(state.view(state.to_move), moves, worlds,
+                                 derive_seed(p.seed, 0x7E4), **p.rollout,
+                                 hands=hand, hand_weights=np.ones(1))
     return {m: float(scores[i].mean()) for i, m in enumerate(moves)}
 
 
 def engine_moves(spec_text: str, positions) -> tuple[dict[int, str], float]:
+    """Each position's move by the spec's engine, and the mean seconds a move."""
     spec = EngineSpec.parse(spec_text)
     eng = spec.make_engine()
-    out = {}
     t0 = time.perf_counter()
-    for p in positions:
-        state, history = p.replay()
-        out[p.id] = str(eng.best_move(state.view(state.to_move), seed=derive_seed(p.seed, 3),
-                                      history=history or None,
-                                      **spec.fixed_limits("the benchmark")))
+    out = {p.id: engine_move(eng, spec, p) for p in positions}
     return out, (time.perf_counter() - t0) / max(1, len(positions))
 
 

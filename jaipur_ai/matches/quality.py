@@ -32,6 +32,7 @@ import numpy as np
 from jaipur_ai.errors import JaipurError
 
 __all__ = ["Position", "QualityError", "load_positions", "save_positions", "reference_values",
+           "engine_move",
            "rollout_settings", "value_on_demand", "PHASES", "phase_of", "errors_by_phase",
            "summarise_losses", "paired_difference", "BLUNDER", "GROSS", "FORMAT"]
 
@@ -196,10 +197,14 @@ def save_positions(path: str, positions: Iterable[Position], meta: dict[str, Any
 
 def reference_values(view: Any, moves: Sequence[Any], worlds: int, seed: int,
                      first: int = 0, weights: Optional[str] = None,
-                     fair: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                     fair: bool = False, hands: Any = None,
+                     hand_weights: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """Rollout results of ``moves`` (Move objects or texts) in the mover's ``view``:
     an array (moves, worlds) of the mover's scores and one of margins.  ``weights``,
-    ``fair``: the rollout policy (:func:`rollout_settings`)."""
+    ``fair``: the rollout policy (:func:`rollout_settings`).  ``hands``,
+    ``hand_weights``: the opponent's unknown goods dealt by these rows and weights
+    (``rollout_outcomes``'s belief) instead of uniformly, as the real-hand judge deals
+    them (bench/experiments/true_hand_judge.py)."""
     from jaipur_ai.rules.move import Move
     from jaipur_ai.search._rollout import rollout_outcomes
     from jaipur_ai.search.evaluation import cached_evaluation
@@ -209,10 +214,21 @@ def reference_values(view: Any, moves: Sequence[Any], worlds: int, seed: int,
     scores, margins = [], []
     for k in range(0, len(ids), 64):
         s, m = rollout_outcomes(core, ids[k:k + 64], worlds, seed, first, evaluation=ev,
-                                fair=fair)
+                                fair=fair, hands=hands, weights=hand_weights)
         scores.append(s)
         margins.append(m)
     return np.concatenate(scores), np.concatenate(margins)
+
+
+def engine_move(engine: Any, spec: Any, p: Position) -> str:
+    """The move ``engine`` (made from the :class:`~jaipur_ai.matches.spec.EngineSpec`
+    ``spec``) plays at benchmark position ``p``: the mover's view and the round's moves
+    before it, the position's own search seed and the spec's fixed limits."""
+    from jaipur_ai.matches.spec import derive_seed
+    state, history = p.replay()
+    return str(engine.best_move(state.view(state.to_move), seed=derive_seed(p.seed, 3),
+                                history=history or None,
+                                **spec.fixed_limits("the benchmark")))
 
 
 def value_on_demand(p: Position, move: str) -> tuple[float, float]:
