@@ -147,6 +147,9 @@ def test_the_rate_command_plays_resumes_and_fits(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert [r["elo"] for r in data["ratings"] if r["engine"] == "random"] == [0.0]
     assert {r["engine"] for r in data["ratings"]} == {"default", "greedy", "random"}
+    # ... and named by the specs they played, not by the limit of the fit's flags
+    assert data["engines"]["default"] == "ismcts:iterations=30"
+    assert data["engines"]["greedy"] == "greedy"
     assert main(["rate", "default=ismcts:cutoff=3", "--dir", d, "-q"]) == 2
     assert "gauntlet engine" in capsys.readouterr().err
     # two names for one engine would merge in the fit: refused before any game

@@ -206,6 +206,11 @@ def rate(cands: dict[str, str], gauntlet: dict[str, str], args: argparse.Namespa
         rows = rating_table(pairings, anchor, args.prior, args.bootstrap, args.seed, at)
     except JaipurError as e:
         raise CliError(flag_of(e), e.reason) from None
-    used = {p.a for p in pairings} | {p.b for p in pairings}
-    shown = {k: v for k, v in specs.items() if k in used}
+    # each engine as the files played it (a fit alone may be given other limits, or none)
+    played: dict[str, str] = {}
+    for p in pairings:
+        played.setdefault(p.a, p.spec_a)
+        played.setdefault(p.b, p.spec_b)
+    shown = {k: played[k] or specs.get(k, k) for k in [*specs, *sorted(set(played) - set(specs))]
+             if k in played}
     return rows, pairings, shown, interrupted, anchor

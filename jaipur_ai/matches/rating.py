@@ -62,6 +62,8 @@ class Pairing:
     b: str
     deals: list[float] = field(default_factory=list)
     games: list[int] = field(default_factory=list)
+    spec_a: str = ""     #: the spec a played, as its results file names it ("": not known)
+    spec_b: str = ""     #: the same for b
 
     def __post_init__(self) -> None:
         if not self.games:
@@ -207,7 +209,8 @@ def read_pairings(paths: Iterable[str], names: Optional[dict[str, str]] = None,
         na, nb = name_of[a], name_of[b]
         if na == nb:
             raise RatingError("results", f"{path}: an engine against itself ({na})")
-        out.append(Pairing(na, nb, [sum(d) for d in deals], [len(d) for d in deals]))
+        out.append(Pairing(na, nb, [sum(d) for d in deals], [len(d) for d in deals],
+                           spec_a=a, spec_b=b))
     return out
 
 
