@@ -30,7 +30,8 @@ from jaipur_ai.search.analysis import Analysis, Candidate
 from jaipur_ai.search.settings import Settings
 from jaipur_ai.search.threads import run_threads
 
-__all__ = ["near_end", "is_late", "hands_to_expectimax", "solve_endgame", "TIME_SHARE",
+__all__ = ["near_end", "is_late", "hands_to_expectimax", "late_options", "solve_endgame",
+           "TIME_SHARE",
            "NODES_PER_ITERATION", "LATE_PILE", "LATE_NODES_PER_ITERATION"]
 
 TIME_SHARE = 0.5
@@ -65,6 +66,16 @@ def hands_to_expectimax(core: Any, settings: Settings) -> bool:
     (``endgame``; it goes first, then the tree)."""
     return (settings.late_search == "expectimax" and is_late(core)
             and not near_end(core, settings))
+
+
+def late_options(settings: Settings) -> dict[str, Any]:
+    """What an ISMCTS engine's analysis records of ``late_search``: nothing when it is
+    off, else it and the expectimax settings a late position is searched with."""
+    if settings.late_search == "ismcts":
+        return {}
+    keys = ("late_search", "depth", "samples", "beam", "chance_samples", "chance_top",
+            "inner_moves", "root_filter", "more_worlds")
+    return {k: getattr(settings, k) for k in keys}
 
 
 def near_end(core: Any, settings: Settings) -> bool:

@@ -55,8 +55,7 @@ from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence, Union
 
 from jaipur_ai.errors import InvalidOptionError, InvalidPositionError
-from jaipur_ai.options import (MAX_ITERATIONS, SETTING_OPTIONS, check, check_clock,
-                              check_engine_options)
+from jaipur_ai.options import SETTING_OPTIONS, check, check_clock, check_engine_options
 from jaipur_ai.rules._bridge import CoreState, CoreView
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import GameState, View, mover_view
@@ -68,7 +67,8 @@ from jaipur_ai.search.clock import plan_for
 from jaipur_ai.search.drive import (Call, Run, run_greedy, run_ismcts,
                                     run_random, with_clock)
 from jaipur_ai.search.evaluation import named_evaluation
-from jaipur_ai.search.endgame import LATE_NODES_PER_ITERATION, hands_to_expectimax
+from jaipur_ai.search.endgame import (LATE_NODES_PER_ITERATION, hands_to_expectimax,
+                                      late_options)
 from jaipur_ai.search.expectimax import run_expectimax
 from jaipur_ai.search.handprior import read as read_hand_prior
 from jaipur_ai.search.levels import choose, for_level
@@ -281,11 +281,8 @@ class Engine:
             d["temperature"] = self.temperature
         if self.algorithm == "ismcts" and s.own_view != "off":
             d["own_view"] = s.own_view
-        if self.algorithm == "ismcts" and s.late_search != "ismcts":
-            d["late_search"] = s.late_search
-            d.update((k, getattr(s, k)) for k in ("depth", "samples", "beam", "chance_samples",
-                                                  "chance_top", "inner_moves", "root_filter",
-                                                  "more_worlds"))
+        if self.algorithm == "ismcts":
+            d.update(late_options(s))
         if self.algorithm in ("ismcts", "pimc") and self._kept_hands():
             d["hidden_hands"] = s.hidden_hands
         if s.rollouts:
@@ -297,19 +294,8 @@ class Engine:
     def searcher_options(self) -> dict[str, Any]:
         """The settings this engine passes to the compiled ISMCTS searcher (the learned
         evaluation as its loaded weights); the benchmarks time the same settings."""
-        s = self.settings
-        return {"exploration": s.exploration, "playout": s.playout, "reward": s.reward,
-                "margin_scale": s.margin_scale, "epsilon": s.epsilon, "noise": s.noise,
-                "max_playout": s.max_playout, "max_nodes": s.max_nodes,
-                "decisive_samples": s.decisive_samples, "expand": s.expand,
-                "cutoff": s.cutoff, "widen": s.widen, "tree_depth": s.tree_depth,
-                "chance_nodes": s.chance_nodes, "chance_width": s.chance_width,
-                "puct": s.puct, "prior_temp": s.prior_temp,
-                "opp_view": s.opponent_view == "all", "own_view": s.own_view == "all",
-                "opp_stats": s.opponent_stats, "opp_values": s.opponent_values,
-                "all_moves_after": s.all_moves_after,
-                "evaluation": self._evaluation,
-                "learned_priors": self._evaluation is not None, "policy": s.policy}
+        return {**self.settings.searcher_keywords(), "evaluation": self._evaluation,
+                "learned_priors": self._evaluation is not None}
 
     # -- control -------------------------------------------------------------
     def stop(self) -> None:
@@ -508,24 +494,19 @@ class Engine:
         seed = check("seed", seed)
         report_every = check("report_every", report_every)
         core = _core_of(position, self.perfect_information)
-        # an ISMCTS engine may hand a late position to expectimax (late_search), unless
-        # the caller gives a hand_prior (which the tree reads and checks) or iterations 0
-        # (which searches nothing: only the round-ending moves are judged)
-        late = (self.algorithm == "ismcts" and hand_prior is None and iterations != 0
-                and hands_to_expectimax(core, self.settings))
-        algorithm = "expectimax" if late else self.algorithm
-        plan = None
-        if time_left is not None:
-            plan = plan_for(position, time_left, increment)
-            # ISMCTS never passes the plan's hard limit (its time keeper stops it
-            # sooner); expectimax deepens until the soft one
-            time = plan.longest(algorithm)
-        if time is None and iterations is None:
+        plan = None if time_left is None else plan_for(position, time_left, increment)
+        if plan is None and time is None and iterations is None:
             time, iterations = self.time, self.iterations
             if time is None and iterations is None:
                 time = DEFAULT_TIME
-            if late and iterations == 0:
-                late, algorithm = False, self.algorithm
+        # late_search: not with a caller's hand_prior (the tree reads it) nor iterations 0
+        late = (self.algorithm == "ismcts" and hand_prior is None and iterations != 0
+                and hands_to_expectimax(core, self.settings))
+        algorithm = "expectimax" if late else self.algorithm
+        if plan is not None:
+            # ISMCTS never passes the plan's hard limit (its time keeper stops it
+            # sooner); expectimax deepens until the soft one
+            time = plan.longest(algorithm)
         if seed is None:
             seed = self.seed
         if seed is None:
@@ -539,10 +520,8 @@ class Engine:
         if hand_prior is not None and history is not None:
             raise InvalidPositionError("history", "give a history or a hand_prior, not both")
         if hand_prior is None and self.algorithm in ("ismcts", "pimc") and (
-                not late or self.settings.rollouts):
-            # inside the time limit; a late position's expectimax reads none (its
-            # rollouts do)
-            hand_prior = self._belief_prior(position, history)
+                not late or self.settings.rollouts):     # (a late expectimax reads none)
+            hand_prior = self._belief_prior(position, history)   # inside the time limit
         elif history is not None:
             read_history(history, mover_view(position))   # checked, not read
         if self.algorithm == "greedy":
@@ -570,10 +549,9 @@ class Engine:
                 a = with_clock(run_pimc(self._run, core, time, iterations, seed, call,
                                         t0, search_top, hand_prior), plan, "hard")
             else:
-                # expectimax, or a late position of an ISMCTS engine (late_search): that
-                # one deals its worlds uniformly, the belief unread
+                # expectimax, or a late position (late_search: its nodes, the belief unread)
                 if late and iterations is not None:
-                    iterations = min(MAX_ITERATIONS, iterations * LATE_NODES_PER_ITERATION)
+                    iterations *= LATE_NODES_PER_ITERATION      # (at most 2e13: a long long)
                 a = run_expectimax(self._run, core, time, iterations, seed, call,
                                    on_progress, short_circuit, t0, search_top)
                 a = with_clock(a, plan, "stopped" if a.stopped else

@@ -204,6 +204,21 @@ class Settings:
         for f in dataclasses.fields(self):
             object.__setattr__(self, f.name, check(f.name, getattr(self, f.name)))
 
+    def searcher_keywords(self) -> dict[str, Any]:
+        """These settings as the compiled ISMCTS searcher's keyword arguments (without
+        the evaluation, which the engine loads)."""
+        return {"exploration": self.exploration, "playout": self.playout,
+                "reward": self.reward, "margin_scale": self.margin_scale,
+                "epsilon": self.epsilon, "noise": self.noise,
+                "max_playout": self.max_playout, "max_nodes": self.max_nodes,
+                "decisive_samples": self.decisive_samples, "expand": self.expand,
+                "cutoff": self.cutoff, "widen": self.widen, "tree_depth": self.tree_depth,
+                "chance_nodes": self.chance_nodes, "chance_width": self.chance_width,
+                "puct": self.puct, "prior_temp": self.prior_temp,
+                "opp_view": self.opponent_view == "all", "own_view": self.own_view == "all",
+                "opp_stats": self.opponent_stats, "opp_values": self.opponent_values,
+                "all_moves_after": self.all_moves_after, "policy": self.policy}
+
     def __repr__(self) -> str:
         """Only the fields that differ from this build's default: ``Settings(cutoff=8)``."""
         return "Settings(" + ", ".join(f"{k}={v!r}" for k, v in self.changes().items()) + ")"
