@@ -40,8 +40,9 @@ from jaipur_ai.errors import InvalidOptionError, describe, is_bool
 __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIONS",
            "SEARCH_LIMITS", "ALGORITHMS", "SETTINGS_NAMES", "LEVEL_NAMES", "EVALUATIONS",
            "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",
-           "check", "check_engine_options", "check_clock", "parse_text", "describe", "option",
-           "unknown", "did_you_mean", "markdown_table"]
+           "LATE_SEARCH_OPTIONS", "check", "check_engine_options", "check_applicable",
+           "reads", "check_clock", "parse_text", "describe", "option", "unknown",
+           "did_you_mean", "markdown_table"]
 
 ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "ply1", "cheat")
 #: The names of the levels (jaipur_ai/data/levels.json: the ladder, then its aliases;
@@ -532,17 +533,59 @@ def parse_text(name: str, text: str) -> Any:
 def check_engine_options(values: Mapping[str, Any]) -> dict[str, Any]:
     """Every option of ``values`` checked: the engine's own and the search's settings
     (names unknown to both are an InvalidOptionError naming them), and the rules
-    between options."""
+    between options: with an ``algorithm``, none it would not read
+    (:func:`check_applicable`)."""
     out: dict[str, Any] = {}
     for k, v in values.items():
         if k not in SPEC_OPTIONS:
             raise unknown(k)
         out[k] = _BY_NAME[k].check(v)
+    if "algorithm" in out:
+        check_applicable(out["algorithm"], out)
     evaluation = out.get("evaluation", "learned")
     if out.get("weights") is not None and evaluation != "learned":
         raise InvalidOptionError("weights", "only with evaluation=learned, got evaluation="
                                             f"{evaluation}")
     return out
+
+
+#: The expectimax settings an ISMCTS engine reads too when ``late_search=expectimax``
+#: (its late positions are searched with them).
+LATE_SEARCH_OPTIONS: tuple[str, ...] = ("depth", "samples", "beam", "chance_samples",
+                                        "chance_top", "inner_moves", "root_filter",
+                                        "more_worlds")
+
+
+def check_applicable(algorithm: str, values: Mapping[str, Any]) -> None:
+    """InvalidOptionError naming the first option of ``values`` that ``algorithm`` would
+    not read (it would be ignored silently).  Every door checks so, the engine specs
+    and :meth:`Engine.from_options` alike; a value left at its default (or ``None``)
+    passes, since ignoring it changes nothing.
+
+    >>> check_applicable("ismcts", {"depth": 3, "late_search": "expectimax"})
+    >>> try:
+    ...     check_applicable("ismcts", {"depth": 3})
+    ... except InvalidOptionError as e:
+    ...     print(e.field)
+    depth
+    """
+    algo = "ismcts" if algorithm == "cheat" else algorithm
+    late = algo == "ismcts" and values.get("late_search") == "expectimax"
+    for k, v in values.items():
+        o = option(k)
+        used_by = o.algorithms
+        if (v is None or v == o.default or not used_by or algo in used_by
+                or (late and k in LATE_SEARCH_OPTIONS)):
+            continue
+        also = " (and of ismcts with late_search=expectimax)" if k in LATE_SEARCH_OPTIONS else ""
+        raise InvalidOptionError(k, f"not an option of {algo}: only of "
+                                    f"{', '.join(used_by)}{also}")
+
+
+def reads(algorithm: str, name: str) -> bool:
+    """Whether ``algorithm`` reads option ``name`` at all."""
+    used_by = option(name).algorithms
+    return not used_by or ("ismcts" if algorithm == "cheat" else algorithm) in used_by
 
 
 def check_clock(time_left: Any, increment: Any,

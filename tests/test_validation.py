@@ -169,6 +169,61 @@ def test_web_rejects_with_the_same_message(name, value, text, json_text):
     assert r.json()["error"]["message"] == str(err)
 
 
+# An option the algorithm would not read (it would be ignored silently) is refused, with
+# the same message at every door; expectimax's settings are read by ISMCTS's late search.
+IGNORED = [("ismcts", {"depth": 3}, "depth"),
+           ("expectimax", {"playout": "random"}, "playout"),
+           ("greedy", {"belief": False}, "belief"),
+           ("pimc", {"late_search": "expectimax"}, "late_search")]
+
+
+@pytest.mark.parametrize("algo,opts,field", IGNORED, ids=[x[0] + "-" + x[2] for x in IGNORED])
+def test_an_option_the_algorithm_ignores_is_refused_at_every_door(algo, opts, field):
+    import io
+    from jaipur_ai.doors.serve import Server
+    from jaipur_ai.doors.web import WebApp
+    from jaipur_ai.matches.spec import EngineSpec
+    s = jp.GameState.new(seed=7, starter=0)
+    with pytest.raises(InvalidOptionError) as e:
+        jp.analyse(s, algorithm=algo, iterations=10, **opts)
+    err = e.value
+    assert err.field == field and f"not an option of {algo}" in err.reason
+    text = ",".join(f"{k}={str(v).lower()}" for k, v in opts.items())
+    with pytest.raises(JaipurError) as e:
+        EngineSpec.parse(f"{algo}:{text}")
+    assert (e.value.field, e.value.reason) == (field, err.reason)
+    flags = [x for k, v in opts.items() for x in ("-o", f"{k}={str(v).lower()}")]
+    line = one_line_error(cli("analyse", "sample", "--iterations", "5", "--algorithm", algo,
+                              *flags))
+    assert line == f"jaipur-ai: error: {err}"
+    fields = "".join(f', "{k}": {json.dumps(v)}' for k, v in opts.items())
+    body = '{"position": "%s", "iterations": 10, "algorithm": "%s"%s}' % (SAMPLE, algo, fields)
+    out = io.StringIO()
+    Server(io.StringIO('{"id": 1, ' + body[1:] + "\n"), out, log=io.StringIO()).run()
+    r = json.loads(out.getvalue().splitlines()[0])
+    assert (r["error"]["field"], r["error"]["message"]) == (field, str(err)), r
+    r = WebApp(level="greedy", hint="greedy").handle("POST", "/api/analyse", body.encode())
+    assert r.status == 400 and r.json()["error"]["message"] == str(err), r.body
+
+
+def test_expectimax_settings_are_read_by_the_late_search_at_every_door():
+    import io
+    from jaipur_ai.doors.serve import Server
+    from jaipur_ai.matches.spec import EngineSpec
+    s = jp.GameState.new(seed=7, starter=0)
+    opts = {"late_search": "expectimax", "depth": 2}
+    a = jp.analyse(s, iterations=10, seed=1, **opts)
+    assert a.options["depth"] == 2
+    assert EngineSpec.parse("ismcts:depth=2,late_search=expectimax").options == opts
+    assert cli("analyse", "sample", "--iterations", "5", "-o", "depth=2",
+               "-o", "late_search=expectimax").returncode == 0
+    line = '{"id": 1, "position": "%s", "iterations": 10, "late_search": "expectimax", ' \
+           '"depth": 2}\n' % SAMPLE
+    out = io.StringIO()
+    Server(io.StringIO(line), out, log=io.StringIO()).run()
+    assert "error" not in json.loads(out.getvalue().splitlines()[0])
+
+
 def test_messages_use_the_inputs_spelling():
     assert "got true" in str(_python_error("threads", True))
     assert "got null" in str(_python_error("exploration", None))

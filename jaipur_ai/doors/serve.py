@@ -44,7 +44,7 @@ from jaipur_ai.doors.requests import (Position, RequestError, as_state, error_bo
 from jaipur_ai.doors.limits import Budget, Limits
 from jaipur_ai.errors import (InvalidOptionError, InvalidPositionError, InvalidWeightsError,
                               JaipurError)
-from jaipur_ai.options import ALGORITHMS, SPEC_OPTIONS, check, check_clock, option
+from jaipur_ai.options import ALGORITHMS, SPEC_OPTIONS, check, check_clock, option, reads
 from jaipur_ai.rules.move import Move
 from jaipur_ai.rules.position import STATE_FORMAT
 from jaipur_ai.rules.position import VIEW_FORMAT, View
@@ -410,7 +410,8 @@ class Server:
             time = plan.longest(opts["algorithm"])
         nodes, reserve = self.limits.check_search(time, iterations, opts["threads"],
                                                   opts.get("max_nodes"), plan is not None)
-        opts["max_nodes"] = nodes
+        if reads(opts["algorithm"], "max_nodes"):   # (a tree's; refused elsewhere)
+            opts["max_nodes"] = nodes
         try:
             engine = E.Engine.from_options(**opts)
         except InvalidWeightsError as e:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from jaipur_ai.errors import InvalidOptionError, JaipurError
-from jaipur_ai.options import (SPEC_OPTIONS, check, check_clock, check_engine_options,
-                               describe, option, parse_text, unknown)
+from jaipur_ai.options import (SPEC_OPTIONS, check, check_applicable, check_clock,
+                               check_engine_options, describe, parse_text, unknown)
 
 __all__ = ["EngineSpec", "RoundClock", "SpecError", "LEVELS", "ALGORITHMS", "DEFAULT_TIME",
            "derive_seed", "deal_seed", "deal_seeds", "game_seed", "option_value"]
@@ -235,13 +235,13 @@ class EngineSpec:
             elif key == "iterations":
                 limits["iterations"] = parse_text("iterations", val)
             elif key in SPEC_OPTIONS and key not in ("algorithm",):
-                used_by = option(key).algorithms
-                if used_by and algo not in used_by:     # (it would be ignored silently)
-                    raise SpecError(key, f"not an option of {algo}: only of "
-                                         f"{', '.join(used_by)}")
                 options[key] = parse_text(key, val)
             else:
                 raise unknown(key)
+        try:                                # (an option it would ignore silently)
+            check_applicable(algo, options)
+        except InvalidOptionError as e:
+            raise SpecError(e.field, e.reason) from None
         if "level" in options or "elo" in options:      # (a level is a limit and a
             from jaipur_ai.search.levels import for_level       # temperature)
             try:

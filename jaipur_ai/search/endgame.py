@@ -21,7 +21,7 @@ import time as _time
 from typing import Any, Callable, Optional
 
 from jaipur_ai.errors import InvalidPositionError
-from jaipur_ai.options import MAX_DEPTH
+from jaipur_ai.options import LATE_SEARCH_OPTIONS, MAX_DEPTH
 from jaipur_ai.rules._cards import empty_stacks
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search._endgame import EndgameSolver
@@ -73,8 +73,7 @@ def late_options(settings: Settings) -> dict[str, Any]:
     off, else it and the expectimax settings a late position is searched with."""
     if settings.late_search == "ismcts":
         return {}
-    keys = ("late_search", "depth", "samples", "beam", "chance_samples", "chance_top",
-            "inner_moves", "root_filter", "more_worlds")
+    keys = ("late_search",) + LATE_SEARCH_OPTIONS
     return {k: getattr(settings, k) for k in keys}
 
 
