@@ -152,6 +152,12 @@ def test_a_forced_move_on_a_clock_is_played_at_once():
     assert jp.best_move(s, time_left=100.0, seed=1) == jp.Move.camels()
 
 
+def test_expectimax_answers_a_forced_move_on_a_clock_after_one_ply():
+    # (it deepened until the plan's soft limit, every depth giving the same answer)
+    a = jp.Engine("expectimax").analyse(only_camels().view(0), time_left=100.0, seed=1)
+    assert (a.clock["stop"], a.depth, str(a.best)) == ("forced", 1, "camels")
+
+
 def test_a_clock_with_an_iteration_limit_stops_at_the_first_of_them():
     a = jp.analyse(STATE, time_left=1000.0, iterations=300, seed=1)
     assert a.iterations == 300 and a.clock["stop"] == "iterations"

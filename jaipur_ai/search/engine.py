@@ -69,7 +69,7 @@ from jaipur_ai.search.drive import (Call, Run, run_greedy, run_ismcts,
 from jaipur_ai.search.evaluation import named_evaluation
 from jaipur_ai.search.endgame import (LATE_NODES_PER_ITERATION, hands_to_expectimax,
                                       late_options)
-from jaipur_ai.search.expectimax import run_expectimax
+from jaipur_ai.search.expectimax import expectimax_stop, run_expectimax
 from jaipur_ai.search.handprior import read as read_hand_prior
 from jaipur_ai.search.levels import choose, for_level
 from jaipur_ai.search.pimc import run_pimc
@@ -553,10 +553,9 @@ class Engine:
                 if late and iterations is not None:
                     iterations *= LATE_NODES_PER_ITERATION      # (at most 2e13: a long long)
                 a = run_expectimax(self._run, core, time, iterations, seed, call,
-                                   on_progress, short_circuit, t0, search_top)
-                a = with_clock(a, plan, "stopped" if a.stopped else
-                               "soft" if plan is not None and a.elapsed >= plan.soft
-                               else "depth")
+                                   on_progress, short_circuit, t0, search_top,
+                                   clock=plan is not None)
+                a = with_clock(a, plan, expectimax_stop(a, plan))
             if not rolled:
                 return a
             return with_rollouts(a, core, rolled, self.settings, time is not None, top,

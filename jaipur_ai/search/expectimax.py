@@ -21,9 +21,10 @@ from jaipur_ai.options import MAX_DEPTH
 from jaipur_ai.rules.move import Move
 from jaipur_ai.search._search import ExpectimaxSearcher, decisive_kind, derive_seed
 from jaipur_ai.search.analysis import Analysis, Candidate
+from jaipur_ai.search.clock import TimePlan
 from jaipur_ai.search.drive import Call, Run, add_stats, decisive_means, judge, run_threads
 
-__all__ = ["run_expectimax", "DEFAULT_DEPTH", "BATCH_STREAM"]
+__all__ = ["run_expectimax", "expectimax_stop", "DEFAULT_DEPTH", "BATCH_STREAM"]
 
 DEFAULT_DEPTH = 3
 """Expectimax plies when ``depth`` is not given and the search has no time limit (with
@@ -51,8 +52,10 @@ def _split(total: int, n: int) -> list[int]:
 
 def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optional[int],
                    seed: int, call: Call, on_progress: Optional[Callable[[Analysis], Any]],
-                   short_circuit: bool, t0: float, top: Optional[int]) -> Analysis:
-    """The expectimax analysis of ``core`` (its threads split the worlds)."""
+                   short_circuit: bool, t0: float, top: Optional[int],
+                   clock: bool = False) -> Analysis:
+    """The expectimax analysis of ``core`` (its threads split the worlds).  ``clock``:
+    the time is a clock's, so a forced move (one legal move) stops after depth 1."""
     settings = run.settings
     samples = 1 if run.perfect_information else settings.samples
     n = max(1, min(run.threads, samples))
@@ -88,10 +91,23 @@ def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optio
                       _time.monotonic() - before[1]))
         keeps.append(keep)
         depth_done = d
+        if clock and len(searchers[0].summary()["children"]) <= 1:
+            break                   # (forced: no depth changes the answer)
         if on_progress is not None and d < max_depth:
             on_progress(_result(run, searchers, seed, t0, top, d))
         d += 1
     return _result(run, searchers, seed, t0, top, depth_done)
+
+
+def expectimax_stop(a: Analysis, plan: Optional[TimePlan]) -> str:
+    """Why an expectimax search on a clock's ``plan`` stopped, in the clock's words
+    (:data:`jaipur_ai.search.clock.STOPS`): stopped, forced, soft (the plan's soft
+    limit was spent) or depth (it reached its depth limit)."""
+    if a.stopped:
+        return "stopped"
+    if a.legal_moves == 1:
+        return "forced"
+    return "soft" if plan is not None and a.elapsed >= plan.soft else "depth"
 
 
 def _run_depth(searchers: list[Any], d: int, keep: Optional[list[int]],
