@@ -42,7 +42,7 @@ __all__ = ["Option", "OPTIONS", "ENGINE_OPTIONS", "SETTING_OPTIONS", "SPEC_OPTIO
            "MAX_THREADS", "MAX_ITERATIONS", "MAX_TIME", "MAX_SEED", "MAX_DEPTH",
            "LATE_SEARCH_OPTIONS", "check", "check_engine_options", "check_applicable",
            "reads", "check_clock", "parse_text", "describe", "option", "unknown",
-           "did_you_mean", "markdown_table"]
+           "did_you_mean", "number_text"]
 
 ALGORITHMS = ("ismcts", "expectimax", "pimc", "greedy", "random", "ply1", "cheat")
 #: The names of the levels (jaipur_ai/data/levels.json: the ladder, then its aliases;
@@ -97,7 +97,7 @@ class Option:
             req = "the path of a file"
         else:
             what = "a whole number" if self.kind == "int" else "a number"
-            lo, hi = _num(self.lo), _num(self.hi)
+            lo, hi = number_text(self.lo), number_text(self.hi)
             if self.lo_open:
                 req = f"{what} > {lo} and at most {hi}"
             else:
@@ -105,17 +105,6 @@ class Option:
         if self.none:
             req += " (or none)"
         return req
-
-    def range_text(self) -> str:
-        """The accepted values, for the docs table."""
-        if self.kind == "bool":
-            return "true, false"
-        if self.kind == "choice":
-            return ", ".join(f"`{c}`" for c in self.choices)
-        if self.kind == "path":
-            return "a file"
-        lo, hi = _num(self.lo), _num(self.hi)
-        return f"{'>' if self.lo_open else '≥'} {lo}, ≤ {hi}"
 
     def fail(self, value: Any, why: str = "") -> InvalidOptionError:
         return InvalidOptionError(self.name, why or f"must be {self.requirement()}, "
@@ -201,12 +190,9 @@ class Option:
             raise self.fail(t) from None
         return self.check(value)
 
-    def doc_row(self) -> str:
-        default = _doc_default(self)
-        return f"| `{self.name}` | {self.range_text()} | {default} | {self.doc} |"
 
-
-def _num(x: Optional[float]) -> str:
+def number_text(x: Optional[float]) -> str:
+    """A range's bound as the docs write it: ``10^6``, ``2^64-1``, ``0.5``."""
     if x is None:
         return "?"
     if float(x).is_integer():
@@ -216,16 +202,6 @@ def _num(x: Optional[float]) -> str:
         k = len(str(n)) - 1
         return f"10^{k}" if n >= 10**6 and n == 10**k else str(n)
     return repr(float(x))
-
-
-def _doc_default(o: Option) -> str:
-    if o.default is None:
-        return "none"
-    if isinstance(o.default, bool):
-        return "true" if o.default else "false"
-    if isinstance(o.default, str):
-        return f"`{o.default}`"
-    return _num(o.default) if isinstance(o.default, (int, float)) else str(o.default)
 
 
 def _o(name: str, kind: str, default: Any, doc: str, **kw: Any) -> Option:
@@ -604,24 +580,3 @@ def check_clock(time_left: Any, increment: Any,
         raise InvalidOptionError("time_left", "a clock (time_left) and a fixed time per "
                                               "move (time) together: give one of them")
     return time_left, float(increment or 0.0)
-
-
-DOC_BEGIN = "<!-- the options table: python -m jaipur_ai.options prints it; a test compares -->"
-DOC_END = "<!-- end of the options table -->"
-
-
-def markdown_table(names: Optional[Iterable[str]] = None) -> str:
-    """The table as Markdown (docs/protocol.md holds it between DOC_BEGIN and DOC_END;
-    a test compares), the match, review and server settings left out unless named."""
-    if names is None:
-        names = [o.name for o in OPTIONS if o.scope not in ("match", "review", "serve")]
-    rows = ["| option | values | default | meaning |", "| --- | --- | --- | --- |"]
-    for o in OPTIONS:
-        if names is not None and o.name not in names:
-            continue
-        rows.append(o.doc_row())
-    return "\n".join(rows)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    print(markdown_table())

@@ -559,10 +559,11 @@ def test_deep_nesting_is_a_typed_error(kind):
 
 
 def test_protocol_doc_holds_the_options_table():
-    """docs/protocol.md's option list is the table (python -m jaipur_ai.options)."""
+    """docs/protocol.md's option list is the table (python -m jaipur_ai.doors.options_doc)."""
+    from jaipur_ai.doors import options_doc as D
     doc = (ROOT / "docs" / "protocol.md").read_text()
-    begin, end = doc.index(O.DOC_BEGIN) + len(O.DOC_BEGIN), doc.index(O.DOC_END)
-    assert doc[begin:end].strip() == O.markdown_table()
+    begin, end = doc.index(D.DOC_BEGIN) + len(D.DOC_BEGIN), doc.index(D.DOC_END)
+    assert doc[begin:end].strip() == D.markdown_table()
     for name in O.ENGINE_OPTIONS:
         assert f"| `{name}` |" in doc, name
 
