@@ -554,7 +554,7 @@ def check_applicable(algorithm: str, values: Mapping[str, Any]) -> None:
                 or (late and k in LATE_SEARCH_OPTIONS)):
             continue
         also = " (and of ismcts with late_search=expectimax)" if k in LATE_SEARCH_OPTIONS else ""
-        raise InvalidOptionError(k, f"not an option of {algo}: only of "
+        raise InvalidOptionError(k, f"not an option of {algorithm}: only of "
                                     f"{', '.join(used_by)}{also}")
 
 

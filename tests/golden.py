@@ -10,6 +10,7 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import jaipur_ai as jp  # noqa: E402
+from jaipur_ai.options import reads  # noqa: E402
 from search_positions import mid_position, stop_the_threat_deep, winning_camels  # noqa: E402
 
 PATH = pathlib.Path(__file__).resolve().parent / "data" / "golden_searches.json"
@@ -38,7 +39,10 @@ def run(name: str, view, options: dict) -> dict:
     # recorded before the learned evaluation existed: every search uses the hand-set
     # evaluation and priors with the settings they were tuned with (no belief), which
     # must reproduce those searches move for move
-    opts = {"evaluation": "heuristic", "settings": "handset", "belief": False, **options}
+    # (each where the algorithm reads it: an option it would ignore is refused)
+    algo = options.get("algorithm", "ismcts")
+    base = {"evaluation": "heuristic", "settings": "handset", "belief": False}
+    opts = {**{k: v for k, v in base.items() if reads(algo, k)}, **options}
     engine_opts = {k: v for k, v in opts.items() if k != "iterations"}
     eng = jp.Engine.from_options(**engine_opts)
     a = eng.analyse(view, iterations=opts.get("iterations"), seed=7, top=100)

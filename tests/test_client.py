@@ -29,7 +29,7 @@ def test_the_client_gets_the_same_analysis_as_the_api(engine):
     assert [(c.move, c.visits, c.pv) for c in got] == [(c.move, c.visits, c.pv) for c in want]
     assert got.options == want.options and got.seed == want.seed
     assert engine.best_move(STATE.view(0), iterations=800, seed=3) == want.best
-    assert engine.version()["protocol"] == 1
+    assert engine.version()["protocol"] == 2
 
 
 def test_an_error_answer_is_an_engine_error_naming_the_field(engine):

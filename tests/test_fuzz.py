@@ -203,13 +203,11 @@ def test_every_option_at_every_door(data):
     if o.name == "report_every":
         return
     req = {"id": 1, "position": jp.GameState.new(seed=1, starter=0).to_text(),
-           "iterations": 5, "algorithm": "greedy"}
+           "iterations": 5, "algorithm": o.algorithms[0] if o.algorithms else "greedy"}
     if o.name != "algorithm" or value is not None:
         req[o.name] = value
     if o.name == "increment":
         req["time_left"] = 1.0      # (an increment belongs to a clock: sent with one)
-    if o.name in ("level", "elo"):
-        req["algorithm"] = "ismcts"     # (the levels are ISMCTS engines)
     try:
         line = json.dumps(req, allow_nan=True)
     except (TypeError, ValueError):
@@ -272,7 +270,7 @@ def test_range_ends_reach_the_engine(name):
         ends = (levels()[0].elo, levels()[-1].elo)
     for v in ends:
         v = int(v) if o.kind == "int" else float(v)
-        jp.Engine.from_options(**{name: v})
+        jp.Engine.from_options(o.algorithms[0] if o.algorithms else "ismcts", **{name: v})
 
 
 # ------------------------------------------------------------------ the doors issue 36 found

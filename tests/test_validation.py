@@ -206,6 +206,23 @@ def test_an_option_the_algorithm_ignores_is_refused_at_every_door(algo, opts, fi
     assert r.status == 400 and r.json()["error"]["message"] == str(err), r.body
 
 
+def test_the_check_sees_every_way_an_engine_is_built():
+    from jaipur_ai.matches.spec import EngineSpec
+    with pytest.raises(InvalidOptionError) as e:       # a spec built, not parsed
+        EngineSpec("expectimax", options={"playout": "random"})
+    assert e.value.field == "playout"
+    with pytest.raises(InvalidOptionError) as e:       # the settings by name
+        jp.Engine("greedy", settings="handset")
+    assert e.value.field == "settings"
+    # a Settings value's late_search decides whether ISMCTS reads depth
+    late = jp.Settings(late_search="expectimax")
+    assert jp.Engine.from_options(settings=late, depth=2).settings.depth == 2
+    with pytest.raises(InvalidOptionError):
+        jp.Engine.from_options(settings=jp.Settings(), depth=2)
+    # a value left at its default changes nothing, and passes
+    assert jp.Engine("greedy", belief=True).algorithm == "greedy"
+
+
 def test_expectimax_settings_are_read_by_the_late_search_at_every_door():
     import io
     from jaipur_ai.doors.serve import Server

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from jaipur_ai.options import OPTIONS, Option, number_text
+from jaipur_ai.options import LATE_SEARCH_OPTIONS, OPTIONS, Option, number_text
 
-__all__ = ["DOC_BEGIN", "DOC_END", "markdown_table", "values_text", "default_text"]
+__all__ = ["DOC_BEGIN", "DOC_END", "markdown_table", "values_text", "default_text",
+           "readers_text"]
 
 DOC_BEGIN = ("<!-- the options table: python -m jaipur_ai.doors.options_doc prints it; "
              "a test compares -->")
@@ -40,15 +41,24 @@ def default_text(o: Option) -> str:
     return str(o.default)
 
 
+def readers_text(o: Option) -> str:
+    """The algorithms that read ``o`` (the others refuse it), in the table's words."""
+    if not o.algorithms:
+        return "all"
+    late = " (ismcts with late_search=expectimax)" if o.name in LATE_SEARCH_OPTIONS else ""
+    return ", ".join(o.algorithms) + late
+
+
 def markdown_table(names: Optional[Iterable[str]] = None) -> str:
     """The table as Markdown (docs/protocol.md holds it between DOC_BEGIN and DOC_END),
     the match, review and server settings left out unless named."""
     if names is None:
         names = [o.name for o in OPTIONS if o.scope not in ("match", "review", "serve")]
     wanted = set(names)
-    rows = ["| option | values | default | meaning |", "| --- | --- | --- | --- |"]
-    rows += [f"| `{o.name}` | {values_text(o)} | {default_text(o)} | {o.doc} |"
-             for o in OPTIONS if o.name in wanted]
+    rows = ["| option | values | default | read by | meaning |",
+            "| --- | --- | --- | --- | --- |"]
+    rows += [f"| `{o.name}` | {values_text(o)} | {default_text(o)} | {readers_text(o)} | "
+             f"{o.doc} |" for o in OPTIONS if o.name in wanted]
     return "\n".join(rows)
 
 

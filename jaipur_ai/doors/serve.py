@@ -61,7 +61,7 @@ MAX_LINE = 16 << 20
 
 #: Bumped only for changes that break old frontends; adding actions, request
 #: fields or response fields does not bump it.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 # --------------------------------------------------------------------------- the engine

@@ -185,7 +185,9 @@ class EngineSpec:
         if any(k in opts for k in _SPEC_KEYS):
             k = next(k for k in _SPEC_KEYS if k in opts)
             raise SpecError("engine", f"{k!r} is part of the spec itself, not an option")
-        object.__setattr__(self, "options", check_engine_options(opts))
+        opts = check_engine_options(opts)
+        check_applicable(self.algorithm, opts)      # (as parse: an option it would ignore)
+        object.__setattr__(self, "options", opts)
 
     @classmethod
     def parse(cls, text: Union[str, "EngineSpec"]) -> "EngineSpec":

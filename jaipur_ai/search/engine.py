@@ -185,14 +185,13 @@ class Engine:
                  settings: Union[None, str, Settings] = None,
                  temperature: Optional[float] = None,
                  level: Union[None, str, int] = None, elo: Optional[float] = None) -> None:
-        # every option is checked against the one table (jaipur_ai.options); the
-        # settings, a Settings value or a name, by settings_of
+        # every option is checked by the one table (jaipur_ai.options), settings by settings_of
         o = check_engine_options({
             "algorithm": algorithm, "threads": threads, "time": time,
             "iterations": iterations, "seed": seed, "belief": belief,
-            "evaluation": evaluation, "weights": weights,
+            "evaluation": evaluation, "weights": weights, "elo": elo,
             "perfect_information": perfect_information, "temperature": temperature,
-            "level": level, "elo": elo})
+            "level": level, "settings": settings if isinstance(settings, str) else None})
         self.algorithm: str = o["algorithm"]
         self.perfect_information = bool(o["perfect_information"])
         if self.algorithm == "cheat":
@@ -243,6 +242,8 @@ class Engine:
         base = options.pop("settings", None)
         if not isinstance(base, Settings):
             options["settings"], base = base, None
+        elif algorithm in ("ismcts", "cheat"):      # (it decides whether depth, ... are read)
+            options.setdefault("late_search", base.late_search)
         o = check_engine_options({"algorithm": algorithm, **options})
         fields = {k: o.pop(k) for k in list(o) if k in SETTING_OPTIONS}
         o["settings"] = settings_of(base if base is not None else o.get("settings"), fields)

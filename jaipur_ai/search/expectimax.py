@@ -91,7 +91,7 @@ def run_expectimax(run: Run, core: Any, time: Optional[float], iterations: Optio
                       _time.monotonic() - before[1]))
         keeps.append(keep)
         depth_done = d
-        if clock and len(searchers[0].summary()["children"]) <= 1:
+        if clock and searchers[0].n_moves <= 1:
             break                   # (forced: no depth changes the answer)
         if on_progress is not None and d < max_depth:
             on_progress(_result(run, searchers, seed, t0, top, d))
