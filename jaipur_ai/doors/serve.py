@@ -23,7 +23,7 @@ message; in short::
 >>> Server(io.StringIO('{"id": "v", "action": "version"}\\n'), out).run()
 0
 >>> json.loads(out.getvalue())["protocol"]
-1
+2
 """
 from __future__ import annotations
 
