@@ -545,17 +545,15 @@ def check_applicable(algorithm: str, values: Mapping[str, Any]) -> None:
     ...     print(e.field)
     depth
     """
-    algo = "ismcts" if algorithm == "cheat" else algorithm
-    late = algo == "ismcts" and values.get("late_search") == "expectimax"
+    late = reads(algorithm, "late_search") and values.get("late_search") == "expectimax"
     for k, v in values.items():
         o = option(k)
-        used_by = o.algorithms
-        if (v is None or v == o.default or not used_by or algo in used_by
-                or (late and k in LATE_SEARCH_OPTIONS)):
+        if v is None or v == o.default or reads(algorithm, k) or (late and k in
+                                                                  LATE_SEARCH_OPTIONS):
             continue
         also = " (and of ismcts with late_search=expectimax)" if k in LATE_SEARCH_OPTIONS else ""
         raise InvalidOptionError(k, f"not an option of {algorithm}: only of "
-                                    f"{', '.join(used_by)}{also}")
+                                    f"{', '.join(o.algorithms)}{also}")
 
 
 def reads(algorithm: str, name: str) -> bool:

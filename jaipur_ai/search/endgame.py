@@ -31,8 +31,7 @@ from jaipur_ai.search.settings import Settings
 from jaipur_ai.search.threads import run_threads
 
 __all__ = ["near_end", "is_late", "hands_to_expectimax", "late_options", "solve_endgame",
-           "TIME_SHARE",
-           "NODES_PER_ITERATION", "LATE_PILE", "LATE_NODES_PER_ITERATION"]
+           "TIME_SHARE", "NODES_PER_ITERATION", "LATE_PILE", "LATE_NODES_PER_ITERATION"]
 
 TIME_SHARE = 0.5
 """The share of a move's time the solve may take before the tree search gets the rest."""
